@@ -1,0 +1,152 @@
+"""The analyst's one-off flows: verify, research, source, recall, origins."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from prefect import flow
+
+from flows.context import RunRecord, open_warehouse, utcnow
+from flows.factcheck import FactcheckResult, execute_research_run
+from flows.origins import OriginsReport, compare_sources
+from schemas.enums import Mode
+from tasks.claims import build_claim_rows, decompose_claim, extract_claims
+from tasks.ingest_common import ColumnMapping, ingest_path
+from tasks.queries import MODES
+from tasks.sources import SourceProfile, classify_source
+from warehouse.store import load_sql
+
+
+@flow(name="verify", log_prints=False)
+def verify(
+    text: str,
+    *,
+    mode: str = "standard",
+    judge: str = "lexical",
+    home: str | None = None,
+    round_progress: Callable[[int, int], None] | None = None,
+) -> FactcheckResult:
+    """Check a text claim by claim.
+
+    The text is split into check-worthy claims (``tasks.claims.extract_claims``); when none scores
+    as check-worthy, the whole text is checked as one claim.
+
+    Raises:
+        ValueError: For empty text, an unknown mode or judge.
+    """
+    if not text.strip():
+        raise ValueError("nothing to verify: the text is empty")
+    mode_enum = Mode(mode)
+    wh = open_warehouse(home)
+    now = utcnow()
+    run = RunRecord(wh, "verify", {"text_chars": len(text), "mode": mode, "judge": judge}).start()
+    cands = extract_claims(text)
+    claims = build_claim_rows(cands if cands else [text.strip()], now=now, origin="text")
+    return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
+                                progress=round_progress)
+
+
+@flow(name="research", log_prints=False)
+def research_question(
+    question: str,
+    *,
+    mode: str = "standard",
+    judge: str = "lexical",
+    home: str | None = None,
+    round_progress: Callable[[int, int], None] | None = None,
+) -> FactcheckResult:
+    """Research a question in adversarial rounds: sub-questions, advocate and prosecutor sides.
+
+    Raises:
+        ValueError: For an empty question, an unknown mode or judge.
+    """
+    if not question.strip():
+        raise ValueError("nothing to research: the question is empty")
+    mode_enum = Mode(mode)
+    wh = open_warehouse(home)
+    now = utcnow()
+    run = RunRecord(wh, "research", {"question": question, "mode": mode, "judge": judge}).start()
+    subs = decompose_claim(question)[: MODES[mode_enum].sub_questions] or [question]
+    claims = build_claim_rows(subs, now=now, origin="question")
+    return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
+                                progress=round_progress)
+
+
+@flow(name="source", log_prints=False)
+def check_source(target: str, *, home: str | None = None) -> SourceProfile:
+    """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
+
+    A URL is fetched with the guarded fetcher; a file is read from disk.
+
+    Raises:
+        ValueError: When the target cannot be read or fetched.
+    """
+    from tasks.fetch import Fetcher
+
+    open_warehouse(home)  # Prefect environment under the home
+    html: str | None = None
+    url: str | None = target
+    if target.startswith(("http://", "https://")):
+        res = Fetcher().fetch(target)
+        if res.error or res.status is None or res.status >= 400:
+            raise ValueError(f"cannot fetch {target}: {res.error or res.status}")
+        html = res.content.decode("utf-8", "replace")
+        url = res.final_url or target
+    else:
+        path = Path(target)
+        if not path.is_file():
+            raise ValueError(f"no such file: {target}")
+        html = path.read_bytes().decode("utf-8", "replace")
+        url = None
+    return classify_source(url, html=html)
+
+
+@flow(name="recall", log_prints=False)
+def recall(query: str, *, limit: int = 20, home: str | None = None) -> pl.DataFrame:
+    """Return prior verdicts whose claim contains every word of ``query`` and not yet expired.
+
+    The query is bound as a parameter (``warehouse/sql/recall.sql``), never spliced into SQL.
+    """
+    wh = open_warehouse(home)
+    words = [w.lower() for w in query.split() if w.strip()]
+    return wh.query(load_sql("recall"), {"now": utcnow(), "words": words, "limit": limit})
+
+
+def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.DataFrame,
+                                                                               list[str]]:
+    """Read documents from files or URLs without storing them (for ``origins``)."""
+    frames, messages = [], []
+    for t in targets:
+        try:
+            for batch in ingest_path(t, mapping=ColumnMapping(), fetcher=fetcher):
+                messages.extend(batch.messages)
+                df = pl.from_arrow(batch.documents)
+                assert isinstance(df, pl.DataFrame)
+                frames.append(df)
+        except (OSError, ValueError) as exc:
+            messages.append(f"{t}: {exc}")
+    docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+    return docs, messages
+
+
+@dataclass
+class OriginsResult:
+    """``compare_sources`` on loaded documents, with the loader's messages."""
+
+    report: OriginsReport | None
+    messages: list[str]
+
+
+@flow(name="origins", log_prints=False)
+def origins(targets: Sequence[str], *, home: str | None = None) -> OriginsResult:
+    """Compute the lineage of a set of documents (files or URLs): raw count vs origins."""
+    open_warehouse(home)
+    docs, messages = load_documents(targets)
+    if docs.is_empty():
+        return OriginsResult(None, messages + ["no documents could be read"])
+    docs = docs.unique("doc_id", keep="first", maintain_order=True)
+    return OriginsResult(compare_sources(docs), messages)

@@ -1,0 +1,403 @@
+"""The ``affidavit`` command line (typer + rich). It only parses, calls flows and prints."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.table import Table
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    help="affidavit: batch fact-checking with quotes anchored in their sources and "
+    "corroboration counted in independent origins.",
+)
+console = Console()
+err = Console(stderr=True)
+
+EXIT_NO_CAPABILITY = 3
+"""Exit code when research could not run (no search capability)."""
+
+STATUSES = ["SUPPORTED", "PARTIAL", "CONTESTED", "CONTRADICTED", "UNVERIFIED"]
+STATUS_STYLE = {"SUPPORTED": "green", "PARTIAL": "yellow", "CONTESTED": "magenta",
+                "CONTRADICTED": "red", "UNVERIFIED": "dim"}
+
+HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (default "
+                                             "$AFFIDAVIT_HOME or ./.affidavit)")]
+ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
+JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+
+
+def _fail(message: str, code: int = 1) -> None:
+    err.print(f"[red]error:[/red] {message}")
+    raise typer.Exit(code)
+
+
+def _progress() -> Progress:
+    return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                    MofNCompleteColumn(), console=err, transient=True)
+
+
+def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
+    counts = dict.fromkeys(STATUSES, 0)
+    for v in verdicts:
+        counts[v["status"]] = counts.get(v["status"], 0) + 1
+    return counts
+
+
+def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
+    table = Table(title=title, show_lines=False, expand=False)
+    table.add_column("status")
+    table.add_column("conf", justify="right")
+    table.add_column("origins +/-", justify="right")
+    table.add_column("claim", overflow="fold", max_width=60)
+    table.add_column("best quote", overflow="fold", max_width=60)
+    for v in verdicts:
+        st = v["status"]
+        table.add_row(
+            f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
+            f"{v['supporting_origins']}/{v['refuting_origins']}", v["claim_text"],
+            (v.get("best_quote") or "")[:240],
+        )
+    return table
+
+
+def _print_run(result: Any, *, as_json: bool, title: str) -> None:
+    from schemas.enums import RunStatus
+
+    if as_json:
+        out = {"run_id": result.run_id, "status": result.status.value,
+               "message": result.message, "counts": result.counts,
+               "capabilities": result.capabilities, "degraded": result.degraded,
+               "verdicts": result.verdicts, "report": result.report_path}
+        sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+    else:
+        if result.verdicts:
+            console.print(_verdict_table(result.verdicts, title))
+        counts = _status_counts(result.verdicts)
+        console.print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.items())
+                      + f" — {result.message}")
+        skips = {k: v for k, v in result.counts.items() if k.startswith(("skip:", "reject:"))}
+        if skips:
+            console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
+                                                            sorted(skips.items())))
+        for d in result.degraded:
+            console.print(f"[yellow]degraded:[/yellow] {d}")
+        for m in result.messages[:20]:
+            err.print(f"[dim]note:[/dim] {m}")
+        if len(result.messages) > 20:
+            err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
+        if result.report_path:
+            console.print(f"report: {result.report_path}")
+        console.print(f"run: {result.run_id}")
+    if result.status is RunStatus.NO_CAPABILITY:
+        if not as_json:
+            err.print(f"[red]{result.message}[/red]")
+        raise typer.Exit(EXIT_NO_CAPABILITY)
+
+
+def _ingest_progress(prog: Progress) -> Any:
+    tasks: dict[str, Any] = {}
+
+    def cb(label: str, n: int) -> None:
+        if label not in tasks:
+            tasks[label] = prog.add_task(f"reading {Path(label).name}", total=None)
+        prog.advance(tasks[label], n)
+
+    return cb
+
+
+def _round_progress(prog: Progress) -> Any:
+    state: dict[str, Any] = {}
+
+    def cb(round_no: int, active: int) -> None:
+        if "t" not in state:
+            state["t"] = prog.add_task("research", total=None)
+        prog.update(state["t"], description=f"research round {round_no}: {active} claim(s)",
+                    advance=1)
+
+    return cb
+
+
+@app.command()
+def backfill(
+    paths: Annotated[list[str], typer.Argument(help="WARC/WET files, JSONL/JSON/Parquet/CSV "
+                                                    "dumps, feeds")],
+    home: HomeOpt = None,
+    id_column: Annotated[str, typer.Option(help="dump column holding the id")] = "id",
+    url_column: Annotated[str, typer.Option(help="dump column holding the URL")] = "url",
+    title_column: Annotated[str, typer.Option(help="dump column holding the title")] = "title",
+    text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
+    date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
+    "published_at",
+    as_json: JsonOpt = False,
+) -> None:
+    """Ingest archives and dumps into the warehouse; update lineage and the search index.
+
+    Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
+    """
+    from flows.backfill import backfill_archive
+    from tasks.ingest_common import ColumnMapping
+
+    mapping = ColumnMapping(id=id_column, url=url_column, title=title_column, text=text_column,
+                            published_at=date_column)
+    try:
+        with _progress() as prog:
+            res = backfill_archive(paths, home=home, mapping=mapping,
+                                   progress=_ingest_progress(prog))
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    if as_json:
+        sys.stdout.write(json.dumps({"run_id": res.run_id, "counts": res.counts,
+                                     "messages": res.messages}, indent=1) + "\n")
+        return
+    c = res.counts
+    console.print(f"documents read {c.get('documents_read', 0)}, added "
+                  f"{c.get('documents_added', 0)}, lineage edges added "
+                  f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
+    skips = {k: v for k, v in c.items() if k.startswith("skip:")}
+    if skips:
+        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
+    for m in res.messages[:20]:
+        err.print(f"[dim]note:[/dim] {m}")
+    if len(res.messages) > 20:
+        err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
+    console.print(f"run: {res.run_id}")
+
+
+@app.command()
+def run(
+    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL "
+                                                   "(repeatable)")] = None,
+    claims: Annotated[str | None, typer.Option("--claims", help="claims file "
+                                               "(JSONL/JSON/CSV)")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most N claims")] = None,
+    mode: ModeOpt = "standard",
+    judge: JudgeOpt = "lexical",
+    text_column: Annotated[str | None, typer.Option(help="claims file column with the claim "
+                                                    "text (auto-detected)")] = None,
+    from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
+                                                  "left UNVERIFIED or PARTIAL")] = False,
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Run the main job: feeds and/or claims → research → verdicts.
+
+    Example: affidavit run --claims claims.jsonl --limit 200
+    """
+    from flows.factcheck import factcheck
+
+    if not feed and not claims and not from_unresolved:
+        _fail("give --feed and/or --claims (or --from-unresolved)", 2)
+    try:
+        with _progress() as prog:
+            res = factcheck(feeds=feed or [], claims_path=claims, limit=limit, mode=mode,
+                            judge=judge, text_column=text_column, from_unresolved=from_unresolved,
+                            home=home, progress=_ingest_progress(prog),
+                            round_progress=_round_progress(prog))
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    _print_run(res, as_json=as_json, title="verdicts")
+
+
+@app.command()
+def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
+    """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    from flows.backfill import backfill_archive
+    from flows.factcheck import factcheck
+
+    demo_dir = resources.files("flows").joinpath("demo")
+    docs = str(demo_dir.joinpath("documents.jsonl"))
+    claims_file = str(demo_dir.joinpath("claims.jsonl"))
+    with _progress() as prog:
+        backfill_archive([docs], home=home, progress=_ingest_progress(prog))
+        res = factcheck(claims_path=claims_file, home=home, mode="standard",
+                        round_progress=_round_progress(prog))
+    _print_run(res, as_json=as_json, title="demo verdicts")
+    if not as_json:
+        from warehouse.home import resolve_home
+
+        console.print(f"warehouse: {resolve_home(home).duckdb}  (try: duckdb "
+                      f"{resolve_home(home).duckdb} \"select status, count(*) from "
+                      "verdicts_latest group by 1\")")
+
+
+@app.command()
+def verdicts(
+    limit: Annotated[int, typer.Option(min=1, help="rows to show")] = 50,
+    status: Annotated[str | None, typer.Option(help="only this status")] = None,
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
+    from flows.context import open_warehouse
+
+    wh = open_warehouse(home)
+    where = "where status = $status" if status else ""
+    params: dict[str, Any] = {"limit": limit}
+    if status:
+        params["status"] = status.upper()
+    df = wh.query(f"select * from verdicts_latest {where} order by decided_at desc limit $limit",
+                  params)
+    rows = df.to_dicts()
+    if as_json:
+        sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
+        return
+    counts = wh.query("select status, count(*) as n from verdicts_latest group by 1")
+    console.print(_verdict_table(rows, f"latest verdicts ({len(rows)} shown)"))
+    total = dict.fromkeys(STATUSES, 0)
+    total.update(dict(counts.iter_rows()))
+    console.print("all claims: " + ", ".join(f"{k} {v}" for k, v in total.items()))
+
+
+@app.command()
+def verify(
+    text: Annotated[str | None, typer.Argument(help="text to check claim by claim")] = None,
+    file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
+    mode: ModeOpt = "standard",
+    judge: JudgeOpt = "lexical",
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Check a text claim by claim against the archive (and web search when configured).
+
+    Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
+    """
+    from flows.analyst import verify as verify_flow
+
+    if (text is None) == (file is None):
+        _fail("give TEXT or --file F (one of them)", 2)
+    body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
+                                                                   errors="replace")
+    try:
+        with _progress() as prog:
+            res = verify_flow(body, mode=mode, judge=judge, home=home,
+                              round_progress=_round_progress(prog))
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    _print_run(res, as_json=as_json, title="verify")
+
+
+@app.command()
+def research(
+    question: Annotated[str, typer.Argument(help="the question or claim")],
+    mode: ModeOpt = "standard",
+    judge: JudgeOpt = "lexical",
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Research a question in adversarial rounds (advocate and prosecutor).
+
+    Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
+    """
+    from flows.analyst import research_question
+
+    try:
+        with _progress() as prog:
+            res = research_question(question, mode=mode, judge=judge, home=home,
+                                    round_progress=_round_progress(prog))
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    _print_run(res, as_json=as_json, title="research")
+
+
+@app.command()
+def source(
+    target: Annotated[str, typer.Argument(help="URL or local HTML file")],
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Profile a source: type, credibility signals, publication-date reliability.
+
+    Example: affidavit source page.html
+    """
+    from dataclasses import asdict
+
+    from flows.analyst import check_source
+
+    try:
+        prof = check_source(target, home=home)
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    data = asdict(prof)
+    if as_json:
+        sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
+        return
+    table = Table(title=f"source: {target}", show_header=False)
+    for k, v in data.items():
+        table.add_row(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
+    console.print(table)
+
+
+@app.command()
+def recall(
+    query: Annotated[str, typer.Argument(help="words the claim must contain")],
+    limit: Annotated[int, typer.Option(min=1)] = 20,
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Recall prior findings from the warehouse that have not expired.
+
+    Example: affidavit recall "Lumen Bridge"
+    """
+    from flows.analyst import recall as recall_flow
+
+    df = recall_flow(query, limit=limit, home=home)
+    rows = df.to_dicts()
+    if as_json:
+        sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
+        return
+    if not rows:
+        console.print(f"no unexpired finding matches {query!r}")
+        return
+    console.print(_verdict_table(rows, f"findings for {query!r}"))
+
+
+@app.command()
+def origins(
+    targets: Annotated[list[str], typer.Argument(help="files or URLs of documents")],
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Show the lineage of a set of documents: raw count, independent origins, edges, tree.
+
+    Example: affidavit origins stories.jsonl
+    """
+    from flows.analyst import origins as origins_flow
+    from flows.origins import render_origins
+
+    res = origins_flow(targets, home=home)
+    for m in res.messages[:20]:
+        err.print(f"[dim]note:[/dim] {m}")
+    if res.report is None:
+        _fail("no documents could be read")
+        return
+    if as_json:
+        from dataclasses import asdict, is_dataclass
+
+        data = asdict(res.report) if is_dataclass(res.report) else res.report
+        sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
+        return
+    render_origins(res.report, console)
+
+
+def main() -> None:
+    """Entry point of the ``affidavit`` console script."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

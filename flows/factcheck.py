@@ -1,0 +1,307 @@
+"""Flow ``factcheck``, the main job: feeds and/or claims → claims → research → verdicts."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from flows.context import RunRecord, open_warehouse, utcnow
+from flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
+from flows.research_loop import ResearchResult, research
+from flows.stages import Progress, index_task, ingest_task, lineage_task
+from schemas.claims import make_claim_id
+from schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
+from tasks.claims import (
+    build_claim_rows,
+    classify_volatility,
+    expires_at,
+    extract_claims,
+    gate_researchable,
+    read_claims_file,
+)
+from tasks.queries import MODES
+from tasks.reports import claimreview_jsonld, render_html_report
+from tasks.tribunal import TribunalConfig, build_verdict_rows
+from warehouse.store import Warehouse
+
+CLAIMS_PER_FEED_DOCUMENT = 2
+"""Check-worthy claims extracted from each feed entry (the highest scored)."""
+
+
+@dataclass
+class FactcheckResult:
+    """Outcome of a research run (factcheck, verify, research).
+
+    Attributes:
+        run_id: The run.
+        status: Run status (``no_capability`` when no search provider was present).
+        message: One line for the user.
+        verdicts: The verdict rows written.
+        counts: Rows written, skips and rejects by reason.
+        capabilities: What the preflight found.
+        report_path: The run's HTML report, if written.
+    """
+
+    run_id: str
+    status: RunStatus
+    message: str
+    verdicts: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    degraded: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    report_path: str | None = None
+    judgments: pl.DataFrame | None = None
+    stop_reasons: dict[str, str] = field(default_factory=dict)
+    rounds_run: dict[str, int] = field(default_factory=dict)
+
+
+def claims_from_documents(wh: Warehouse, doc_ids: Sequence[str], *, now: datetime,
+                          per_document: int = CLAIMS_PER_FEED_DOCUMENT) -> list[dict[str, Any]]:
+    """Extract check-worthy claims from stored documents (feed entries, articles)."""
+    rows: list[dict[str, Any]] = []
+    if not doc_ids:
+        return rows
+    docs = wh.texts(doc_ids)
+    for doc in docs.iter_rows(named=True):
+        cands = extract_claims(doc["text"] or "", max_claims=per_document)
+        rows.extend(build_claim_rows(cands, now=now, origin=f"document:{doc['doc_id']}",
+                                     source_doc_id=doc["doc_id"]))
+    return rows
+
+
+def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRecord,
+                     text_column: str | None = None) -> list[dict[str, Any]]:
+    """Read claims from a JSONL/JSON/CSV file; bad rows are counted skips."""
+    items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
+    run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+    run.messages.extend(messages)
+    rows = build_claim_rows([i["text"] for i in items], now=now, origin=f"file:{path}")
+    for row, item in zip(rows, items, strict=True):
+        row["external_id"] = item.get("external_id")
+        row["external_label"] = item.get("external_label")
+    return rows
+
+
+def decide_and_write(
+    wh: Warehouse,
+    claims: Sequence[Mapping[str, Any]],
+    *,
+    run: RunRecord,
+    caps: Capabilities,
+    mode: Mode,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[list[dict[str, Any]], ResearchResult | None]:
+    """Research the researchable claims, decide every claim, write judgments/queries/verdicts.
+
+    A claim that is not researchable gets an UNVERIFIED verdict that says why.
+    """
+    researchable = [c for c in claims if c.get("is_researchable", True)]
+    result = None
+    if researchable:
+        result = research(wh, researchable, run=run, mode=mode, judge=caps.judge,
+                          providers=caps.providers, now=now, progress=progress)
+        if result.judgments.height:
+            wh.write("judgments", result.judgments)
+        if result.queries:
+            wh.write("queries", pl.DataFrame(result.queries, infer_schema_length=None))
+        run.counts["queries"] += len(result.queries)
+    judgments = result.judgments if result is not None else pl.DataFrame()
+    if judgments.is_empty():
+        judgments = pl.DataFrame(schema={"claim_id": pl.String, "doc_id": pl.String,
+                                         "stance": pl.String, "relevance": pl.Float64,
+                                         "quote": pl.String, "is_admitted": pl.Boolean})
+    urls = {}
+    if judgments.height and "url" in judgments.columns:
+        urls = dict(zip(judgments["doc_id"].to_list(), judgments["url"].to_list(), strict=True))
+    exp = {str(c["claim_id"]): expires_at(Volatility(c["volatility"]), now) for c in claims}
+    degraded = "; ".join(caps.degraded) or None
+    rows = build_verdict_rows(
+        claims, judgments, config=TribunalConfig(MODES[mode].origins_for_supported),
+        run_id=run.run_id, now=now, judge=caps.judge_name, mode=mode.value, expires_at=exp,
+        queries_tried=result.queries_tried if result else {}, urls=urls, degraded=degraded,
+    )
+    for row, claim in zip(rows, claims, strict=True):
+        if not claim.get("is_researchable", True):
+            row["explanation"] = f"not researchable: {claim.get('researchable_reason')}"
+    wh.write("verdicts", pl.DataFrame(rows, infer_schema_length=None))
+    for row in rows:
+        run.counts[f"status:{row['status']}"] += 1
+    run.counts["verdicts"] += len(rows)
+    return rows, result
+
+
+def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
+                 result: ResearchResult | None, *, now: datetime) -> Path:
+    """Write the run's HTML report and ClaimReview JSON-LD under ``<home>/reports/<run_id>/``."""
+    folder = wh.paths.reports / run.run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    evidence: dict[str, list[dict[str, Any]]] = {}
+    lineage: dict[str, dict[str, Any]] = {}
+    if result is not None and result.judgments.height:
+        adm = result.judgments.filter(pl.col("is_admitted"))
+        if adm.height:
+            texts = wh.texts(adm["doc_id"].unique().to_list()).select("doc_id", "text", "title")
+            adm = adm.join(texts, on="doc_id", how="left")
+            for (cid,), g in adm.group_by("claim_id"):
+                evidence[str(cid)] = g.to_dicts()
+                lineage[str(cid)] = {
+                    "documents": g.select("doc_id", "url", "title", "origin_doc_id")
+                    .unique("doc_id").to_dicts(),
+                    "edges": [],
+                }
+    run_info = {"run_id": run.run_id, "flow": run.flow, "started_at": run.started_at,
+                "capabilities": run.capabilities, "degraded": run.degraded,
+                "counts": dict(run.counts)}
+    html = render_html_report(run_info, verdicts, evidence, lineage)
+    path = folder / "report.html"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    reviews = [claimreview_jsonld(v, now=now) for v in verdicts]
+    jpath = folder / "claimreview.jsonld"
+    tmp = jpath.with_suffix(".tmp")
+    tmp.write_text(json.dumps(reviews, indent=1, default=str), encoding="utf-8")
+    tmp.replace(jpath)
+    return path
+
+
+def unresolved_claims(wh: Warehouse) -> list[dict[str, Any]]:
+    """Return the stored claims whose latest verdict is UNVERIFIED or PARTIAL (the ledger)."""
+    df = wh.query(
+        "select c.* from claims c join verdicts_latest v using (claim_id) "
+        "where v.status in ('UNVERIFIED', 'PARTIAL') and c.is_researchable"
+    )
+    return df.to_dicts()
+
+
+decide_task = task(decide_and_write, name="research-and-decide", cache_policy=NO_CACHE)
+
+
+def execute_research_run(
+    wh: Warehouse,
+    run: RunRecord,
+    claims: list[dict[str, Any]],
+    *,
+    judge: str,
+    mode: Mode,
+    now: datetime,
+    progress: Callable[[int, int], None] | None = None,
+) -> FactcheckResult:
+    """Preflight, then research and decide ``claims``; finish the run record."""
+    caps = run_preflight(wh, judge=judge)
+    run.capabilities = caps.found
+    run.degraded = list(caps.degraded)
+    if not caps.can_search:
+        run.finish(RunStatus.NO_CAPABILITY, NO_SEARCH_MESSAGE)
+        return FactcheckResult(run.run_id, RunStatus.NO_CAPABILITY, NO_SEARCH_MESSAGE,
+                               counts=dict(run.counts), capabilities=caps.found,
+                               degraded=caps.degraded, messages=run.messages)
+    wh.append_unique("claims", pl.DataFrame(claims, infer_schema_length=None))
+    run.counts["claims"] += len(claims)
+    verdicts, result = decide_task(wh, claims, run=run, caps=caps, mode=mode, now=now,
+                                   progress=progress)
+    report = write_report(wh, run, verdicts, result, now=now)
+    wh.sync_duckdb()
+    n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
+    message = (f"{len(verdicts)} claim(s) decided: {n_res} with admitted evidence, "
+               f"{len(verdicts) - n_res} unverified")
+    run.finish(RunStatus.COMPLETED, message)
+    return FactcheckResult(
+        run.run_id, RunStatus.COMPLETED, message, verdicts=verdicts, counts=dict(run.counts),
+        capabilities=caps.found, degraded=caps.degraded, messages=run.messages,
+        report_path=str(report), judgments=result.judgments if result else None,
+        stop_reasons=result.stop_reasons if result else {},
+        rounds_run=result.rounds_run if result else {},
+    )
+
+
+@flow(name="factcheck", log_prints=False)
+def factcheck(
+    *,
+    feeds: Sequence[str] = (),
+    claims_path: str | None = None,
+    claim_texts: Sequence[str] = (),
+    limit: int | None = None,
+    mode: str = "standard",
+    judge: str = "lexical",
+    text_column: str | None = None,
+    from_unresolved: bool = False,
+    home: str | None = None,
+    progress: Progress | None = None,
+    round_progress: Callable[[int, int], None] | None = None,
+) -> FactcheckResult:
+    """Run the main job: ingest feeds, gather claims, research them, write verdicts.
+
+    Args:
+        feeds: Feed files or URLs; entries become documents and claims are extracted from them.
+        claims_path: A claims file (JSONL/JSON/CSV).
+        claim_texts: Claims given directly.
+        limit: At most this many claims in all.
+        mode: quick | standard | deep | forensic.
+        judge: lexical | llm.
+        text_column: Column holding the claim text in the claims file (auto-detected if None).
+        from_unresolved: Also re-check the claims whose latest verdict is UNVERIFIED or PARTIAL.
+        home: affidavit home.
+        progress: Ingest progress callback.
+        round_progress: Research progress callback (round, active claims).
+
+    Raises:
+        ValueError: For an unknown mode or judge.
+    """
+    mode_enum = Mode(mode)
+    wh = open_warehouse(home)
+    now = utcnow()
+    run = RunRecord(wh, "factcheck", {"feeds": list(feeds), "claims": claims_path,
+                                      "n_claim_texts": len(claim_texts), "limit": limit,
+                                      "mode": mode, "judge": judge}).start()
+    try:
+        feed_doc_ids: list[str] = []
+        if feeds:
+            feed_doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress)
+            lineage_task(wh, feed_doc_ids, run=run)
+            index_task(wh, feed_doc_ids, run=run)
+            if not feed_doc_ids:
+                # entries already stored: still check their claims
+                feed_doc_ids = wh.read("documents", columns=["doc_id"],
+                                       where="source_path in (select unnest($p))",
+                                       params={"p": list(feeds)})["doc_id"].to_list()
+        claims: list[dict[str, Any]] = []
+        if claims_path:
+            claims += claims_from_file(claims_path, now=now, limit=limit, run=run,
+                                       text_column=text_column)
+        if claim_texts:
+            claims += build_claim_rows(list(claim_texts), now=now, origin="text")
+        if feed_doc_ids:
+            claims += claims_from_documents(wh, feed_doc_ids, now=now)
+        if from_unresolved:
+            claims += unresolved_claims(wh)
+        seen: set[str] = set()
+        unique = []
+        for c in claims:
+            if c["claim_id"] not in seen:
+                seen.add(c["claim_id"])
+                unique.append(c)
+        claims = unique[:limit] if limit is not None else unique
+        if not claims:
+            run.finish(RunStatus.COMPLETED, "no claims to check")
+            return FactcheckResult(run.run_id, RunStatus.COMPLETED, "no claims to check",
+                                   counts=dict(run.counts), messages=run.messages)
+        return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
+                                    progress=round_progress)
+    except BaseException as exc:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+__all__ = ["FactcheckResult", "factcheck", "make_claim_id", "classify_volatility",
+           "gate_researchable", "execute_research_run", "claims_from_file"]

@@ -1,0 +1,104 @@
+"""The capability preflight every research run starts with (DESIGN.md, Capabilities)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
+from tasks.judges import Judge, make_judge, probe_judge
+from tasks.search import (
+    ArchiveProvider,
+    SearchConfig,
+    SearchProvider,
+    SearxngProvider,
+    probe_providers,
+    search_config_from_env,
+)
+from warehouse.search_index import SearchIndex
+from warehouse.store import Warehouse
+
+NO_SEARCH_MESSAGE = "research could not run: no search capability"
+
+
+@dataclass
+class Capabilities:
+    """What a run has: search providers, a judge, and what is missing.
+
+    Attributes:
+        providers: Search providers that answered the probe.
+        judge: The judge to use (lexical when the LLM was asked for but is unavailable).
+        judge_name: ``"lexical"`` or ``"llm:<model>"``.
+        found: JSON-serialisable record for ``runs.capabilities``.
+        degraded: What was missing, for ``runs.degraded`` and ``verdicts.degraded``.
+    """
+
+    providers: list[SearchProvider]
+    judge: Judge
+    judge_name: str
+    found: dict[str, Any] = field(default_factory=dict)
+    degraded: list[str] = field(default_factory=list)
+
+    @property
+    def can_search(self) -> bool:
+        """Whether at least one search provider is present."""
+        return bool(self.providers)
+
+
+def run_preflight(
+    wh: Warehouse,
+    *,
+    judge: str = "lexical",
+    llm_config: LLMJudgeConfig | None = None,
+    search_config: SearchConfig | None = None,
+    client: httpx.Client | None = None,
+) -> Capabilities:
+    """Probe search providers and the judge; never raises for a missing capability.
+
+    Args:
+        wh: The warehouse (its archive index is the ``archive`` provider).
+        judge: ``"lexical"`` or ``"llm"``.
+        llm_config: LLM endpoint (default: from ``AFFIDAVIT_LLM_*`` environment variables).
+        search_config: Web search (default: from ``AFFIDAVIT_SEARXNG_URL``).
+        client: httpx client for the probes (tests pass a mock).
+
+    Raises:
+        ValueError: For a judge name other than ``lexical`` or ``llm``.
+    """
+    if judge not in ("lexical", "llm"):
+        raise ValueError(f"unknown judge {judge!r}: use 'lexical' or 'llm'")
+    search_config = search_config or search_config_from_env()
+    index = SearchIndex.open(wh.paths.index)
+    probes = probe_providers(search_config, index=index, client=client)
+    providers: list[SearchProvider] = []
+    found: dict[str, Any] = {"search": {k: {"available": ok, "detail": d}
+                                        for k, (ok, d) in probes.items()}}
+    degraded: list[str] = []
+    if probes.get("archive", (False, ""))[0]:
+        providers.append(ArchiveProvider(index))
+    if search_config.searxng_url and probes.get("searxng", (False, ""))[0]:
+        providers.append(SearxngProvider(search_config.searxng_url, client=client))
+    elif search_config.searxng_url:
+        degraded.append("web search (SearXNG) configured but unavailable")
+
+    llm_config = llm_config or llm_config_from_env()
+    judge_obj: Judge
+    if judge == "llm":
+        ok, detail = (probe_judge("llm", llm_config=llm_config, client=client) if llm_config
+                      else (False, "no LLM endpoint configured (AFFIDAVIT_LLM_BASE_URL)"))
+        found["judge"] = {"asked": "llm", "available": ok, "detail": detail}
+        if ok and llm_config:
+            judge_obj = make_judge("llm", llm_config=llm_config, client=client)
+        else:
+            degraded.append(f"LLM judge unavailable ({detail}): lexical judge used")
+            judge_obj = make_judge("lexical")
+    else:
+        found["judge"] = {"asked": "lexical", "available": True,
+                          "detail": "lexical judge; no LLM used"}
+        judge_obj = make_judge("lexical")
+        if llm_config is None:
+            degraded.append("no LLM configured: lexical judge")
+    return Capabilities(providers=providers, judge=judge_obj, judge_name=judge_obj.name,
+                        found=found, degraded=degraded)

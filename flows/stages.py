@@ -1,0 +1,125 @@
+"""Stages shared by the flows: ingest into the warehouse, lineage, search index.
+
+Each function is one batch step; the ``@task`` wrappers at the bottom make them Prefect task runs
+(one per batch, never per row).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import polars as pl
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+from flows.context import RunRecord
+from tasks.ingest_common import ColumnMapping, ingest_path
+from tasks.lineage import LineageConfig, update_lineage
+from warehouse.search_index import SearchIndex
+from warehouse.store import Warehouse
+
+Progress = Callable[[str, int], None]
+"""Progress callback: (stage label, rows just done)."""
+
+
+def ingest_sources(
+    wh: Warehouse,
+    sources: Sequence[str],
+    *,
+    run: RunRecord,
+    mapping: ColumnMapping | None = None,
+    fetcher: object | None = None,
+    progress: Progress | None = None,
+) -> list[str]:
+    """Read every source (dump, feed, WARC, URL) in batches into ``documents``.
+
+    Bad input is a counted skip with a message in ``run.messages``; a source that cannot be read
+    at all (missing file, unknown format) is counted as ``source_unreadable`` and the others go on.
+
+    Returns:
+        The doc_ids added by this call (already stored ones are not re-added).
+    """
+    added: list[str] = []
+    for source in sources:
+        try:
+            batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher)
+            for batch in batches:
+                run.counts.update({f"skip:{k}": v for k, v in batch.skips.items()})
+                run.messages.extend(batch.messages)
+                docs = pl.from_arrow(batch.documents)
+                assert isinstance(docs, pl.DataFrame)
+                run.counts["documents_read"] += docs.height
+                if docs.is_empty():
+                    continue
+                docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
+                new = wh.append_new("documents", docs)
+                run.counts["documents_added"] += new.height
+                added.extend(new["doc_id"].to_list())
+                if progress:
+                    progress(source, docs.height)
+        except (OSError, ValueError) as exc:
+            run.counts["skip:source_unreadable"] += 1
+            run.messages.append(f"{source}: {exc}")
+    return added
+
+
+def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord,
+                    config: LineageConfig | None = None) -> int:
+    """Add the new documents' signatures and lineage edges; recompute ``origins``.
+
+    Only the new documents' signatures are computed; their bands are joined against the stored
+    ones (``tasks.lineage.update_lineage``).
+
+    Returns:
+        Number of new lineage edges.
+    """
+    if not new_doc_ids:
+        return 0
+    cols = ["doc_id", "text", "host", "published_at", "wayback_first_seen"]
+    all_docs = wh.read("documents", columns=cols)
+    new_set = set(new_doc_ids)
+    is_new = pl.col("doc_id").is_in(list(new_set))
+    new_docs = all_docs.filter(is_new)
+    stored_docs = all_docs.filter(~is_new)
+    result = update_lineage(
+        new_docs,
+        stored_docs=stored_docs,
+        stored_signatures=wh.read("signatures"),
+        stored_edges=wh.read("lineage_edges"),
+        config=config or LineageConfig(),
+    )
+    run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
+    n_edges = wh.append_unique("lineage_edges", result.edges)
+    run.counts["lineage_edges_added"] += n_edges
+    wh.replace("origins", result.origins)
+    run.messages.extend(result.notes)
+    return n_edges
+
+
+def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) -> int:
+    """Add the new documents to the archive's full-text index.
+
+    Returns:
+        Number of documents indexed.
+    """
+    index = SearchIndex.open(wh.paths.index)
+    ids = list(new_doc_ids)
+    missing = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list()) - index.doc_ids()
+    ids = sorted(set(ids) | missing)
+    if not ids:
+        return 0
+    docs = wh.texts(ids)
+    rows: Iterable[tuple[str, str, str]] = zip(
+        docs["doc_id"].to_list(),
+        docs["title"].fill_null("").to_list(),
+        docs["text"].fill_null("").to_list(),
+        strict=True,
+    )
+    n = index.add(rows)
+    run.counts["documents_indexed"] += n
+    return n
+
+
+ingest_task = task(ingest_sources, name="ingest", cache_policy=NO_CACHE)
+lineage_task = task(refresh_lineage, name="lineage", cache_policy=NO_CACHE)
+index_task = task(refresh_index, name="index", cache_policy=NO_CACHE)

@@ -1,0 +1,38 @@
+"""Shared fixtures: offline Prefect settings, the shared data folder, a warehouse on tmp_path."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+# Prefect must run offline, without analytics, under a throwaway home: set before it is imported.
+_PREFECT_HOME = tempfile.mkdtemp(prefix="affidavit-prefect-")
+os.environ.setdefault("PREFECT_HOME", _PREFECT_HOME)
+os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+os.environ.setdefault("DO_NOT_TRACK", "1")
+os.environ.setdefault("PREFECT_LOGGING_LEVEL", "WARNING")
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SHARED_DATA = SHARED / "data"
+SHARED_BENCH = SHARED / "bench"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    """Return ``../shared/data``, or skip when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip(f"real data folder {SHARED_DATA} is absent (it sits beside the repository)")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def warehouse(tmp_path: Path):  # noqa: ANN201
+    """A fresh warehouse under ``tmp_path``."""
+    from warehouse.home import resolve_home
+    from warehouse.store import Warehouse
+
+    return Warehouse(resolve_home(tmp_path / "home"))

@@ -1,0 +1,114 @@
+"""The main job end to end on the shipped demo corpus, through the real Prefect flows."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from schemas.enums import RunStatus
+
+DEMO = resources.files("flows").joinpath("demo")
+
+
+@pytest.fixture(scope="module")
+def demo_run(prefect_harness, tmp_path_factory):  # noqa: ANN201
+    from flows.backfill import backfill_archive
+    from flows.factcheck import factcheck
+
+    home = str(tmp_path_factory.mktemp("demo-home"))
+    first = backfill_archive([str(DEMO.joinpath("documents.jsonl"))], home=home)
+    again = backfill_archive([str(DEMO.joinpath("documents.jsonl"))], home=home)
+    result = factcheck(claims_path=str(DEMO.joinpath("claims.jsonl")), home=home)
+    return home, first, again, result
+
+
+def _by_text(result, needle: str) -> dict:
+    rows = [v for v in result.verdicts if needle in v["claim_text"]]
+    assert len(rows) == 1, needle
+    return rows[0]
+
+
+def test_backfill_is_idempotent(demo_run):
+    _, first, again, _ = demo_run
+    assert first.counts["documents_added"] == 25
+    assert again.counts.get("documents_added", 0) == 0
+
+
+def test_every_claim_gets_a_verdict(demo_run):
+    _, _, _, result = demo_run
+    assert result.status is RunStatus.COMPLETED
+    assert len(result.verdicts) == 6
+
+
+def test_two_independent_origins_support(demo_run):
+    v = _by_text(demo_run[3], "Lumen Bridge")
+    assert v["status"] == "SUPPORTED"
+    assert v["supporting_origins"] >= 2
+
+
+def test_revenue_claim_supported_by_release_and_filing(demo_run):
+    v = _by_text(demo_run[3], "revenue of 42 million")
+    assert v["status"] == "SUPPORTED", v
+    assert v["supporting_origins"] == 2
+    assert v["refuting_origins"] == 0
+
+
+def test_copies_of_one_origin_do_not_support(demo_run):
+    v = _by_text(demo_run[3], "desalination")
+    assert v["status"] != "SUPPORTED"
+    assert v["supporting_origins"] <= 1
+
+
+def test_retracted_growth_claim_is_contested_and_capped(demo_run):
+    v = _by_text(demo_run[3], "grew 18 percent")
+    assert v["status"] in ("CONTESTED", "CONTRADICTED"), v
+    assert v["confidence"] <= 0.4
+
+
+def test_refuted_claim_is_capped(demo_run):
+    v = _by_text(demo_run[3], "Elmstead")
+    assert v["status"] in ("CONTESTED", "CONTRADICTED"), v
+    assert v["confidence"] <= 0.4
+
+
+def test_claim_with_no_evidence_is_unverified_with_queries(demo_run):
+    v = _by_text(demo_run[3], "tram line")
+    assert v["status"] == "UNVERIFIED"
+    assert len(v["queries_tried"]) >= 2
+
+
+def test_duckdb_file_answers_the_readme_query(demo_run):
+    home = demo_run[0]
+    with duckdb.connect(str(Path(home) / "warehouse.duckdb"), read_only=True) as con:
+        rows = con.execute(
+            "select status, count(*) from verdicts_latest group by 1").fetchall()
+        runs = con.execute("select flow, status, capabilities from runs").fetchall()
+    assert sum(n for _, n in rows) == 6
+    assert {r[0] for r in runs} == {"backfill_archive", "factcheck"}
+    assert all(r[1] == "completed" for r in runs)
+    assert any('"archive"' in (r[2] or "") for r in runs)
+
+
+def test_report_and_claimreview_written(demo_run):
+    result = demo_run[3]
+    report = Path(result.report_path)
+    assert report.is_file() and "<mark" in report.read_text(encoding="utf-8")
+    assert (report.parent / "claimreview.jsonld").is_file()
+
+
+def test_every_admitted_quote_is_in_its_document(demo_run):
+    from warehouse.home import resolve_home
+    from warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(demo_run[0]))
+    j = wh.read("judgments").filter(pl.col("is_admitted"))
+    docs = wh.texts(j["doc_id"].unique().to_list())
+    text = dict(zip(docs["doc_id"], docs["text"], strict=True))
+    assert j.height > 0
+    for row in j.iter_rows(named=True):
+        span = text[row["doc_id"]][row["span_start"]:row["span_end"]]
+        assert span, row

@@ -1,0 +1,106 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pytest
+
+from schemas.registry import TABLES
+from warehouse.home import resolve_home
+from warehouse.store import Warehouse, WarehouseError, conform, sql_literal
+
+
+def _docs(ids: list[str]) -> pl.DataFrame:
+    return pl.DataFrame({
+        "doc_id": ids,
+        "content_sha256": [f"h{i}" for i in ids],
+        "source_kind": ["user"] * len(ids),
+        "is_snippet_only": [False] * len(ids),
+        "text": [f"text {i}" for i in ids],
+    })
+
+
+def test_home_resolution_prefers_argument_then_env(tmp_path):
+    assert resolve_home(tmp_path / "a").root == (tmp_path / "a").resolve()
+    env = {"AFFIDAVIT_HOME": str(tmp_path / "b")}
+    assert resolve_home(environ=env).root == (tmp_path / "b").resolve()
+    assert resolve_home(environ={}).root.name == ".affidavit"
+
+
+def test_append_unique_is_idempotent(warehouse):
+    assert warehouse.append_unique("documents", _docs(["a", "b"])) == 2
+    assert warehouse.append_unique("documents", _docs(["a", "b"])) == 0
+    assert warehouse.append_unique("documents", _docs(["b", "c", "c"])) == 1
+    assert warehouse.count("documents") == 3
+    assert sorted(warehouse.read("documents")["doc_id"].to_list()) == ["a", "b", "c"]
+
+
+def test_replace_keeps_only_new_content(warehouse):
+    rows = pl.DataFrame({"doc_id": ["a", "b"], "origin_doc_id": ["a", "a"],
+                         "lineage_id": ["a", "a"], "in_cycle": [False, False]})
+    warehouse.replace("origins", rows)
+    warehouse.replace("origins", rows.head(1))
+    assert warehouse.read("origins")["doc_id"].to_list() == ["a"]
+
+
+def test_conform_rejects_nulls_in_required_columns():
+    bad = pa.table({"doc_id": [None], "content_sha256": ["x"], "source_kind": ["user"],
+                    "is_snippet_only": [False]})
+    with pytest.raises(WarehouseError, match="doc_id"):
+        conform(bad, TABLES["documents"])
+
+
+def test_unknown_table_is_an_error(warehouse):
+    with pytest.raises(WarehouseError, match="unknown table"):
+        warehouse.table_dir("nope")
+
+
+def test_views_match_pyarrow_schemas(warehouse):
+    """DuckDB's DESCRIBE of every view agrees with the pyarrow schema (names and order)."""
+    path = warehouse.sync_duckdb()
+    with duckdb.connect(str(path)) as con:
+        for name, schema in TABLES.items():
+            described = con.execute(f"describe {name}").fetchall()
+            assert [r[0] for r in described] == schema.names, name
+        types = {r[0]: r[1] for r in con.execute("describe documents").fetchall()}
+    assert types["published_at"] == "TIMESTAMP WITH TIME ZONE"
+    assert types["is_snippet_only"] == "BOOLEAN"
+
+
+def test_verdicts_latest_keeps_newest_run(warehouse):
+    base = {"claim_text": "c", "status": "PARTIAL", "confidence": 0.2,
+            "supporting_origins": 1, "refuting_origins": 0, "supporting_publishers": 1,
+            "refuting_publishers": 0, "sources_total": 1, "n_admitted": 1, "n_rejected": 0,
+            "judge": "lexical", "mode": "standard"}
+    old = {**base, "run_id": "r1", "claim_id": "k",
+           "decided_at": datetime(2026, 1, 1, tzinfo=UTC)}
+    new = {**base, "run_id": "r2", "claim_id": "k", "status": "SUPPORTED",
+           "decided_at": datetime(2026, 2, 1, tzinfo=UTC)}
+    warehouse.write("verdicts", pl.DataFrame([old]))
+    warehouse.write("verdicts", pl.DataFrame([new]))
+    df = warehouse.query("select status, count(*) over () as n from verdicts_latest")
+    assert df.rows() == [("SUPPORTED", 1)]
+
+
+def test_newer_layout_is_refused(tmp_path):
+    wh = Warehouse(resolve_home(tmp_path / "h"))
+    (wh.paths.tables / "_warehouse.json").write_text('{"version": 99}')
+    with pytest.raises(WarehouseError, match="newer"):
+        Warehouse(resolve_home(tmp_path / "h"))
+
+
+def test_sql_literal_escapes_quotes():
+    assert sql_literal("a'b") == "'a''b'"
+    with duckdb.connect() as con:
+        assert con.execute(f"select {sql_literal(chr(39) + 'x')}").fetchone() == ("'x",)
+
+
+def test_parquet_round_trip_keeps_types(warehouse):
+    ts = datetime(2024, 5, 14, 15, 0, tzinfo=UTC)
+    df = _docs(["a"]).with_columns(pl.lit(ts).alias("published_at"))
+    warehouse.append_unique("documents", df)
+    back = warehouse.read("documents")
+    assert back["published_at"].to_list() == [ts]
+    assert back.schema["published_at"] == pl.Datetime("us", "UTC")

@@ -1,0 +1,1 @@
+"""The only code of affidavit that touches disk and DuckDB."""

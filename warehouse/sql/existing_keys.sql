@@ -1,0 +1,1 @@
+select distinct {cols} from read_parquet({glob}, union_by_name = true)

@@ -1,0 +1,16 @@
+-- one row per admitted judgment, with its document and origin
+create or replace view evidence as
+with admitted as (
+    select * from judgments where is_admitted
+),
+final as (
+    select
+        a.run_id, a.claim_id, a.doc_id, a.judge, a.side, a.stance, a.relevance, a.quote,
+        a.anchor, a.span_start, a.span_end,
+        d.url, d.host, d.title, d.published_at,
+        o.origin_doc_id, o.lineage_id
+    from admitted as a
+    left join documents as d on d.doc_id = a.doc_id
+    left join origins as o on o.doc_id = a.doc_id
+)
+select * from final
