@@ -21,7 +21,7 @@ from tasks.sources import SourceProfile, classify_source
 from warehouse.store import load_sql
 
 
-@flow(name="verify", log_prints=False)
+@flow(name="verify", log_prints=False, validate_parameters=False)
 def verify(
     text: str,
     *,
@@ -50,7 +50,7 @@ def verify(
                                 progress=round_progress)
 
 
-@flow(name="research", log_prints=False)
+@flow(name="research", log_prints=False, validate_parameters=False)
 def research_question(
     question: str,
     *,
@@ -76,7 +76,7 @@ def research_question(
                                 progress=round_progress)
 
 
-@flow(name="source", log_prints=False)
+@flow(name="source", log_prints=False, validate_parameters=False)
 def check_source(target: str, *, home: str | None = None) -> SourceProfile:
     """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
 
@@ -105,7 +105,7 @@ def check_source(target: str, *, home: str | None = None) -> SourceProfile:
     return classify_source(url, html=html)
 
 
-@flow(name="recall", log_prints=False)
+@flow(name="recall", log_prints=False, validate_parameters=False)
 def recall(query: str, *, limit: int = 20, home: str | None = None) -> pl.DataFrame:
     """Return prior verdicts whose claim contains every word of ``query`` and not yet expired.
 
@@ -141,7 +141,7 @@ class OriginsResult:
     messages: list[str]
 
 
-@flow(name="origins", log_prints=False)
+@flow(name="origins", log_prints=False, validate_parameters=False)
 def origins(targets: Sequence[str], *, home: str | None = None) -> OriginsResult:
     """Compute the lineage of a set of documents (files or URLs): raw count vs origins."""
     open_warehouse(home)

@@ -23,7 +23,7 @@ class BackfillResult:
     status: RunStatus
 
 
-@flow(name="backfill_archive", log_prints=False)
+@flow(name="backfill_archive", log_prints=False, validate_parameters=False)
 def backfill_archive(
     paths: Sequence[str],
     *,

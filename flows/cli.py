@@ -36,6 +36,13 @@ JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
 
 
+def _env(home: str | None) -> None:
+    """Point Prefect at the home (offline, quiet) before any flow module imports it."""
+    from warehouse.home import apply_prefect_environment, resolve_home
+
+    apply_prefect_environment(resolve_home(home))
+
+
 def _fail(message: str, code: int = 1) -> None:
     err.print(f"[red]error:[/red] {message}")
     raise typer.Exit(code)
@@ -144,6 +151,7 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    _env(home)
     from flows.backfill import backfill_archive
     from tasks.ingest_common import ColumnMapping
 
@@ -194,6 +202,7 @@ def run(
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
+    _env(home)
     from flows.factcheck import factcheck
 
     if not feed and not claims and not from_unresolved:
@@ -213,6 +222,7 @@ def run(
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    _env(home)
     from flows.backfill import backfill_archive
     from flows.factcheck import factcheck
 
@@ -240,6 +250,7 @@ def verdicts(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
+    _env(home)
     from flows.context import open_warehouse
 
     wh = open_warehouse(home)
@@ -273,6 +284,7 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
+    _env(home)
     from flows.analyst import verify as verify_flow
 
     if (text is None) == (file is None):
@@ -301,6 +313,7 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
+    _env(home)
     from flows.analyst import research_question
 
     try:
@@ -323,6 +336,7 @@ def source(
 
     Example: affidavit source page.html
     """
+    _env(home)
     from dataclasses import asdict
 
     from flows.analyst import check_source
@@ -353,6 +367,7 @@ def recall(
 
     Example: affidavit recall "Lumen Bridge"
     """
+    _env(home)
     from flows.analyst import recall as recall_flow
 
     df = recall_flow(query, limit=limit, home=home)
@@ -376,6 +391,7 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
+    _env(home)
     from flows.analyst import origins as origins_flow
     from flows.origins import render_origins
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -16,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from flows.context import RunRecord, open_warehouse, utcnow
 from flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
 from flows.research_loop import ResearchResult, research
-from flows.stages import Progress, index_task, ingest_task, lineage_task
+from flows.stages import Progress, index_task, ingest_task, lineage_task, materialize_web_hits
 from schemas.claims import make_claim_id
 from schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
 from tasks.claims import (
@@ -84,10 +85,9 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
     items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
     run.counts.update({f"skip:{k}": v for k, v in skips.items()})
     run.messages.extend(messages)
-    rows = build_claim_rows([i["text"] for i in items], now=now, origin=f"file:{path}")
-    for row, item in zip(rows, items, strict=True):
-        row["external_id"] = item.get("external_id")
-        row["external_label"] = item.get("external_label")
+    dupes: Counter[str] = Counter()
+    rows = build_claim_rows(items, now=now, origin=f"file:{path}", skips=dupes)
+    run.counts.update({f"skip:{k}": v for k, v in dupes.items()})
     return rows
 
 
@@ -108,8 +108,18 @@ def decide_and_write(
     researchable = [c for c in claims if c.get("is_researchable", True)]
     result = None
     if researchable:
-        result = research(wh, researchable, run=run, mode=mode, judge=caps.judge,
-                          providers=caps.providers, now=now, progress=progress)
+        web = any(p.name != "archive" for p in caps.providers)
+        result = research(
+            wh, researchable, run=run, mode=mode, judge=caps.judge, providers=caps.providers,
+            now=now, progress=progress,
+            materialize=(lambda hits: materialize_web_hits(wh, hits, run=run)) if web else None,
+        )
+        n_fallbacks = int(getattr(caps.judge, "n_fallbacks", 0) or 0)
+        if n_fallbacks:
+            note = f"LLM judge failed on {n_fallbacks} pair(s): lexical judge used for them"
+            caps.degraded.append(note)
+            run.degraded.append(note)
+            run.counts["judge_fallbacks"] += n_fallbacks
         if result.judgments.height:
             wh.write("judgments", result.judgments)
         if result.queries:
@@ -225,7 +235,7 @@ def execute_research_run(
     )
 
 
-@flow(name="factcheck", log_prints=False)
+@flow(name="factcheck", log_prints=False, validate_parameters=False)
 def factcheck(
     *,
     feeds: Sequence[str] = (),

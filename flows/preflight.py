@@ -18,9 +18,31 @@ from tasks.search import (
     search_config_from_env,
 )
 from warehouse.search_index import SearchIndex
-from warehouse.store import Warehouse
+from warehouse.store import Warehouse, load_weights, save_weights
 
 NO_SEARCH_MESSAGE = "research could not run: no search capability"
+
+
+def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
+    """Return the IDF of the lexical judge's terms over every stored document (cached).
+
+    A judgment of one (claim, document) pair must not depend on which other pairs share its
+    batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The cache
+    key is the number of documents (the table is append-only).
+    """
+    from tasks.judge_lexical import compute_idf
+
+    n = wh.count("documents")
+    if n == 0:
+        return None
+    key = f"n{n}"
+    cached = load_weights(wh, "idf", key)
+    if cached is not None:
+        return cached
+    texts = wh.read("documents", columns=["text"])["text"].fill_null("").to_list()
+    idf = compute_idf(texts)
+    save_weights(wh, "idf", key, idf)
+    return idf
 
 
 @dataclass
@@ -90,14 +112,15 @@ def run_preflight(
                       else (False, "no LLM endpoint configured (AFFIDAVIT_LLM_BASE_URL)"))
         found["judge"] = {"asked": "llm", "available": ok, "detail": detail}
         if ok and llm_config:
-            judge_obj = make_judge("llm", llm_config=llm_config, client=client)
+            judge_obj = make_judge("llm", llm_config=llm_config, client=client,
+                                   idf=corpus_idf(wh))
         else:
             degraded.append(f"LLM judge unavailable ({detail}): lexical judge used")
-            judge_obj = make_judge("lexical")
+            judge_obj = make_judge("lexical", idf=corpus_idf(wh))
     else:
         found["judge"] = {"asked": "lexical", "available": True,
                           "detail": "lexical judge; no LLM used"}
-        judge_obj = make_judge("lexical")
+        judge_obj = make_judge("lexical", idf=corpus_idf(wh))
         if llm_config is None:
             degraded.append("no LLM configured: lexical judge")
     return Capabilities(providers=providers, judge=judge_obj, judge_name=judge_obj.name,

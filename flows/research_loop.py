@@ -19,11 +19,11 @@ import polars as pl
 from flows.context import RunRecord
 from schemas.enums import AnchorKind, Mode, Side, Stance
 from tasks.anchor import AnchorCache, anchor_quote
-from tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side
+from tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side, reason_code
 from tasks.judges import Judge
 from tasks.queries import MODES, detect_gaps, plan_queries
 from tasks.search import SearchHit, SearchProvider
-from tasks.sources import classify_source, credibility_weight
+from tasks.sources import classify_source, credibility_weight, is_primary
 from tasks.tribunal import TribunalConfig, decide
 from warehouse.store import Warehouse
 
@@ -145,6 +145,7 @@ def research(
     judgment_frames: list[pl.DataFrame] = []
     query_rows: list[dict[str, Any]] = []
     source_weights: dict[str, float] = {}
+    primary_docs: set[str] = set()
 
     for round_no in range(1, cfg.rounds + 1):
         active = [s for s in states.values() if s.stopped is None]
@@ -245,8 +246,10 @@ def research(
             for (cid, doc_id, side, text), res in zip(pairs, results, strict=True):
                 meta = ctx_rows[doc_id]
                 if doc_id not in source_weights:
-                    source_weights[doc_id] = credibility_weight(
-                        classify_source(meta["url"], text=text))
+                    profile = classify_source(meta["url"], text=text)
+                    source_weights[doc_id] = credibility_weight(profile)
+                    if is_primary(profile):
+                        primary_docs.add(doc_id)
                 if res.is_failure:
                     run.counts["judge_failure"] += 1
                 if res.quote:
@@ -255,13 +258,16 @@ def research(
                     kind, start, end, reason = anc.kind, anc.span_start, anc.span_end, anc.reason
                 else:
                     kind, start, end, reason = AnchorKind.FAILED, None, None, "no_quote"
+                stance = Stance(res.stance)
                 admitted_flag = kind is not AnchorKind.FAILED
                 if admitted_flag:
-                    ok, why = gate_side(Stance(res.stance), side)
+                    ok, why = gate_side(stance, side)
                     if not ok:
                         admitted_flag, reason = False, why
-                if not admitted_flag:
-                    run.counts[f"reject:{reason}"] += 1
+                if stance is Stance.NEUTRAL:
+                    run.counts["judged_neutral"] += 1
+                elif not admitted_flag:
+                    run.counts[f"reject:{reason_code(reason or 'rejected')}"] += 1
                 rows.append({
                     "run_id": run.run_id, "claim_id": cid, "doc_id": doc_id, "judge": res.judge,
                     "side": side.value, "stance": Stance(res.stance).value,
@@ -282,13 +288,16 @@ def research(
             if st.stopped:
                 continue
             ev = so_far.filter(pl.col("claim_id") == st.claim_id) if so_far is not None else None
+            has_primary = False
             if ev is not None and ev.height:
                 d = decide(ev, config=tribunal)
                 n_s, n_r = d.supporting_origins, d.refuting_origins
+                adm = ev.filter(pl.col("is_admitted") & (pl.col("stance") != "NEUTRAL"))
+                has_primary = any(x in primary_docs for x in adm["doc_id"].to_list())
             else:
                 n_s = n_r = 0
             st.gaps = detect_gaps(supporting_origins=n_s, refuting_origins=n_r,
-                                  n_results=n_unique[st.claim_id], has_primary=False,
+                                  n_results=n_unique[st.claim_id], has_primary=has_primary,
                                   origins_needed=cfg.origins_for_supported)
             stop, why = gate_saturation(st.novelty)
             if stop:

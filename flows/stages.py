@@ -18,6 +18,10 @@ from tasks.lineage import LineageConfig, update_lineage
 from warehouse.search_index import SearchIndex
 from warehouse.store import Warehouse
 
+REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
+                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded"})
+"""Ingest counters that record a repair of a row that was kept, not a skip."""
+
 Progress = Callable[[str, int], None]
 """Progress callback: (stage label, rows just done)."""
 
@@ -44,7 +48,8 @@ def ingest_sources(
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher)
             for batch in batches:
-                run.counts.update({f"skip:{k}": v for k, v in batch.skips.items()})
+                run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
+                                   for k, v in batch.skips.items()})
                 run.messages.extend(batch.messages)
                 docs = pl.from_arrow(batch.documents)
                 assert isinstance(docs, pl.DataFrame)
@@ -123,3 +128,80 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
 ingest_task = task(ingest_sources, name="ingest", cache_policy=NO_CACHE)
 lineage_task = task(refresh_lineage, name="lineage", cache_policy=NO_CACHE)
 index_task = task(refresh_index, name="index", cache_policy=NO_CACHE)
+
+
+def materialize_web_hits(
+    wh: Warehouse,
+    hits: Sequence[object],
+    *,
+    run: RunRecord,
+    fetcher: object | None = None,
+) -> dict[str, str]:
+    """Turn web search hits (a URL, no doc_id) into stored documents; return url → doc_id.
+
+    A URL already stored (same canonical URL) is not fetched again. A page that cannot be
+    fetched or yields no text keeps the hit's title and snippet as a snippet-only document:
+    quotable, never dropped (DESIGN.md, Ingest).
+    """
+    from tasks.extract import extract_html
+    from tasks.fetch import Fetcher
+    from tasks.ingest_common import rows_to_documents
+    from tasks.urls import canonicalize_url
+
+    by_url: dict[str, object] = {}
+    for h in hits:
+        url = getattr(h, "url", None)
+        if url and url not in by_url:
+            by_url[url] = h
+    if not by_url:
+        return {}
+    canon = {u: canonicalize_url(u) for u in by_url}
+    stored = wh.read("documents", columns=["doc_id", "canonical_url"],
+                     where="canonical_url in (select unnest($c))",
+                     params={"c": sorted(set(canon.values()))})
+    known = dict(zip(stored["canonical_url"].to_list(), stored["doc_id"].to_list(), strict=True))
+    out = {u: known[c] for u, c in canon.items() if c in known}
+    todo = [u for u in by_url if u not in out]
+    if not todo:
+        return out
+    f = fetcher if fetcher is not None else Fetcher()
+    results = f.fetch_many(todo)  # type: ignore[attr-defined]
+    web_rows, snippet_rows = [], []
+    for url, res in zip(todo, results, strict=True):
+        hit = by_url[url]
+        page = None
+        if res.error is None and res.status is not None and res.status < 400 and res.content:
+            page = extract_html(res.content, url=res.final_url or url)
+        if page is not None and page.text.strip():
+            web_rows.append({"url": url, "title": page.title or getattr(hit, "title", None),
+                             "text": page.text, "author": page.author,
+                             "published_at": page.published_at,
+                             "published_at_raw": page.published_at_raw, "lang": page.lang,
+                             "http_status": res.status})
+        else:
+            run.counts["fetch_failed_snippet_kept"] += 1
+            text = " ".join(x for x in (getattr(hit, "title", None), getattr(hit, "snippet", None))
+                            if x)
+            snippet_rows.append({"url": url, "title": getattr(hit, "title", None), "text": text,
+                                 "http_status": res.status})
+    new_ids: list[str] = []
+    for rows, kind, is_snip in ((web_rows, "web", False), (snippet_rows, "snippet", True)):
+        if not rows:
+            continue
+        batch = rows_to_documents(rows, source_kind=kind, source_path=None)
+        run.counts.update({f"skip:{k}": v for k, v in batch.skips.items()})
+        docs = pl.from_arrow(batch.documents)
+        assert isinstance(docs, pl.DataFrame)
+        if docs.is_empty():
+            continue
+        docs = docs.with_columns(pl.lit(is_snip).alias("is_snippet_only"),
+                                 pl.lit(run.run_id).alias("ingest_run_id"))
+        new = wh.append_new("documents", docs)
+        new_ids.extend(new["doc_id"].to_list())
+        for u, d in zip(docs["url"].to_list(), docs["doc_id"].to_list(), strict=True):
+            out[u] = d
+    run.counts["web_documents_added"] += len(new_ids)
+    if new_ids:
+        refresh_lineage(wh, new_ids, run=run)
+        refresh_index(wh, new_ids, run=run)
+    return out

@@ -78,7 +78,8 @@ def ensure_home(paths: HomePaths) -> HomePaths:
 def prefect_environment(paths: HomePaths) -> dict[str, str]:
     """Return the environment Prefect needs to run offline in ephemeral mode under the home.
 
-    Values: analytics off, no telemetry, ``PREFECT_HOME`` under the home, ephemeral server.
+    Values: analytics off, no telemetry, ``PREFECT_HOME`` under the home, ephemeral server with
+    a 120 s start-up timeout.
     """
     return {
         "PREFECT_HOME": str(paths.prefect),
@@ -86,13 +87,20 @@ def prefect_environment(paths: HomePaths) -> dict[str, str]:
         "DO_NOT_TRACK": "1",
         "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "WARNING"),
         "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE": "true",
+        # the ephemeral server's 20 s default is too short on a loaded 2-core machine
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
     }
 
 
 def apply_prefect_environment(
     paths: HomePaths, *, environ: MutableMapping[str, str] | None = None
 ) -> None:
-    """Set Prefect's offline environment (see ``prefect_environment``) unless already set."""
+    """Set Prefect's offline environment (see ``prefect_environment``) unless already set.
+
+    Creates the Prefect home folder: Prefect's ephemeral server cannot create its database in a
+    missing folder.
+    """
     env = os.environ if environ is None else environ
+    paths.prefect.mkdir(parents=True, exist_ok=True)
     for key, value in prefect_environment(paths).items():
         env.setdefault(key, value)

@@ -309,3 +309,28 @@ _DOC_COLS = [
     "doc_id", "url", "canonical_url", "host", "title", "text", "content_sha256", "published_at",
     "wayback_first_seen", "source_kind", "is_snippet_only",
 ]
+
+
+def save_weights(wh: Warehouse, name: str, key: str, weights: dict[str, float]) -> Path:
+    """Persist a term → weight mapping (e.g. corpus IDF) under ``<home>/cache/<name>-<key>``.
+
+    Older files of the same ``name`` are removed after the new one is in place.
+    """
+    folder = wh.paths.root / "cache"
+    path = folder / f"{_ident(name)}-{re.sub(r'[^0-9A-Za-z_-]', '_', key)}.parquet"
+    table = pa.table({"term": list(weights), "weight": list(weights.values())})
+    write_parquet_atomic(table, path)
+    for old in folder.glob(f"{name}-*.parquet"):
+        if old != path:
+            old.unlink(missing_ok=True)
+    return path
+
+
+def load_weights(wh: Warehouse, name: str, key: str) -> dict[str, float] | None:
+    """Return the mapping saved by ``save_weights`` for (name, key), or None when absent."""
+    path = wh.paths.root / "cache" / (
+        f"{_ident(name)}-{re.sub(r'[^0-9A-Za-z_-]', '_', key)}.parquet")
+    if not path.exists():
+        return None
+    t = pq.read_table(path)
+    return dict(zip(t.column("term").to_pylist(), t.column("weight").to_pylist(), strict=True))

@@ -204,7 +204,7 @@ CLAIMS = [
      "SUPPORTED: two independent reports"),
     ("demo-5", "The town of Elmstead banned all gas-powered leaf blowers in 2023.",
      "CONTESTED or CONTRADICTED: a blog says so, a fact check refutes it"),
-    ("demo-6", "The Tarrow city council approved a 95 million dollar tram line in 2024.",
+    ("demo-6", "The Osterfeld zoo welcomed two snow leopard cubs in March 2025.",
      "UNVERIFIED: nothing in the archive"),
 ]
 

@@ -76,7 +76,7 @@ def test_refuted_claim_is_capped(demo_run):
 
 
 def test_claim_with_no_evidence_is_unverified_with_queries(demo_run):
-    v = _by_text(demo_run[3], "tram line")
+    v = _by_text(demo_run[3], "snow leopard")
     assert v["status"] == "UNVERIFIED"
     assert len(v["queries_tried"]) >= 2
 

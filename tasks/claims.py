@@ -1,0 +1,1261 @@
+"""Claims stage: extract check-worthy claims, decompose questions, gate, classify volatility.
+
+Pure functions (no IO except :func:`read_claims_file`, which only reads the file it is given;
+no clock: ``now`` is an argument); the flows wrap them as Prefect tasks.
+
+The rules are lexical and deterministic. They follow DESIGN.md, *Claims*:
+
+* split text into sentences with character spans, and keep predicates whole ("Compare Rust and
+  Go for backend services" stays one claim);
+* score check-worthiness from figures, named entities and attribution verbs, lowered by opinion
+  and vague words (after the feature families of ClaimBuster, Hassan et al., KDD 2017, without
+  its trained model);
+* a claim is researchable when some result could prove it false: vague evaluative words
+  ("best", "good", "important", ...) make it not researchable unless it has a falsifiable form
+  (a figure, a measurable comparison, an attribution or a named ranking);
+* volatility class by pattern: fast (24 h), slow (180 days), immutable (5 years).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from schemas.claims import make_claim_id, normalize_claim_text
+from schemas.enums import Volatility
+
+__all__ = [
+    "ClaimCandidate",
+    "FAST",
+    "IMMUTABLE",
+    "SLOW",
+    "build_claim_rows",
+    "classify_volatility",
+    "decompose_claim",
+    "expires_at",
+    "extract_claims",
+    "gate_researchable",
+    "read_claims_file",
+    "score_check_worthiness",
+    "split_sentences",
+]
+
+FAST = timedelta(hours=24)
+"""Lifetime of a fast claim (prices, polls, counts "as of", office holders); DESIGN.md."""
+SLOW = timedelta(days=180)
+"""Lifetime of a slow claim (everything not fast nor immutable); DESIGN.md (~180 days)."""
+IMMUTABLE = timedelta(days=5 * 365)
+"""Lifetime of an immutable claim (births, foundings, constants, dated publications); DESIGN.md."""
+
+_LIFETIMES: dict[Volatility, timedelta] = {
+    Volatility.FAST: FAST,
+    Volatility.SLOW: SLOW,
+    Volatility.IMMUTABLE: IMMUTABLE,
+}
+
+DEFAULT_MIN_WORTHINESS = 0.35
+"""Default floor of :func:`extract_claims`. A plain factual sentence with a verb and one entity or
+figure scores ~0.45-0.6; boilerplate, opinion and verbless fragments score below 0.3. Chosen by
+reading the scores of the unit-test sentences, not tuned on a benchmark."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCandidate:
+    """A claim found in a text.
+
+    Attributes:
+        text: The claim, as it appears in the source (whitespace collapsed).
+        span_start: Start offset of the sentence in the source text (characters), or ``None``
+            when the claim did not come from a text (a claims file, a question).
+        span_end: End offset, exclusive, or ``None``.
+        check_worthiness: 0..1, see :func:`score_check_worthiness`.
+    """
+
+    text: str
+    span_start: int | None
+    span_end: int | None
+    check_worthiness: float
+
+
+# --------------------------------------------------------------------------------------------
+# Word lists
+# --------------------------------------------------------------------------------------------
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’\-]*|\d[\d,.]*")
+_WS = re.compile(r"\s+")
+
+_ABBREVIATIONS = frozenset(
+    """mr mrs ms dr prof sr jr st mt ft gen gov sen rep rev col lt sgt capt cmdr adm pres
+    inc ltd co corp llc plc bros dept univ assn est approx vs etc al fig no nos vol pp ed eds
+    jan feb mar apr jun jul aug sep sept oct nov dec mon tue wed thu fri sat sun
+    e.g i.e u.s u.k u.n a.m p.m d.c cf ca""".split()
+)
+
+STOP_WORDS = frozenset(
+    """a an the and or but if then else of to in on at by for with from into onto over under
+    about above below between through during before after since until than as so such that this
+    these those there here it its it's they them their theirs he him his she her hers we us our
+    ours you your yours i me my mine who whom whose which what when where why how is are was were
+    be been being am do does did doing have has had having will would shall should can could may
+    might must not no nor also just only very too more most less least much many some any each
+    every all both either neither other another own same few again further once up down out off
+    own s t don didn doesn isn wasn weren aren hasn haven hadn won wouldn shouldn couldn mustn
+    let lets via per vs versus whether while because though although yet ever even still""".split()
+)
+
+_ATTRIBUTION = re.compile(
+    r"\b(said|says|say|told|tells|according to|reported|reports|announced|announces|stated|"
+    r"states|claimed|claims|confirmed|confirms|estimated|estimates|found|finds|showed|shows|"
+    r"revealed|reveals|wrote|writes|testified|declared|declares|noted|notes|added|argued|"
+    r"alleged|alleges|published|warned|warns|predicted|forecast|forecasts|disclosed|filed)\b",
+    re.IGNORECASE,
+)
+
+_FIGURE = re.compile(
+    r"(\d|\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|"
+    r"forty|fifty|hundred|thousand|million|billion|trillion|mln|bln|dozen|half|percent|"
+    r"per cent|twice|double|triple|quarter)\b)",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"\b(1[5-9]\d\d|20\d\d)s?\b")
+_DATE_WORD = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+\d{1,2}\b|\b\d{4}-\d{2}-\d{2}\b",
+    re.IGNORECASE,
+)
+
+_OPINION = re.compile(
+    r"\b(i think|i believe|i feel|we think|we believe|in my opinion|in our opinion|imho|"
+    r"i guess|i hope|we hope|personally|i love|i hate|i like|i prefer|i'm sure|i am sure|"
+    r"it seems to me|if you ask me)\b",
+    re.IGNORECASE,
+)
+_NORMATIVE = re.compile(r"\b(should|ought to|must|need to|needs to|has to|have to)\b", re.I)
+_HEDGE = re.compile(
+    r"\b(might|may|could|perhaps|possibly|maybe|probably|likely|unlikely|arguably|"
+    r"supposedly|allegedly|reportedly)\b",
+    re.IGNORECASE,
+)
+
+VAGUE_WORDS = frozenset(
+    """best better good great greatest bad worse worst important significant significantly
+    amazing awesome terrible horrible excellent outstanding superior inferior nice beautiful
+    ugly interesting boring impressive incredible remarkable huge massive tiny enormous
+    overrated underrated brilliant stupid smart dumb wonderful awful fantastic perfect ideal
+    crucial essential vital useful useless valuable meaningful fair unfair evil genius
+    revolutionary legendary iconic""".split()
+)
+"""Evaluative words with no measurable criterion of their own (DESIGN.md: "vague words"); a
+claim using one needs a falsifiable form (a figure, a named ranking or study, an attribution, a
+measurable comparison), see :func:`gate_researchable`. Words that name a property studies do
+measure ("safe", "effective", "popular") are deliberately not in the list."""
+
+_COMPARATIVE_MEASURABLE = re.compile(
+    r"\b(faster|slower|quicker|cheaper|costlier|pricier|larger|smaller|bigger|taller|shorter|"
+    r"longer|older|younger|heavier|lighter|higher|lower|richer|poorer|hotter|colder|warmer|"
+    r"cooler|wider|narrower|deeper|fewer|more|less|greater|lesser|"
+    r"fastest|slowest|cheapest|largest|smallest|biggest|tallest|shortest|longest|oldest|youngest|"
+    r"heaviest|lightest|highest|lowest|richest|poorest|hottest|coldest|deepest|first|last|"
+    r"most|least|fewest|increased|decreased|rose|fell|grew|doubled|halved|tripled)\b",
+    re.IGNORECASE,
+)
+# Words after which a vague word measures something ("best-selling", "best known" is not).
+_RANKING = re.compile(
+    r"\b(best[- ]selling|highest[- ]grossing|most[- ]visited|most[- ]populous|"
+    r"statistically significant|significant(ly)? (at|with) p|p\s*[<=]\s*0?\.\d+|"
+    r"ranked|rated|voted|named|awarded|won|top[- ]ranked|"
+    r"according to|index|ranking|rankings|survey|surveys|poll|polls|benchmark|benchmarks|study|"
+    r"studies|trial|trials|in (?:\w+ )?history|on record|ever recorded|record (?:high|low))\b",
+    re.IGNORECASE,
+)
+
+_CAPITALISED = re.compile(
+    r"\b[A-Z][a-zA-Z'’\-]+(?:\s+(?:of|the|de|von|van|and|&)?\s*[A-Z][a-zA-Z'’\-]+)*"
+)
+
+_AUX = frozenset(
+    """is are was were be been being am has have had do does did will would shall should can
+    could may might must isn't aren't wasn't weren't hasn't haven't hadn't won't can't don't
+    doesn't didn't""".split()
+)
+_COMMON_VERBS = frozenset(
+    """said says told say rose fell grew won lost made took gave became become becomes began
+    begun begins came comes went goes got gets held holds kept keeps left leaves led leads met
+    meets paid pays put puts ran runs saw sees sold sells sent sends set sets shows showed shown
+    spent spends stood stands struck thought thinks wrote writes known knew knows found finds
+    built builds bought buys brought brings cut cuts hit hits hurt let lets quit read reads
+    spread spreads rise rises fall falls grow grows win wins lose loses make makes take takes give
+    gives leave leaves lead leads need needs want wants use uses run reach reaches remain remains
+    include includes contain contains cause causes kill kills claim claims plan plans expect
+    expects seek seeks""".split()
+)
+
+_BOILERPLATE = re.compile(
+    # page furniture that opens a line ("Click here to ...", "Most read: ...")
+    r"^\W*(?:(?:click here|read more|read next|subscribe|sign up|sign in|log in|share this|"
+    r"follow us|advertisement|sponsored|related articles|related stories|see also|"
+    r"all rights reserved|copyright|accept cookies|we use cookies|skip to (?:main )?content|"
+    r"back to top|download the app|terms of (?:use|service)|privacy policy|contact us|"
+    r"newsletter|most read|most popular|trending now|recommended for you|you may also like|"
+    r"more from|editor'?s picks|getty images|(?:last )?(?:updated|published|posted)(?: at| on)?"
+    r" \d+)\b|(?:related|watch|listen|photo|image|credit|"
+    r"video|file photo)\s*:|©)"
+    # or a navigation word standing alone
+    r"|^\W*(?:menu|home|previous|next|more|search|share|print|email|comments?)\W*$",
+    re.IGNORECASE,
+)
+
+
+_LINE_MARKER = re.compile(r"[ \t]*(?:#{1,6}|[-*•>·]|\d{1,2}[.)])[ \t]+")
+"""Markdown heading, bullet, block-quote or list-number marker at the start of a line."""
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _has_verb(sentence: str) -> bool:
+    """Whether a sentence has a finite verb, by word lists and suffixes (no POS tagger)."""
+    words = _words(sentence)
+    for i, w in enumerate(words):
+        lw = w.lower()
+        if lw in _AUX or lw in _COMMON_VERBS:
+            return True
+        # A lowercase -ed / -es word after the first is most often a verb ("prices soared").
+        if i > 0 and w[0].islower() and len(lw) > 4 and (lw.endswith("ed") or lw.endswith("es")):
+            return True
+    return False
+
+
+def _is_headline(sentence: str) -> bool:
+    """Title-case text without terminal punctuation: a headline, menu item or caption."""
+    s = sentence.strip()
+    if s.endswith((".", "!", "?", '"', "”", "'")):
+        return False
+    words = [w for w in _words(s) if w[0].isalpha()]
+    if len(words) < 2:
+        return True
+    content = [w for w in words if w.lower() not in STOP_WORDS]
+    if not content:
+        return True
+    caps = sum(1 for w in content if w[0].isupper())
+    return caps / len(content) >= 0.7 or s.isupper()
+
+
+# --------------------------------------------------------------------------------------------
+# Sentence splitting
+# --------------------------------------------------------------------------------------------
+
+_SENT_END = re.compile(r"[.!?]+[\"'”’)\]]*(?=\s+|$)")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    r"""Split text into sentence spans.
+
+    Line breaks are hard boundaries (extracted articles put one paragraph per line). Inside a
+    line, a sentence ends at ``.``, ``!`` or ``?`` (with closing quotes or brackets) followed by
+    whitespace and an uppercase letter, digit or opening quote, unless the period closes a known
+    abbreviation ("Dr.", "U.S.", "Inc.") or a single initial ("J. Smith").
+
+    Args:
+        text: Any text.
+
+    Returns:
+        ``(start, end)`` character offsets into ``text`` (end exclusive) of each non-empty
+        sentence, stripped of surrounding whitespace, in order.
+
+    >>> t = "Dr. Smith said so. Prices rose 5% in the U.S. last year.\nNext line"
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['Dr. Smith said so.', 'Prices rose 5% in the U.S. last year.', 'Next line']
+    """
+    spans: list[tuple[int, int]] = []
+    for line in re.finditer(r"[^\n\r]+", text):
+        ls, le = line.span()
+        start = ls
+        for m in _SENT_END.finditer(text, ls, le):
+            end = m.end()
+            rest = text[end:le].lstrip()
+            if rest and not (rest[0].isupper() or rest[0].isdigit() or rest[0] in "\"'“‘(["):
+                continue
+            if m.group(0)[0] == ".":
+                before = text[start : m.start()].split()
+                last = before[-1].lower().rstrip(".") if before else ""
+                last = last.lstrip("(\"'“‘")
+                if last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha()):
+                    continue
+                if re.fullmatch(r"(?:[a-z]\.)+[a-z]", last):  # "u.s", "e.g"
+                    continue
+            _append_span(text, start, end, spans)
+            start = end
+        _append_span(text, start, le, spans)
+    return spans
+
+
+def _append_span(text: str, start: int, end: int, spans: list[tuple[int, int]]) -> None:
+    seg = text[start:end]
+    stripped = seg.strip()
+    if not stripped:
+        return
+    lead = len(seg) - len(seg.lstrip())
+    s = start + lead
+    spans.append((s, s + len(stripped)))
+
+
+# --------------------------------------------------------------------------------------------
+# Check-worthiness
+# --------------------------------------------------------------------------------------------
+
+
+def _lowercase_twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """The same all-lowercase pattern without IGNORECASE, to run on lowercased text."""
+    return re.compile(pattern.pattern)
+
+
+_FIGURE_LC = _lowercase_twin(_FIGURE)
+_DATE_WORD_LC = _lowercase_twin(_DATE_WORD)
+_ATTRIBUTION_LC = _lowercase_twin(_ATTRIBUTION)
+_COMPARATIVE_MEASURABLE_LC = _lowercase_twin(_COMPARATIVE_MEASURABLE)
+_OPINION_LC = _lowercase_twin(_OPINION)
+_HEDGE_LC = _lowercase_twin(_HEDGE)
+_NORMATIVE_LC = _lowercase_twin(_NORMATIVE)
+
+
+def score_check_worthiness(sentence: str) -> float:
+    """Score how worth checking a sentence is, 0..1.
+
+    A lexical sum in the spirit of ClaimBuster's features (Hassan et al., KDD 2017): figures,
+    dates, named entities (capitalised words after the first, acronyms) and attribution verbs
+    raise it; opinion markers, hedges, vague evaluative words and normative verbs lower it;
+    questions, boilerplate, verbless fragments and headlines score near zero. Weights were set
+    by hand so that the ordering of the unit-test sentences is right; they are not trained.
+
+    Args:
+        sentence: One sentence.
+
+    Returns:
+        A float in [0, 1], rounded to 3 decimals.
+
+    >>> score_check_worthiness("Click here to read more.")
+    0.0
+    >>> s = "Unemployment fell to 3.9% in April, the Labor Department said."
+    >>> score_check_worthiness(s) > 0.7
+    True
+    """
+    s = _WS.sub(" ", sentence).strip()
+    if not s:
+        return 0.0
+    words = _words(s)
+    n = len(words)
+    if _BOILERPLATE.search(s) or n < 3:
+        return 0.0
+    if s.endswith("?"):
+        return 0.05
+    if not _has_verb(s):
+        return 0.05
+    if _is_headline(s) and n < 14:
+        return 0.1
+    low = s.lower()  # the lowercase twins of the patterns are ~5x faster than re.IGNORECASE
+    score = 0.25
+    if _FIGURE_LC.search(low):
+        score += 0.2
+    if _YEAR.search(s) or _DATE_WORD_LC.search(low):
+        score += 0.1
+    # Named entities: capitalised words not at the very start, and acronyms.
+    entities = {
+        m.group(0) for m in _CAPITALISED.finditer(s) if m.start() > 0 or len(m.group(0).split()) > 1
+    }
+    entities |= {w for w in words if len(w) > 1 and w.isupper() and w.isalpha()}
+    score += min(0.2, 0.1 * len(entities))
+    if _ATTRIBUTION_LC.search(low):
+        score += 0.15
+    if _COMPARATIVE_MEASURABLE_LC.search(low):
+        score += 0.05
+    if _OPINION_LC.search(low):
+        score -= 0.35
+    if _HEDGE_LC.search(low):
+        score -= 0.1
+    if _NORMATIVE_LC.search(low):
+        score -= 0.1
+    vague = sum(1 for w in words if w.lower() in VAGUE_WORDS)
+    score -= min(0.2, 0.1 * vague)
+    if s.lower().startswith(("i ", "we ", "you ", "let's", "let us")):
+        score -= 0.1
+    if n < 5:
+        score -= 0.1
+    elif n > 60:
+        score -= 0.1
+    return round(min(1.0, max(0.0, score)), 3)
+
+
+def extract_claims(
+    text: str, *, min_worthiness: float = DEFAULT_MIN_WORTHINESS, max_claims: int | None = None
+) -> list[ClaimCandidate]:
+    """Extract check-worthy claims from a text, with their spans.
+
+    Each sentence (see :func:`split_sentences`) is scored with :func:`score_check_worthiness`;
+    those at or above ``min_worthiness`` are kept. Sentences are never cut below the sentence
+    level, so predicates stay whole. Questions, verbless headlines and boilerplate ("Click
+    here", "Read more") score under any useful floor.
+
+    Args:
+        text: Article or feed text.
+        min_worthiness: Floor on the score, 0..1.
+        max_claims: Keep only the this many highest-scoring claims (ties in text order); the
+            result is still in text order. ``None`` keeps all.
+
+    Returns:
+        Candidates in text order; ``text[c.span_start:c.span_end]`` is the sentence as written
+        (``c.text`` is the same with whitespace collapsed).
+
+    Raises:
+        ValueError: When ``min_worthiness`` is outside [0, 1] or ``max_claims`` is negative.
+    """
+    if not 0.0 <= min_worthiness <= 1.0:
+        raise ValueError(f"min_worthiness must be in [0, 1], got {min_worthiness}")
+    if max_claims is not None and max_claims < 0:
+        raise ValueError(f"max_claims must be >= 0, got {max_claims}")
+    found: list[ClaimCandidate] = []
+    seen: set[str] = set()
+    for start, end in split_sentences(text or ""):
+        marker = _LINE_MARKER.match(text, start, end)
+        if marker:  # "# Heading", "- item", "> quote", "3. item": the claim starts after it
+            start = marker.end()
+        sentence = _WS.sub(" ", text[start:end]).strip()
+        if not sentence:
+            continue
+        score = score_check_worthiness(sentence)
+        if score < min_worthiness or score <= 0.0:
+            continue
+        key = sentence.casefold()
+        if key in seen:  # a sentence repeated in one text (page furniture) counts once
+            continue
+        seen.add(key)
+        found.append(ClaimCandidate(sentence, start, end, score))
+    if max_claims is not None and len(found) > max_claims:
+        order = sorted(range(len(found)), key=lambda i: (-found[i].check_worthiness, i))
+        keep = set(order[:max_claims])
+        found = [c for i, c in enumerate(found) if i in keep]
+    return found
+
+
+# --------------------------------------------------------------------------------------------
+# Decomposition
+# --------------------------------------------------------------------------------------------
+
+_AUX_Q = r"(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should)"
+_COMPARATIVE_WORD = re.compile(
+    r"^(?:more|less|better|worse|best|worst|most|least|fewer|[a-z]+er|[a-z]+est)\b", re.I
+)
+_ALT_SPLIT = re.compile(r"\s*,\s*(?:or\s+)?|\s+or\s+", re.IGNORECASE)
+
+
+def _alternatives(span: str) -> list[str]:
+    """Split "A, B or C" / "A or B" / "A vs B" into its items (empty list when none)."""
+    if re.search(r"\bor\b", span, re.I):
+        items = [p.strip(" .,:;?!\"'") for p in _ALT_SPLIT.split(span.strip())]
+    elif re.search(r"\b(vs\.?|versus)\s", span, re.I):
+        items = [
+            p.strip(" .,:;?!\"'") for p in re.split(r"\s+(?:vs\.?|versus)\s+", span, flags=re.I)
+        ]
+    else:
+        return []
+    items = [p for p in items if p]
+    if len(items) < 2 or any(len(p.split()) > 6 for p in items):
+        return []
+    return items
+
+
+def _lemma(verb: str) -> str:
+    """Third-person verb to its base form ("uses" → "use", "has" → "have"), naive rules."""
+    v = verb.lower()
+    irregular = {"has": "have", "does": "do", "is": "be", "goes": "go"}
+    if v in irregular:
+        return irregular[v]
+    if v.endswith("ies") and len(v) > 4:
+        return v[:-3] + "y"
+    if re.search(r"(ch|sh|ss|x|z|o)es$", v):
+        return v[:-2]
+    if v.endswith("s") and not v.endswith("ss"):
+        return v[:-1]
+    return v
+
+
+_WH = r"^(?:which|what|who)"
+_NOUN = r"(?:\s+(?:one|of (?:them|these|those|the two)|[a-z]+))"
+
+
+def _which_frame(frame: str, alternative: str) -> str | None:
+    """Turn "Which [noun] is faster for X" and one alternative into "Is <alt> faster for X?".
+
+    Patterns are tried without the optional noun first, so that "Which uses less memory" is
+    read as a verb, not as the noun "uses".
+    """
+    f = frame.strip(" ?,:;")
+    aux_re = r"\s+(is|are|was|were|can|could|will|would|should|does|do|did|has|had|have)\s+(.+)$"
+    for noun in ("", _NOUN):
+        m = re.match(_WH + noun + aux_re, f, re.IGNORECASE)
+        if m:
+            aux, rest = m.group(1).lower(), m.group(2).strip()
+            if aux in ("has", "have"):
+                return f"Does {alternative} have {rest}?"
+            if aux == "had":
+                return f"Did {alternative} have {rest}?"
+            aux = {"are": "is", "were": "was", "do": "does"}.get(aux, aux)
+            return f"{aux.capitalize()} {alternative} {rest}?"
+    for noun in ("", _NOUN):
+        m = re.match(_WH + noun + r"\s+([a-z]+[^s\W]s)\s+(.+)$", f, re.IGNORECASE)
+        if m and m.group(1).islower():  # "Which uses less memory" → "Does Go use less memory?"
+            return f"Does {alternative} {_lemma(m.group(1))} {m.group(2).strip()}?"
+        m = re.match(_WH + noun + r"\s+([a-z]+ed)\s+(.+)$", f, re.IGNORECASE)
+        if (
+            m and m.group(1).islower()
+        ):  # "Which reached Mars first" → "Is it true that X reached ...?"
+            return f"Is it true that {alternative} {m.group(1)} {m.group(2).strip()}?"
+    return None
+
+
+def _decompose_question(q: str) -> list[str]:
+    """Decompose one question; ``[q]`` when it has no alternatives to split."""
+    body = q.strip().rstrip("?").strip()
+    # "Which is faster for web servers, Rust or Go"
+    m = re.match(r"^((?:which|what|who)\b.+?)\s*[,:;]\s*([^,:;].*\bor\b.*)$", body, re.I)
+    if m:
+        alts = _alternatives(m.group(2))
+        if alts:
+            out = [_which_frame(m.group(1), a) for a in alts]
+            if all(out):
+                return [o for o in out if o]
+    # "Rust or Go: which is faster for web servers" (also "Rust vs Go: which ...")
+    m = re.match(
+        r"^(.+?\b(?:or|vs\.?|versus)\s.+?)\s*[:,;\-–—]\s*((?:which|what|who)\b.+)$", body, re.I
+    )
+    if m:
+        alts = _alternatives(m.group(1))
+        if alts:
+            out = [_which_frame(m.group(2), a) for a in alts]
+            if all(out):
+                return [o for o in out if o]
+    # "Is Rust or Go faster for web servers": subject alternatives before a comparative.
+    m = re.match(rf"^({_AUX_Q})\s+(.+?\bor\b\s+\S+(?:\s+\S+)?)\s+(.+)$", body, re.I)
+    if m:
+        aux, subj, rest = m.group(1), m.group(2), m.group(3)
+        # Move words that belong to the last alternative only when the rest is comparative.
+        for cut in range(len(subj.split()), 1, -1):
+            parts = subj.split()
+            cand, tail = " ".join(parts[:cut]), " ".join(parts[cut:])
+            full_rest = f"{tail} {rest}".strip()
+            alts = _alternatives(cand)
+            if alts and _COMPARATIVE_WORD.match(full_rest):
+                aux_s = {"are": "Is", "were": "Was", "have": "Has", "do": "Does"}.get(
+                    aux.lower(), aux.capitalize()
+                )
+                return [f"{aux_s} {a} {full_rest}?" for a in alts]
+    return [q.strip()]
+
+
+def decompose_claim(text: str, *, max_parts: int | None = None) -> list[str]:
+    """Split a claim or question into atomic sub-questions, keeping each predicate whole.
+
+    * A question asking to choose among alternatives becomes one yes/no sub-question per
+      alternative, each carrying the whole predicate: "Which is faster for web servers, Rust or
+      Go?" → ["Is Rust faster for web servers?", "Is Go faster for web servers?"]. Also
+      "Rust or Go: which ...?" and "Is Rust or Go faster ...?".
+    * A text made only of questions is split at its question marks, then each as above; a
+      statement with a rhetorical question inside is not split.
+    * Clauses joined by a semicolon are split when each stands alone: its own verb, at least
+      four words, and (after the first) not starting with a pronoun, conjunction or
+      preposition that leans on the clause before ("...; it continues at the same rate").
+    * Everything else stays one claim: "Compare Rust and Go for backend services" → itself, and
+      a conjunction is never split (that would sever "X and Y for Z" from its predicate).
+
+    Args:
+        text: A claim, a question or a research request.
+        max_parts: Keep at most this many parts (in order); ``None`` keeps all.
+
+    Returns:
+        Non-empty list of sub-claims; ``[text.strip()]`` when nothing splits. Duplicates
+        (by :func:`schemas.claims.normalize_claim_text`) are dropped.
+
+    Raises:
+        ValueError: When ``max_parts`` < 1.
+
+    >>> decompose_claim("Which is faster for web servers, Rust or Go?")
+    ['Is Rust faster for web servers?', 'Is Go faster for web servers?']
+    >>> decompose_claim("Compare Rust and Go for backend services")
+    ['Compare Rust and Go for backend services']
+    """
+    if max_parts is not None and max_parts < 1:
+        raise ValueError(f"max_parts must be >= 1, got {max_parts}")
+    t = _WS.sub(" ", text or "").strip()
+    if not t:
+        return [t]
+    pieces = [t]
+    questions = _split_questions(t)
+    if questions is not None:
+        pieces = [p for q in questions for p in _decompose_question(q)]
+    elif ";" in t:
+        clauses = [c.strip() for c in t.split(";") if c.strip()]
+        if len(clauses) > 1 and all(_independent_clause(c, i) for i, c in enumerate(clauses)):
+            pieces = [c.rstrip(".") for c in clauses]
+    out: list[str] = []
+    seen: set[str] = set()
+    for p in pieces:
+        k = normalize_claim_text(p)
+        if k and k not in seen:
+            seen.add(k)
+            out.append(p)
+    if not out:
+        out = [t]
+    return out[:max_parts] if max_parts is not None else out
+
+
+_CLOSERS = "\"'”’)]»"
+# A clause that starts with one of these leans on the clause before it ("it continues ...",
+# "and, hence, ...", "from 1-200 A.D., ..."): splitting there would sever it from its subject.
+_DEPENDENT_START = frozenset(
+    """it its it's they them their this that these those he him his she her hers which who
+    whom whose and but or nor so hence thus then therefore also from in on at to for with
+    by of as while whereas although though because since when where if unless until""".split()
+)
+
+
+def _split_questions(t: str) -> list[str] | None:
+    """Split a text made only of questions into its questions; ``None`` when it is not.
+
+    A text that mixes questions and statements ("You think that is easy? I signed orders ...")
+    is a statement with a rhetorical question inside: it is not split.
+    """
+    if "?" not in t:
+        return None
+    raw = re.findall(rf"[^?]+\?[{re.escape(_CLOSERS)}]*|[^?]+$", t)
+    parts: list[str] = []
+    for piece in raw:
+        piece = piece.strip()
+        if not any(ch.isalnum() for ch in piece):
+            if parts:
+                parts[-1] += piece
+            continue
+        parts.append(piece)
+    if not parts or not all(p.rstrip(_CLOSERS).endswith("?") for p in parts):
+        return None
+    out = []
+    for q in parts:
+        q = re.sub(r"^(and|or|also|but|so)\s+", "", q, flags=re.IGNORECASE)
+        out.append(q[0].upper() + q[1:] if q else q)
+    return out
+
+
+def _independent_clause(clause: str, index: int) -> bool:
+    """Whether a semicolon-separated clause stands alone (own verb, >= 4 words, no lean-on)."""
+    words = _words(clause)
+    if len(words) < 4 or not _has_verb(clause):
+        return False
+    if index > 0 and words[0].lower() in _DEPENDENT_START:
+        return False
+    # An unclosed quotation continues into the next clause.
+    return clause.count('"') % 2 == 0 and clause.count("“") == clause.count("”")
+
+
+# --------------------------------------------------------------------------------------------
+# Researchable gate
+# --------------------------------------------------------------------------------------------
+
+_MEASURABLE_COMPARATIVE = re.compile(
+    r"\b(faster|slower|quicker|cheaper|larger|smaller|bigger|taller|older|younger|heavier|"
+    r"lighter|higher|lower|richer|poorer|hotter|colder|longer|shorter|fewer|"
+    r"fastest|slowest|cheapest|largest|smallest|biggest|tallest|oldest|youngest|heaviest|"
+    r"lightest|highest|lowest|richest|poorest|hottest|coldest|longest|shortest|fewest)\b",
+    re.IGNORECASE,
+)
+_ATTRIBUTED = re.compile(
+    r"\b(said|says|say|told|according to|reported|announced|stated|claimed|claims|wrote|"
+    r"writes|tweeted|posted|testified|declared|argued|called|warn|warns|warned|believe|"
+    r"believes|suggest|suggests|suggested|found|finds|concluded|concludes|show|shows|showed|"
+    r"showing)\b",
+    re.IGNORECASE,
+)
+_CHANGE = re.compile(
+    r"\b(increased|decreased|declined|rose|risen|fell|fallen|dropped|grew|grown|shrank|"
+    r"shrunk|doubled|halved|tripled|surged|plunged|climbed|slumped)\b",
+    re.IGNORECASE,
+)
+_SPECULATIVE = re.compile(r"\b(might|may|could|perhaps|possibly|maybe)\b", re.IGNORECASE)
+_NORMATIVE_STRICT = re.compile(r"\b(should|ought to)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(
+    r"[,;:(\u2014\u2013]|\s(?:which|that|who|whom|because|when|if|unless|suggesting|meaning|"
+    r"until|while|although|though|as)\s",
+    re.IGNORECASE,
+)
+
+
+def _main_clause(text: str) -> str:
+    """Text up to the first clause break (comma, relative pronoun, subordinator)."""
+    m = _CLAUSE_BREAK.search(text)
+    return text[: m.start()] if m else text
+
+
+def _falsifiable_form(text: str) -> str | None:
+    """Name the falsifiable form a text has, or ``None``."""
+    if _FIGURE.search(text) or _YEAR.search(text):
+        return "figure"
+    if _RANKING.search(text):
+        return "named_ranking_or_study"
+    if _ATTRIBUTED.search(text):
+        return "attribution"
+    if _MEASURABLE_COMPARATIVE.search(text):
+        return "measurable_comparison"
+    if _CHANGE.search(text):
+        return "measurable_change"
+    return None
+
+
+def _vague_word(words: list[str]) -> str | None:
+    """First vague word used as such: not a capitalised part of a name ("Great Barrier Reef")."""
+    for i, w in enumerate(words):
+        low = w.lower()
+        if low not in VAGUE_WORDS:
+            continue
+        if w[0].isupper():
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if i > 0 or (nxt[:1].isupper()):
+                continue
+        return low
+    return None
+
+
+def gate_researchable(text: str) -> tuple[bool, str]:
+    """Decide whether some search result could prove a claim false (DESIGN.md, Gates).
+
+    Rules, in order:
+
+    1. empty or fewer than 2 content words → ``(False, "too_short")``;
+    2. an opinion marker ("I think", "in my opinion") with no attribution →
+       ``(False, "opinion: <marker>")``;
+    3. "should" / "ought to" in the main clause (before the first comma or subordinate
+       clause) with no attribution → ``(False, "normative: <verb>")``;
+    4. a vague evaluative word (:data:`VAGUE_WORDS`: best, good, better, important,
+       significant, ...; a capitalised one inside a name such as "Great Barrier Reef" does
+       not count) → ``(False, "vague: <word>")`` unless the claim has a falsifiable form: a
+       figure or year, a named ranking or study ("ranked", "according to", "survey",
+       "statistically significant"), an attribution ("X said ...", "scientists warn ..."), a
+       measurable comparison ("faster", "cheaper", "tallest") or a measurable change
+       ("declined", "doubled") → ``(True, "falsifiable: <form>")``;
+    5. a speculative modal ("might", "may", "could", "perhaps", "possibly") in the main
+       clause with no figure and no attribution → ``(False, "speculative: <word>")``; hedges
+       in subordinate clauses ("... which could cause ...") and probability statements
+       ("more likely") do not count, because such claims are checked every day;
+    6. otherwise ``(True, "falsifiable")``.
+
+    The clause rules were loosened after reading the rejects on Climate-FEVER and AVeriTeC
+    dev claims, where hedges and "needs to" inside subordinate clauses had rejected plainly
+    checkable claims.
+
+    Args:
+        text: A claim or sub-question.
+
+    Returns:
+        ``(passed, reason)``; the reason is kept in ``claims.researchable_reason``.
+
+    >>> gate_researchable("Python is the best programming language")
+    (False, 'vague: best')
+    >>> gate_researchable("Python was ranked the best language in the TIOBE index for 2021")
+    (True, 'falsifiable: figure')
+    """
+    t = _WS.sub(" ", text or "").strip()
+    words = _words(t)
+    content = [w for w in words if w.lower() not in STOP_WORDS]
+    if len(content) < 2:
+        return False, "too_short"
+    attributed = bool(_ATTRIBUTED.search(t))
+    main = _main_clause(t)
+    m = _OPINION.search(t)
+    if m and not attributed:
+        return False, f"opinion: {m.group(0).lower()}"
+    m = _NORMATIVE_STRICT.search(main)
+    if m and not attributed:
+        return False, f"normative: {m.group(0).lower()}"
+    vague = _vague_word(words)
+    # "statistically significant" is a technical, testable term, not a vague one.
+    if vague in ("significant", "significantly") and re.search(
+        r"statistically significant", t, re.I
+    ):
+        return True, "falsifiable: named_ranking_or_study"
+    if vague is not None:
+        form = _falsifiable_form(t)
+        if form is None:
+            return False, f"vague: {vague}"
+        return True, f"falsifiable: {form}"
+    m = _SPECULATIVE.search(main)
+    if m and not attributed and not _FIGURE.search(t):
+        return False, f"speculative: {m.group(0).lower()}"
+    return True, "falsifiable"
+
+
+# --------------------------------------------------------------------------------------------
+# Volatility
+# --------------------------------------------------------------------------------------------
+
+_IMMUTABLE_PAT = re.compile(
+    r"\b(was born|were born|born (in|on)|birthplace|died (in|on|at)|passed away|was killed|"
+    r"was founded|were founded|founded (in|on|by)|was established|established in|"
+    r"was incorporated|was built in|was completed in|was published|published (in|on)|"
+    r"was first published|was released (in|on)|first released|was invented|invented (in|by)|"
+    r"was discovered|discovered (in|by)|was signed|signed (in|on)|was ratified|was elected in|"
+    r"was assassinated|landed on|took place (in|on)|was fought|ended in|began in|"
+    r"speed of light|boiling point|boils at|freezes at|melts at|freezing point|melting point|"
+    r"atomic number|atomic mass|"
+    r"gravitational constant|planck constant|avogadro|speed of sound|value of pi|"
+    r"chemical formula|is a prime number|is an? (element|mammal|planet|continent|"
+    r"prime)|molecular weight)\b",
+    re.IGNORECASE,
+)
+_LIVE = r"as of|currently|right now|at the moment|so far(?! as)|to date|as we speak|year to date"
+_FAST_PAT = re.compile(
+    rf"\b({_LIVE}|"
+    # prices and markets
+    r"price|prices|priced at|costs? \$|trading at|trades at|traded at|share price|stock price|"
+    r"stock market|market cap|market capitali[sz]ation|exchange rate|per barrel|per ounce|"
+    r"per gallon|gas prices|mortgage rates?|interest rates?|is worth|valued at|"
+    # polls
+    r"(?<!to the )(?<!at the )polls?(?! workers?| stations?| places?| tax)|pollsters?|"
+    r"approval rating|leads (in|by)|ahead in the polls|frontrunner|front-runner|"
+    # running counts
+    r"death toll|confirmed cases|new cases|active cases|case count|hospitali[sz]ations|"
+    r"followers|subscribers|"
+    # current office holders and titles
+    r"is the current|current (president|prime minister|ceo|chair|chairman|leader|governor|"
+    r"mayor|champion|record holder|head)|incumbent|serves as|serving as|in office|heads the|"
+    r"is (the )?(president|prime minister|ceo|chief executive|chancellor|governor|mayor|"
+    r"leader|head|chair|chairman|chairwoman|secretary|minister|speaker|coach|manager|"
+    r"world number one|number one|world champion|champion)|"
+    r"richest)\b",
+    re.IGNORECASE,
+)
+_LIVE_PAT = re.compile(rf"\b({_LIVE})\b", re.IGNORECASE)
+# A year that opens an ongoing period or sets a deadline is not the date of a past event.
+_ONGOING = re.compile(
+    r"\b(since|by|until|till|through|now|still|ever since)\b|['’]ve\b|\b(has|have) been\b",
+    re.IGNORECASE,
+)
+_PAST_VERB = re.compile(
+    r"\b(was|were|had|did|\w{3,}ed)\b|\b(won|lost|became|began|made|took|gave|held|led|met|"
+    r"paid|sold|spent|wrote|fought|flew|ran|rose|fell|grew|struck|built|bought|brought|left|"
+    r"came|went|saw|said|told|found|knew|thought|beat|broke|chose|drew|drove|ate|forgot|froze|"
+    r"hid|rode|rang|sang|sank|spoke|stole|swam|threw|woke|wore|won)\b",
+    re.IGNORECASE,
+)
+_PRESENT = re.compile(r"\b(is|are|has|have|remains|stands|holds|serves|leads)\b", re.I)
+_STATISTIC = re.compile(
+    r"(%|\bper ?cent\b|\brate\b|\bgdp\b|\bunemployment\b|\binflation\b|\bestimate[ds]?\b|"
+    r"\baverage\b|\bmedian\b|\bpopulation\b|\bsurvey\b)",
+    re.IGNORECASE,
+)
+
+
+def classify_volatility(text: str) -> Volatility:
+    """Classify how fast a claim's truth may change (DESIGN.md, Claims).
+
+    Rules, in order:
+
+    1. **immutable** — births, deaths, foundings, inventions, dated publications and releases,
+       signed treaties, physical and mathematical constants (e.g. "was born in", "founded in",
+       "speed of light", "boiling point");
+    2. **fast** — prices and markets, polls and approval ratings, running counts (cases, death
+       toll, followers), counts "as of" / "currently" / "so far", and current office holders
+       ("is the president of", "current CEO"), in the present tense or with a live marker
+       ("as of", "currently", "so far"); in the past tense without a live marker it is a
+       record of that moment → immutable when dated, slow when not;
+    3. **immutable** — a past-tense event with an explicit year or date, when it is not a
+       statistic (statistics are revised: rates, %, GDP, estimates → slow) and the year does
+       not open an ongoing period or set a deadline ("since 1979", "by 2050", "now");
+    4. **slow** — everything else.
+
+    Args:
+        text: A claim.
+
+    Returns:
+        A :class:`schemas.enums.Volatility`.
+
+    >>> classify_volatility("Barack Obama was born in Honolulu in 1961")
+    <Volatility.IMMUTABLE: 'immutable'>
+    >>> classify_volatility("Bitcoin is trading at $64,000")
+    <Volatility.FAST: 'fast'>
+    """
+    t = _WS.sub(" ", text or "").strip()
+    if _IMMUTABLE_PAT.search(t):
+        return Volatility.IMMUTABLE
+    dated = bool(_YEAR.search(t) or _DATE_WORD.search(t))
+    past = bool(_PAST_VERB.search(t)) and not _PRESENT.search(t)
+    ongoing = bool(_ONGOING.search(t))
+    if _FAST_PAT.search(t):
+        if _LIVE_PAT.search(t) or not past:
+            return Volatility.FAST
+        # A price, poll or count in the past tense is a record of that moment.
+        return Volatility.IMMUTABLE if dated and not ongoing else Volatility.SLOW
+    if dated and past and not ongoing and not _STATISTIC.search(t):
+        return Volatility.IMMUTABLE
+    return Volatility.SLOW
+
+
+def expires_at(volatility: Volatility, now: datetime) -> datetime:
+    """Return when a verdict on a claim of this volatility expires: ``now`` + its lifetime.
+
+    Lifetimes: :data:`FAST` 24 h, :data:`SLOW` 180 days, :data:`IMMUTABLE` 5 × 365 days
+    (DESIGN.md, Claims).
+
+    Args:
+        volatility: The claim's class (a :class:`Volatility` or its string value).
+        now: The current time, timezone-aware (UTC by convention).
+
+    Returns:
+        A timezone-aware datetime.
+
+    Raises:
+        ValueError: When ``now`` is naive or ``volatility`` is not a known class.
+    """
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware (UTC)")
+    try:
+        v = Volatility(volatility)
+    except ValueError as exc:
+        raise ValueError(f"unknown volatility {volatility!r}") from exc
+    return now + _LIFETIMES[v]
+
+
+# --------------------------------------------------------------------------------------------
+# Claims files
+# --------------------------------------------------------------------------------------------
+
+TEXT_COLUMNS = ("claim", "text", "statement", "claim_text", "sentence", "question")
+ID_COLUMNS = ("claim_id", "id", "example_id", "uid")
+LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
+_MAX_MESSAGES = 20
+
+
+def _open_text(path: Path) -> io.TextIOBase:
+    raw = path.open("rb")
+    if path.suffix == ".gz":
+        return io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace", newline="")
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="")
+
+
+def _format_of(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
+    ext = suffixes[-1] if suffixes else ""
+    if ext in (".jsonl", ".ndjson", ".jsonlines"):
+        return "jsonl"
+    if ext == ".json":
+        return "json"
+    if ext in (".csv",):
+        return "csv"
+    if ext in (".tsv", ".tab"):
+        return "tsv"
+    raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
+
+
+def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]) -> Iterator[Any]:
+    def note(msg: str) -> None:
+        if len(messages) < _MAX_MESSAGES:
+            messages.append(msg)
+
+    with _open_text(path) as fh:
+        if fmt == "jsonl":
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield json.loads(line)
+                except json.JSONDecodeError as exc:
+                    skips["bad_json"] += 1
+                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+        elif fmt == "json":
+            try:
+                data = json.load(fh)
+            except json.JSONDecodeError as exc:
+                skips["bad_json"] += 1
+                note(f"invalid JSON document ({exc.msg} at line {exc.lineno})")
+                return
+            if isinstance(data, dict):
+                lists = [v for v in data.values() if isinstance(v, list)]
+                if len(lists) == 1:
+                    data = lists[0]
+                elif all(isinstance(v, dict) for v in data.values()):
+                    data = [{"id": k, **v} for k, v in data.items()]
+                else:
+                    data = [data]
+            if not isinstance(data, list):
+                skips["not_an_object"] += 1
+                note("JSON document is neither a list nor an object of records")
+                return
+            yield from data
+        else:
+            delim = "\t" if fmt == "tsv" else ","
+            csv.field_size_limit(10_000_000)
+            reader = csv.DictReader(fh, delimiter=delim)
+            try:
+                for rec in reader:
+                    if None in rec:  # more fields than the header
+                        skips["bad_csv_row"] += 1
+                        note(f"line {reader.line_num}: more fields than the header")
+                        continue
+                    yield rec
+            except csv.Error as exc:
+                skips["bad_csv_row"] += 1
+                note(f"line {reader.line_num}: {exc}; rest of the file skipped")
+
+
+def _pick(record: dict[str, Any], explicit: str | None, candidates: Iterable[str]) -> str | None:
+    if explicit is not None:
+        return explicit
+    lower = {k.lower(): k for k in record if isinstance(k, str)}
+    for c in candidates:
+        if c in lower:
+            return lower[c]
+    return None
+
+
+def _as_str(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    s = str(value).strip()
+    return s or None
+
+
+def read_claims_file(
+    path: str | Path,
+    *,
+    text_column: str | None = None,
+    id_column: str | None = None,
+    label_column: str | None = None,
+    limit: int | None = None,
+) -> tuple[list[dict[str, str | None]], Counter[str], list[str]]:
+    """Read claims from a JSONL, JSON, CSV or TSV file (optionally ``.gz``).
+
+    Columns not given are detected from the first record: text from :data:`TEXT_COLUMNS`
+    (claim, text, statement, ...), id from :data:`ID_COLUMNS` (claim_id, id, ...), label from
+    :data:`LABEL_COLUMNS` (claim_label, label, verdict, ...), matched case-insensitively. A
+    JSON file may hold a list of records, an object with one list of records, or an object of
+    records keyed by id. Bad records are skipped and counted, never fatal.
+
+    Args:
+        path: The file.
+        text_column: Column holding the claim text; auto-detected when ``None``.
+        id_column: Column holding an external id; auto-detected when ``None``.
+        label_column: Column holding an external label; auto-detected when ``None``.
+        limit: Stop after this many good rows.
+
+    Returns:
+        ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
+        ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
+        records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
+        ``missing_text``, ``empty_text``); ``messages`` says which columns were used and gives
+        the first few skip details.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: On an unsupported extension, or ``limit`` < 0.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(p)
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    fmt = _format_of(p)
+    rows: list[dict[str, str | None]] = []
+    skips: Counter[str] = Counter()
+    messages: list[str] = []
+    cols: tuple[str | None, str | None, str | None] | None = None
+    if limit == 0:
+        return rows, skips, messages
+    for n, rec in enumerate(_iter_records(p, fmt, skips, messages), 1):
+        if not isinstance(rec, dict):
+            skips["not_an_object"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"record {n}: not an object")
+            continue
+        if cols is None:
+            cols = (
+                _pick(rec, text_column, TEXT_COLUMNS),
+                _pick(rec, id_column, ID_COLUMNS),
+                _pick(rec, label_column, LABEL_COLUMNS),
+            )
+            messages.insert(
+                0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
+            )
+            if cols[0] is None:
+                messages.append(
+                    f"no text column found among {sorted(map(str, rec))}; pass text_column"
+                )
+        tcol, icol, lcol = cols
+        if tcol is None or tcol not in rec:
+            skips["missing_text"] += 1
+            continue
+        text = _as_str(rec.get(tcol))
+        if text is None or isinstance(rec.get(tcol), (dict, list)):
+            skips["empty_text" if text is None else "missing_text"] += 1
+            continue
+        text = _WS.sub(" ", text).strip()
+        rows.append(
+            {
+                "text": text,
+                "external_id": _as_str(rec.get(icol)) if icol else None,
+                "external_label": _as_str(rec.get(lcol)) if lcol else None,
+            }
+        )
+        if limit is not None and len(rows) >= limit:
+            break
+    if cols is not None and cols[0] is not None and not rows and skips.total():
+        messages.append(f"no claims read from {p.name}")
+    return rows, skips, messages
+
+
+# --------------------------------------------------------------------------------------------
+# Rows
+# --------------------------------------------------------------------------------------------
+
+
+def build_claim_rows(
+    candidates_or_texts: Iterable[ClaimCandidate | str | dict[str, Any]],
+    *,
+    now: datetime,
+    origin: str,
+    source_doc_id: str | None = None,
+    decompose: bool = False,
+    max_sub_questions: int | None = None,
+    skips: Counter[str] | None = None,
+) -> list[dict[str, Any]]:
+    """Build ``claims`` rows (``schemas.claims.CLAIMS_SCHEMA``) from candidates, texts or file rows.
+
+    Each item gets its ``claim_id`` (:func:`schemas.claims.make_claim_id`), check-worthiness
+    (the candidate's, else :func:`score_check_worthiness`), the researchable gate and the
+    volatility class. With ``decompose=True`` a claim that :func:`decompose_claim` splits also
+    yields one row per part with ``parent_claim_id`` set (the parent row is kept). Rows whose
+    ``claim_id`` was already produced in this call are dropped (first one wins).
+
+    Args:
+        candidates_or_texts: :class:`ClaimCandidate` objects (spans kept), strings, or dicts
+            with ``text`` and optional ``external_id``, ``external_label``, ``span_start``,
+            ``span_end``, ``source_doc_id`` (as :func:`read_claims_file` returns).
+        now: Time of the run, timezone-aware. It is validated only: the table holds no time
+            column; ``expires_at`` belongs to verdicts.
+        origin: Where the claims came from, e.g. ``"file:<path>"``, ``"feed:<url>"``,
+            ``"text"``, ``"question"``.
+        source_doc_id: Document the claims were extracted from, if any (a dict's own
+            ``source_doc_id`` wins).
+        decompose: Also emit sub-question rows.
+        max_sub_questions: Cap on parts per claim (the mode's sub-questions); ``None`` = all.
+        skips: When given, items left out are counted in it: ``empty_text`` and
+            ``duplicate_claim`` (same ``claim_id`` as an earlier item of this call; real claim
+            files repeat claims, e.g. Climate-FEVER has 1,535 rows and 1,502 distinct claims).
+
+    Returns:
+        One dict per row with exactly the columns of ``CLAIMS_SCHEMA``. Items with empty text
+        are skipped.
+
+    Raises:
+        ValueError: When ``now`` is naive or an item has an unsupported type.
+    """
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be timezone-aware (UTC)")
+    rows: list[dict[str, Any]] = []
+    seen: set[str] = set()
+
+    def add(
+        text: str,
+        *,
+        span: tuple[int | None, int | None],
+        worth: float | None,
+        ext_id: str | None,
+        ext_label: str | None,
+        doc_id: str | None,
+        parent: str | None,
+    ) -> str | None:
+        cid = make_claim_id(text)
+        if cid in seen:
+            if skips is not None and parent is None:
+                skips["duplicate_claim"] += 1
+            return cid
+        seen.add(cid)
+        ok, reason = gate_researchable(text)
+        rows.append(
+            {
+                "claim_id": cid,
+                "text": text,
+                "source_doc_id": doc_id,
+                "span_start": span[0],
+                "span_end": span[1],
+                "parent_claim_id": parent,
+                "check_worthiness": score_check_worthiness(text) if worth is None else worth,
+                "is_researchable": ok,
+                "researchable_reason": reason,
+                "volatility": str(classify_volatility(text)),
+                "external_id": ext_id,
+                "external_label": ext_label,
+                "origin": origin,
+            }
+        )
+        return cid
+
+    for item in candidates_or_texts:
+        if isinstance(item, ClaimCandidate):
+            text, span, worth = item.text, (item.span_start, item.span_end), item.check_worthiness
+            ext_id = ext_label = None
+            doc_id = source_doc_id
+        elif isinstance(item, str):
+            text, span, worth, ext_id, ext_label, doc_id = (
+                item,
+                (None, None),
+                None,
+                None,
+                None,
+                source_doc_id,
+            )
+        elif isinstance(item, dict):
+            text = item.get("text") or ""
+            span = (item.get("span_start"), item.get("span_end"))
+            worth = item.get("check_worthiness")
+            ext_id, ext_label = item.get("external_id"), item.get("external_label")
+            doc_id = item.get("source_doc_id") or source_doc_id
+        else:
+            raise ValueError(f"unsupported claim item type {type(item).__name__}")
+        text = _WS.sub(" ", str(text)).strip()
+        if not text:
+            if skips is not None:
+                skips["empty_text"] += 1
+            continue
+        parent_id = add(
+            text,
+            span=span,
+            worth=worth,
+            ext_id=ext_id,
+            ext_label=ext_label,
+            doc_id=doc_id,
+            parent=None,
+        )
+        if decompose:
+            parts = decompose_claim(text, max_parts=max_sub_questions)
+            if len(parts) > 1:
+                for part in parts:
+                    add(
+                        part,
+                        span=(None, None),
+                        worth=None,
+                        ext_id=None,
+                        ext_label=None,
+                        doc_id=doc_id,
+                        parent=parent_id,
+                    )
+    return rows

@@ -1,0 +1,509 @@
+"""Shared pieces of the ingest stage: the batch type, row → ``documents`` conversion, dates.
+
+Every reader (feeds, archives, dumps) produces plain row dicts and hands them to
+:func:`rows_to_documents`, which fills the ids, hashes, canonical URL and host, cleans the text
+and returns an :class:`IngestBatch` whose table has exactly ``schemas.documents.DOCUMENTS_SCHEMA``.
+Nothing is dropped silently: every skipped row or record is counted in ``IngestBatch.skips``
+under a reason, with a human-readable line in ``IngestBatch.messages`` where it helps.
+"""
+
+from __future__ import annotations
+
+import gzip
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pyarrow as pa
+
+from schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
+from schemas.enums import SourceKind
+from tasks.urls import canonicalize_url, host_of
+
+if TYPE_CHECKING:
+    from tasks.fetch import Fetcher
+
+__all__ = [
+    "ColumnMapping",
+    "IngestBatch",
+    "MAX_MESSAGES",
+    "decode_bytes",
+    "detect_kind",
+    "empty_batch",
+    "ingest_path",
+    "merge_batches",
+    "parse_datetime",
+    "rows_to_documents",
+]
+
+MAX_MESSAGES = 200
+"""Messages kept per batch; further skips are still counted (a file with 10^5 bad lines must not
+carry 10^5 strings)."""
+
+_TS_COLUMNS = ("published_at", "modified_at", "wayback_first_seen", "fetched_at")
+_STR_COLUMNS = ("url", "source_id", "title", "author", "published_at_raw", "lang", "host")
+_NUL_RE = re.compile("\x00")
+
+
+@dataclass
+class IngestBatch:
+    """Documents read from one source (or one slice of it), with what was skipped and why.
+
+    Attributes:
+        documents: Table with exactly ``DOCUMENTS_SCHEMA``; one row per distinct document
+            version in the batch (``doc_id`` unique within the batch); ``ingest_run_id`` null.
+        skips: Reason → number of rows or records skipped (e.g. ``"empty_text"``,
+            ``"bad_json_line"``, ``"revisit_record"``). Counts of repaired input (e.g.
+            ``"non_utf8_text"``, rows kept after replacement decoding) are kept here too.
+        messages: Human-readable lines, e.g. ``"feed.xml: not well-formed XML at line 12:
+            skipped"``; at most :data:`MAX_MESSAGES`.
+    """
+
+    documents: pa.Table
+    skips: Counter[str] = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+
+    def add_skip(self, reason: str, message: str | None = None, *, n: int = 1) -> None:
+        """Count ``n`` skips under ``reason`` and keep ``message`` (while under the cap)."""
+        self.skips[reason] += n
+        if message is not None and len(self.messages) < MAX_MESSAGES:
+            self.messages.append(message)
+
+    @property
+    def n_documents(self) -> int:
+        """Number of document rows."""
+        return self.documents.num_rows
+
+
+def empty_batch() -> IngestBatch:
+    """Return a batch with no documents (an empty table of ``DOCUMENTS_SCHEMA``)."""
+    return IngestBatch(documents=DOCUMENTS_SCHEMA.empty_table())
+
+
+def merge_batches(batches: Iterable[IngestBatch]) -> IngestBatch:
+    """Concatenate batches: tables, skip counters and messages (capped)."""
+    out = empty_batch()
+    tables = [out.documents]
+    for b in batches:
+        tables.append(b.documents)
+        out.skips.update(b.skips)
+        room = MAX_MESSAGES - len(out.messages)
+        if room > 0:
+            out.messages.extend(b.messages[:room])
+    out.documents = pa.concat_tables(tables)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnMapping:
+    """Which source column holds each document field, for dumps (JSONL / JSON / Parquet / CSV).
+
+    A field whose column is missing from the source is left null. ``id`` fills ``source_id``.
+    """
+
+    id: str = "id"
+    url: str = "url"
+    title: str = "title"
+    text: str = "text"
+    published_at: str = "published_at"
+    author: str = "author"
+    host: str = "host"
+
+    def as_dict(self) -> dict[str, str]:
+        """Return ``{document field: source column}`` (``id`` is reported as ``source_id``)."""
+        return {
+            "source_id": self.id,
+            "url": self.url,
+            "title": self.title,
+            "text": self.text,
+            "published_at": self.published_at,
+            "author": self.author,
+            "host": self.host,
+        }
+
+
+# --------------------------------------------------------------------------------------- dates
+
+_MIN_YEAR, _MAX_YEAR = 1800, 2200
+"""Years accepted by :func:`parse_datetime`; outside them a date is taken to be junk."""
+
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
+_YMD_RE = re.compile(
+    r"^(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2}))?)?$"
+)
+_DMY_NAME_RE = re.compile(r"^(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]{3,9})\.?,?\s+(\d{4})$")
+_MDY_NAME_RE = re.compile(r"^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$")
+_ISO_SPACE_RE = re.compile(r"^\d{4}-\d{2}-\d{2} \d")
+
+
+def _to_utc(dt: datetime) -> datetime | None:
+    if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
+        dt = dt.replace(tzinfo=timezone.utc)
+    try:
+        dt = dt.astimezone(timezone.utc)
+    except (OverflowError, ValueError):
+        return None
+    if not _MIN_YEAR <= dt.year <= _MAX_YEAR:
+        return None
+    return dt
+
+
+def _month(name: str) -> int | None:
+    low = name.lower().rstrip(".")
+    if len(low) < 3:
+        return None
+    for i, full in enumerate(_MONTH_NAMES):
+        if full.startswith(low) or (low == "sept" and i == 8):
+            return i + 1
+    return None
+
+
+def _parse_str_datetime(s: str) -> datetime | None:
+    s = s.strip()
+    if not s or len(s) > 64:
+        return None
+    # ISO 8601 (Python 3.11 accepts "Z", offsets, "T" or " " separators, fractional seconds).
+    if s[:4].isdigit() and (len(s) == 10 or (len(s) > 10 and s[10] in "T t")):
+        iso = s.replace("z", "Z")
+        try:
+            return datetime.fromisoformat(iso[:10] + "T" + iso[11:] if len(iso) > 10 else iso)
+        except ValueError:
+            pass
+    m = _YMD_RE.match(s)
+    if m:
+        try:
+            hms = (int(m[5] or 0), int(m[6] or 0), int(m[7] or 0))
+            return datetime(int(m[1]), int(m[3]), int(m[4]), *hms)
+        except ValueError:
+            return None
+    if len(s) == 8 and s.isdigit():  # basic ISO 8601 date, 20240131
+        try:
+            return datetime(int(s[:4]), int(s[4:6]), int(s[6:]))
+        except ValueError:
+            return None
+    for rx, order in ((_DMY_NAME_RE, "dmy"), (_MDY_NAME_RE, "mdy")):
+        m = rx.match(s)
+        if m:
+            day, mon, year = (m[1], m[2], m[3]) if order == "dmy" else (m[2], m[1], m[3])
+            month = _month(mon)
+            if month is None:
+                return None
+            try:
+                return datetime(int(year), month, int(day))
+            except ValueError:
+                return None
+    # RFC 2822 / RFC 822 (RSS): "Tue, 10 Jun 2003 04:00:00 GMT", "10 Jun 2003 04:00 +0200".
+    if re.search(r"[A-Za-z]{3}", s) and re.search(r"\d{1,2}:\d{2}", s):
+        try:
+            dt = parsedate_to_datetime(s)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return None
+        if dt is None:
+            return None
+        # Check the parse used the string's own year (email.utils maps 2-digit years).
+        if str(dt.year) not in s and f"{dt.year % 100:02d}" not in s:
+            return None
+        return dt
+    return None
+
+
+def parse_datetime(value: Any) -> datetime | None:
+    """Parse a date or timestamp strictly into a tz-aware UTC ``datetime``; None when unsure.
+
+    Accepted: ``datetime`` (naive taken as UTC) and ``date`` (midnight UTC); ISO 8601 strings
+    (``2016-06-29``, ``2016-06-29T10:00:00Z``, ``2016-06-29 10:00:00+02:00``); ``YYYY/M/D``
+    with an optional ``H:MM[:SS]`` (no zone: UTC);
+    ``YYYYMMDD``; ``29 June 2016``; ``June 29, 2016``; RFC 2822 with a time (RSS
+    ``pubDate``; an unknown zone name is taken as UTC, as ``email.utils`` does); Unix epoch
+    seconds as int/float (milliseconds when above 10^11). Anything else, and any year outside
+    1800–2200, gives None: a missing date is better than an invented one.
+
+    Args:
+        value: The value to parse.
+
+    Returns:
+        A timezone-aware ``datetime`` in UTC, or None.
+
+    >>> parse_datetime("2016-06-29T10:00:00+02:00").isoformat()
+    '2016-06-29T08:00:00+00:00'
+    >>> parse_datetime("Tue, 10 Jun 2003 04:00:00 GMT").isoformat()
+    '2003-06-10T04:00:00+00:00'
+    >>> parse_datetime("2016/6/29").isoformat(), parse_datetime("yesterday")
+    ('2016-06-29T00:00:00+00:00', None)
+    """
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return _to_utc(value)
+    if isinstance(value, date):
+        return _to_utc(datetime(value.year, value.month, value.day))
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        if value != value:  # NaN
+            return None
+        secs = value / 1000.0 if abs(value) > 1e11 else float(value)
+        try:
+            dt = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=secs)
+        except OverflowError:
+            return None
+        return _to_utc(dt)
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        return None
+    dt = _parse_str_datetime(value)
+    return _to_utc(dt) if dt is not None else None
+
+
+# ---------------------------------------------------------------------------------------- text
+
+
+def decode_bytes(data: bytes) -> tuple[str, bool]:
+    """Decode bytes as UTF-8 (BOM stripped), replacing invalid sequences.
+
+    Returns:
+        ``(text, had_replacement)``; the caller counts ``had_replacement`` as ``"non_utf8_text"``.
+
+    >>> decode_bytes(b"caf\\xe9")
+    ('caf\\ufffd', True)
+    """
+    try:
+        return data.decode("utf-8-sig"), False
+    except UnicodeDecodeError:
+        return data.decode("utf-8-sig", "replace"), True
+
+
+def _clean(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    if not isinstance(value, str):
+        value = str(value)
+    value = _NUL_RE.sub("", value).strip()
+    return value or None
+
+
+def _http_status(value: Any) -> int | None:
+    try:
+        status = int(value)
+    except (TypeError, ValueError):
+        return None
+    return status if 100 <= status <= 999 else None
+
+
+def rows_to_documents(
+    rows: list[dict[str, Any]],
+    *,
+    source_kind: str,
+    source_path: str | None,
+) -> IngestBatch:
+    """Turn row dicts into a ``documents`` batch: ids, hashes, canonical URL, host, UTC times.
+
+    Each row may hold any ``DOCUMENTS_SCHEMA`` column except ``doc_id``, ``content_sha256``,
+    ``canonical_url`` and ``ingest_run_id`` (computed or left null here), plus ``_index`` (its
+    position in the source, used in the locator when the row has neither URL nor source id;
+    defaults to its position in ``rows``). ``text`` may be bytes (decoded as UTF-8 with
+    replacement, counted ``"non_utf8_text"``); NUL characters are removed (counted
+    ``"nul_removed"``); a row whose text is then empty is skipped (``"empty_text"``). Timestamp
+    values may be strings: they are parsed with :func:`parse_datetime`, and the string is kept in
+    ``published_at_raw`` when that is not given. A second row with the same ``doc_id`` in the
+    batch is skipped (``"duplicate_in_batch"``).
+
+    ``doc_id = make_doc_id(canonical_url or source_id or f"{source_path}#{index}",
+    content_sha256(text))``.
+
+    Args:
+        rows: The rows.
+        source_kind: A ``schemas.enums.SourceKind`` value for every row.
+        source_path: The file or feed the rows were read from (stored in ``source_path``).
+
+    Returns:
+        An :class:`IngestBatch`; one row per distinct document version.
+
+    Raises:
+        ValueError: When ``source_kind`` is not a ``SourceKind``.
+    """
+    kind = SourceKind(source_kind).value
+    batch = empty_batch()
+    records: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for pos, row in enumerate(rows):
+        raw_text = row.get("text")
+        if isinstance(raw_text, bytes | bytearray):
+            raw_text, replaced = decode_bytes(bytes(raw_text))
+            if replaced:
+                batch.skips["non_utf8_text"] += 1
+        elif raw_text is not None and not isinstance(raw_text, str):
+            raw_text = str(raw_text)
+        text = raw_text or ""
+        if "\x00" in text:
+            text = _NUL_RE.sub("", text)
+            batch.skips["nul_removed"] += 1
+        text = text.strip()
+        index = row.get("_index", pos)
+        if not text:
+            where = f"{source_path}#{index}" if source_path else f"row {index}"
+            batch.add_skip("empty_text", f"{where}: empty text: skipped")
+            continue
+        rec: dict[str, Any] = {c: _clean(row.get(c)) for c in _STR_COLUMNS}
+        url = rec["url"]
+        rec["canonical_url"] = canonicalize_url(url) if url else None
+        rec["host"] = (rec["host"] or "").lower().removeprefix("www.") or host_of(url)
+        for col in _TS_COLUMNS:
+            v = row.get(col)
+            if isinstance(v, str | bytes):
+                if col == "published_at" and not rec["published_at_raw"]:
+                    rec["published_at_raw"] = _clean(v)
+                v = parse_datetime(v)
+            elif v is not None:
+                v = parse_datetime(v)
+            rec[col] = v
+        rec["http_status"] = _http_status(row.get("http_status"))
+        rec["text"] = text
+        sha = content_sha256(text)
+        rec["content_sha256"] = sha
+        locator = rec["canonical_url"] or rec["source_id"] or f"{source_path or ''}#{index}"
+        doc_id = make_doc_id(locator, sha)
+        if doc_id in seen:
+            batch.skips["duplicate_in_batch"] += 1
+            continue
+        seen.add(doc_id)
+        rec["doc_id"] = doc_id
+        rec["source_kind"] = kind
+        rec["is_snippet_only"] = bool(row.get("is_snippet_only", False))
+        rec["ingest_run_id"] = None
+        rec["source_path"] = source_path
+        records.append(rec)
+    if records:
+        batch.documents = pa.Table.from_pylist(records, schema=DOCUMENTS_SCHEMA)
+    return batch
+
+
+# ------------------------------------------------------------------------------------ dispatch
+
+_WARC_SUFFIXES = (".warc", ".warc.gz", ".wet", ".wet.gz", ".warc.wet", ".warc.wet.gz")
+_FEED_SUFFIXES = (".xml", ".rss", ".atom", ".rdf", ".feed", ".xml.gz", ".rss.gz", ".atom.gz")
+_DUMP_SUFFIXES = (
+    ".jsonl", ".ndjson", ".parquet", ".csv", ".tsv",
+    ".jsonl.gz", ".ndjson.gz", ".csv.gz", ".tsv.gz", ".json.gz",
+)  # fmt: skip
+_SNIFF_BYTES = 4096
+
+
+def _head(path: Path, n: int = _SNIFF_BYTES) -> bytes:
+    with path.open("rb") as fh:
+        head = fh.read(n)
+    if head[:2] == b"\x1f\x8b":
+        try:
+            with gzip.open(path, "rb") as gz:
+                head = gz.read(n)
+        except (OSError, EOFError):
+            return b""
+    return head
+
+
+def _looks_like_json_feed(head: bytes) -> bool:
+    return b"jsonfeed.org/version" in head.replace(b"\\/", b"/")
+
+
+def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
+    """Tell whether a file is a feed, a WARC/WET archive or a dump, by extension then content.
+
+    ``.json`` files are feeds when they declare a JSON Feed version (``jsonfeed.org/version``)
+    in their first 4 KiB, dumps otherwise. Files with another extension are sniffed: ``WARC/``
+    (after gzip) → warc; ``PAR1`` → dump; XML with ``<rss``, ``<feed`` or ``<rdf`` → feed;
+    a JSON object or array → feed or dump as for ``.json``.
+
+    Args:
+        path: A local file.
+
+    Returns:
+        ``"feed"``, ``"warc"`` or ``"dump"``.
+
+    Raises:
+        ValueError: When the kind cannot be told.
+        FileNotFoundError: When the file does not exist.
+    """
+    p = Path(path)
+    name = p.name.lower()
+    if name.endswith(_WARC_SUFFIXES):
+        return "warc"
+    if name.endswith(_FEED_SUFFIXES):
+        return "feed"
+    if name.endswith(_DUMP_SUFFIXES):
+        return "dump"
+    if not p.exists():
+        raise FileNotFoundError(str(p))
+    head = _head(p)
+    if name.endswith(".json"):
+        return "feed" if _looks_like_json_feed(head) else "dump"
+    stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+    if stripped.startswith(b"WARC/"):
+        return "warc"
+    if stripped.startswith(b"PAR1"):
+        return "dump"
+    if stripped.startswith(b"<"):
+        low = stripped[:_SNIFF_BYTES].lower()
+        if any(tag in low for tag in (b"<rss", b"<feed", b"<rdf:rdf", b"<rdf")):
+            return "feed"
+    if stripped[:1] in (b"{", b"["):
+        if _looks_like_json_feed(head):
+            return "feed"
+        return "dump"
+    raise ValueError(
+        f"{p}: cannot tell whether this is a feed, a WARC/WET archive or a dump "
+        "(known extensions: .xml .rss .atom .rdf .json .warc[.gz] .wet[.gz] .jsonl .parquet .csv)"
+    )
+
+
+def ingest_path(
+    path: str,
+    *,
+    mapping: ColumnMapping = ColumnMapping(),  # noqa: B008 - frozen, immutable default
+    fetcher: Fetcher | None = None,
+) -> Iterator[IngestBatch]:
+    """Read any supported input and yield document batches.
+
+    ``http(s)://`` URLs are fetched through the guarded fetcher and read as feeds (or, when the
+    response is an HTML page, as one ``source_kind="web"`` document:
+    :func:`tasks.ingest_feeds.load_url`); local files are
+    dispatched by :func:`detect_kind` to :func:`tasks.ingest_feeds.load_feed`,
+    :func:`tasks.ingest_archive.read_warc` or :func:`tasks.ingest_dumps.read_dump`.
+
+    Args:
+        path: A local path or an http(s) URL of a feed.
+        mapping: Column mapping for dumps.
+        fetcher: Fetcher for URLs (a default guarded :class:`tasks.fetch.Fetcher` when None).
+
+    Yields:
+        :class:`IngestBatch` objects.
+
+    Raises:
+        ValueError: When a local file's kind cannot be told.
+        FileNotFoundError: When a local file does not exist.
+    """
+    from tasks.ingest_archive import read_warc
+    from tasks.ingest_dumps import read_dump
+    from tasks.ingest_feeds import load_feed, load_url
+
+    if re.match(r"^https?://", path, re.I):
+        yield load_url(path, fetcher=fetcher)
+        return
+    kind = detect_kind(path)
+    if kind == "feed":
+        yield load_feed(path, fetcher=fetcher)
+    elif kind == "warc":
+        yield from read_warc(path)
+    else:
+        yield from read_dump(path, mapping=mapping)
+

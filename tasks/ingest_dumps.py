@@ -1,0 +1,328 @@
+"""Read document dumps (JSONL, JSON array, Parquet, CSV/TSV; optionally gzipped) in batches.
+
+A :class:`~tasks.ingest_common.ColumnMapping` names the source column of each document field.
+Files are streamed: JSONL and CSV line by line, Parquet by record batch, so a 19,042-row
+corpus never sits in memory as Python objects more than ``batch_rows`` rows at a time (a JSON
+array is the exception: the format has to be parsed whole). Bad lines are skipped and counted,
+with their line number in the message; they never stop the file.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from schemas.enums import SourceKind
+from tasks.ingest_common import (
+    MAX_MESSAGES,
+    ColumnMapping,
+    IngestBatch,
+    decode_bytes,
+    rows_to_documents,
+)
+
+__all__ = ["DEFAULT_BATCH_ROWS", "MAX_LINE_BYTES", "read_dump"]
+
+DEFAULT_BATCH_ROWS = 5000
+"""Rows per batch: ~5,000 news articles are ~15 MB of text, small next to a worker's memory and
+large enough that per-batch orchestration stays a small share of a run."""
+
+CSV_FIELD_LIMIT_CHARS = 64 * 1024 * 1024
+"""Largest CSV field accepted (characters). Python's default (131,072) is shorter than some
+article texts. ``csv.field_size_limit`` is process-wide; it is only ever raised here."""
+
+MAX_LINE_BYTES = 64 * 1024 * 1024
+"""Longest JSONL line read (bytes). The longest line of the project's corpora is under 1 MB;
+a longer line is skipped (``"line_too_long"``), which also stops a gzip bomb without newlines."""
+
+_SURROGATE_RE = re.compile("[\udc80-\udcff]+")
+_JSON_LIST_KEYS = ("items", "documents", "data", "rows", "records")
+
+
+def _open_binary(path: Path) -> IO[bytes]:
+    fh = path.open("rb")
+    magic = fh.read(2)
+    fh.seek(0)
+    if magic == b"\x1f\x8b":
+        return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
+    return fh
+
+
+def _format_of(path: Path) -> str:
+    name = path.name.lower()
+    if name.endswith(".gz"):
+        name = name[:-3]
+    for ext, fmt in (
+        (".jsonl", "jsonl"),
+        (".ndjson", "jsonl"),
+        (".json", "json"),
+        (".parquet", "parquet"),
+        (".csv", "csv"),
+        (".tsv", "tsv"),
+    ):
+        if name.endswith(ext):
+            return fmt
+    raise ValueError(
+        f"{path}: unknown dump extension; expected .jsonl, .ndjson, .json, .parquet, .csv or .tsv "
+        "(optionally .gz, except .parquet)"
+    )
+
+
+class _Pending:
+    """Rows, skips and messages gathered for the next batch."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, Any]] = []
+        self.skips: Counter[str] = Counter()
+        self.messages: list[str] = []
+
+    def skip(self, reason: str, message: str | None = None) -> None:
+        self.skips[reason] += 1
+        if message is not None and len(self.messages) < MAX_MESSAGES:
+            self.messages.append(message)
+
+    def flush(self, *, source_path: str, source_kind: str) -> IngestBatch:
+        batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path)
+        batch.skips.update(self.skips)
+        batch.messages[:0] = self.messages
+        del batch.messages[MAX_MESSAGES:]
+        self.rows, self.skips, self.messages = [], Counter(), []
+        return batch
+
+
+def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int) -> dict[str, Any]:
+    row: dict[str, Any] = {"_index": index}
+    for field_name, column in mapping.as_dict().items():
+        if column and column in raw:
+            row[field_name] = raw[column]
+    sid = row.get("source_id")
+    if sid is not None and not isinstance(sid, str):
+        row["source_id"] = str(sid)
+    return row
+
+
+def _fix_surrogates(value: Any, pending: _Pending) -> Any:
+    if isinstance(value, str) and _SURROGATE_RE.search(value):
+        pending.skips["non_utf8_text"] += 1
+        return _SURROGATE_RE.sub("\ufffd", value)
+    return value
+
+
+def _lines(fh: IO[bytes], max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:
+    """Yield (line number, line), or (line number, None) for a line longer than the cap.
+
+    The rest of an over-long line is read and discarded in pieces, so a decompression bomb
+    without newlines never sits in memory whole.
+    """
+    lineno = 0
+    while True:
+        line = fh.readline(max_line_bytes + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > max_line_bytes and not line.endswith(b"\n"):
+            while True:
+                rest = fh.readline(1024 * 1024)
+                if not rest or rest.endswith(b"\n"):
+                    break
+            yield lineno, None
+            continue
+        yield lineno, line
+
+
+def _iter_jsonl(
+    fh: IO[bytes], name: str, mapping: ColumnMapping, pending: _Pending
+) -> Iterator[None]:
+    for lineno, line in _lines(fh, MAX_LINE_BYTES):
+        if line is None:
+            pending.skip(
+                "line_too_long",
+                f"{name}: line {lineno}: longer than {MAX_LINE_BYTES} bytes: skipped",
+            )
+            yield None
+            continue
+        if not line.strip():
+            continue
+        text, replaced = decode_bytes(line)
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            pending.skip("bad_json_line", f"{name}: line {lineno}: not JSON ({exc.msg}): skipped")
+            yield None
+            continue
+        if not isinstance(obj, dict):
+            pending.skip(
+                "not_an_object",
+                f"{name}: line {lineno}: JSON {type(obj).__name__}, not an object: skipped",
+            )
+            yield None
+            continue
+        if replaced:
+            pending.skips["non_utf8_text"] += 1
+        pending.rows.append(_map_row(obj, mapping, lineno))
+        yield None
+
+
+def _iter_json(
+    fh: IO[bytes], name: str, mapping: ColumnMapping, pending: _Pending
+) -> Iterator[None]:
+    text, replaced = decode_bytes(fh.read())
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        pending.skip(
+            "bad_json_file", f"{name}: not JSON at line {exc.lineno} ({exc.msg}): file skipped"
+        )
+        return
+    if isinstance(obj, dict):
+        found = [obj[k] for k in _JSON_LIST_KEYS if isinstance(obj.get(k), list)]
+        obj = found[0] if found else [obj]
+    if not isinstance(obj, list):
+        pending.skip("bad_json_file", f"{name}: JSON {type(obj).__name__}, not an array: skipped")
+        return
+    if replaced:
+        pending.skips["non_utf8_text"] += 1
+    for i, item in enumerate(obj):
+        if not isinstance(item, dict):
+            pending.skip("not_an_object", f"{name}: item {i}: not an object: skipped")
+        else:
+            pending.rows.append(_map_row(item, mapping, i))
+        yield None
+
+
+def _iter_csv(
+    fh: IO[bytes], name: str, mapping: ColumnMapping, pending: _Pending, *, delimiter: str
+) -> Iterator[None]:
+    csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_LIMIT_CHARS))
+    text_fh = io.TextIOWrapper(fh, encoding="utf-8-sig", errors="surrogateescape", newline="")
+    reader = csv.reader(text_fh, delimiter=delimiter)
+    try:
+        header = next(reader)
+    except StopIteration:
+        return
+    except csv.Error as exc:
+        pending.skip("bad_csv_file", f"{name}: unreadable CSV header ({exc}): file skipped")
+        return
+    header = [h.strip() for h in header]
+    if mapping.text not in header:
+        raise ValueError(
+            f"{name}: text column {mapping.text!r} not in CSV header {header[:20]}; "
+            "pass a ColumnMapping"
+        )
+    while True:
+        try:
+            values = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            pending.skip("bad_csv_row", f"{name}: line {reader.line_num}: {exc}: skipped")
+            yield None
+            continue
+        if not values or (len(values) == 1 and not values[0].strip()):
+            continue
+        if len(values) != len(header):
+            pending.skip(
+                "bad_csv_row",
+                f"{name}: line {reader.line_num}: {len(values)} fields, header has "
+                f"{len(header)}: skipped",
+            )
+            yield None
+            continue
+        raw = {h: _fix_surrogates(v, pending) for h, v in zip(header, values, strict=True)}
+        pending.rows.append(_map_row(raw, mapping, reader.line_num))
+        yield None
+
+
+def _read_parquet(
+    path: Path, name: str, mapping: ColumnMapping, batch_rows: int, source_kind: str
+) -> Iterator[IngestBatch]:
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(path)
+    columns = set(pf.schema_arrow.names)
+    if mapping.text not in columns:
+        raise ValueError(
+            f"{name}: text column {mapping.text!r} not in Parquet columns "
+            f"{sorted(columns)[:20]}; pass a ColumnMapping"
+        )
+    wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
+    offset = 0
+    for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
+        pending = _Pending()
+        for i, raw in enumerate(record_batch.to_pylist()):
+            pending.rows.append(_map_row(raw, mapping, offset + i))
+        offset += record_batch.num_rows
+        yield pending.flush(source_path=str(path), source_kind=source_kind)
+
+
+def read_dump(
+    path: str | Path,
+    *,
+    mapping: ColumnMapping = ColumnMapping(),  # noqa: B008 - frozen, immutable default
+    batch_rows: int = DEFAULT_BATCH_ROWS,
+    source_kind: str = SourceKind.ARCHIVE.value,
+) -> Iterator[IngestBatch]:
+    """Stream a dump file as document batches.
+
+    Formats by extension: ``.jsonl``/``.ndjson`` (one JSON object a line), ``.json`` (an array
+    of objects, or an object holding one under ``items``/``documents``/``data``/``rows``/
+    ``records``), ``.parquet``, ``.csv``, ``.tsv``; all but Parquet may be gzipped (``.gz``, or
+    detected by the gzip magic bytes). Skips (counted, with line numbers in the messages):
+    ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``, ``bad_json_file``,
+    ``truncated_file``, plus those of
+    :func:`~tasks.ingest_common.rows_to_documents` (``empty_text``, ``duplicate_in_batch``).
+    ``_index`` (the locator of rows without URL or id) is the line number for JSONL/CSV and the
+    row position for JSON and Parquet.
+
+    Args:
+        path: The dump file.
+        mapping: Source column of each field (defaults ``id``, ``url``, ``title``, ``text``,
+            ``published_at``, ``author``, ``host``).
+        batch_rows: Rows per yielded batch (before skips); must be > 0.
+        source_kind: ``documents.source_kind`` of the rows (``"archive"`` for backfills).
+
+    Yields:
+        :class:`~tasks.ingest_common.IngestBatch` objects, each of at most ``batch_rows``
+        documents; a file with no readable row yields one empty batch carrying its skips.
+
+    Raises:
+        ValueError: For an unknown extension, a non-positive ``batch_rows``, or a CSV/Parquet
+            file without the mapped text column.
+        FileNotFoundError: When the file does not exist.
+    """
+    p = Path(path)
+    fmt = _format_of(p)
+    if batch_rows <= 0:
+        raise ValueError(f"batch_rows must be positive, got {batch_rows}")
+    SourceKind(source_kind)
+    if not p.exists():
+        raise FileNotFoundError(str(p))
+    name = p.name
+    if fmt == "parquet":
+        yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
+        return
+    pending = _Pending()
+    yielded = False
+    with _open_binary(p) as fh:
+        if fmt == "jsonl":
+            steps = _iter_jsonl(fh, name, mapping, pending)
+        elif fmt == "json":
+            steps = _iter_json(fh, name, mapping, pending)
+        else:
+            steps = _iter_csv(fh, name, mapping, pending, delimiter="," if fmt == "csv" else "\t")
+        try:
+            for _ in steps:
+                if len(pending.rows) >= batch_rows:
+                    yield pending.flush(source_path=str(p), source_kind=source_kind)
+                    yielded = True
+        except (EOFError, gzip.BadGzipFile, OSError) as exc:
+            pending.skip("truncated_file", f"{name}: unreadable after some rows ({exc}): stopped")
+    if pending.rows or pending.skips or not yielded:
+        yield pending.flush(source_path=str(p), source_kind=source_kind)

@@ -1,0 +1,1039 @@
+"""Lexical judge: stance of a document toward a claim with no model at all.
+
+The judge reads the document's own sentences, weighs the claim's content terms by IDF (the
+corpus IDF of the warehouse when given, else the IDF of the sentences of the batch's documents),
+picks the sentence that covers the claim best and decides the stance from what that sentence
+says about the claim's terms:
+
+* figures are normalised (``8``, ``8%``, ``8.0`` and ``"eight"`` are the same number; the unit is
+  kept, so ``8 percent`` and ``8 km`` differ) and a figure of the claim's unit that differs from
+  the claim's inside the same sentence is a contradiction (claim 18 percent, evidence 11 percent);
+* negation and refutation cues ("not", "never", "debunked", "failed to replicate", "found no",
+  "withdrawn", "did not" ...) present on one side only flip support into refutation;
+* antonyms (``increase``/``decrease``, ``best``/``worst``...) and a different value in the same
+  frame (another nationality, month, ordinal, genre or medium) refute; so does a short passage
+  that names an atomic claim's subject but not its predicate ("Lost is a political party"
+  against "Lost is an American television drama series"); a negated claim ("X is not a Y") is
+  supported by such a passage;
+* hedges and qualifiers ("some", "may", "partly", "in part") turn support into PARTIAL rather
+  than a contradiction;
+* under a relevance floor the judge answers an honest NEUTRAL.
+
+Short passages (at most ``short_doc_sentences`` sentences) and articles are judged with separate
+thresholds: in an article, support is read over the union of the best few sentences and a
+contradiction needs a sentence that covers most of the claim.
+
+The quote is always a sentence of the document as written (``text[start:end]``), extended to its
+neighbour when shorter than the anchor gate's minimum, so it anchors EXACT by construction.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from schemas.enums import Stance
+from schemas.judgments import JudgeResult
+
+__all__ = [
+    "Figure",
+    "LexicalJudge",
+    "LexicalJudgeConfig",
+    "compute_idf",
+    "normalize_figures",
+    "split_sentences",
+    "tokenize",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalJudgeConfig:
+    """Thresholds of the lexical judge.
+
+    All coverages are IDF-weighted shares (0..1) of the claim's content terms found in the
+    selected sentence(s).
+
+    Attributes:
+        relevance_floor: Under this coverage of the best sentence the answer is NEUTRAL (unless
+            the passage names an atomic claim's subject, see ``missing_term_refutes``). Measured
+            on judge-dev (Climate-FEVER, where most pairs are topical but neutral; 0.30 to 0.38
+            within 0.01 of macro-F1): 0.34.
+        support_coverage: For short documents, coverage from which the passage SUPPORTS the
+            claim; between the floor and this value it is PARTIAL. Convention (0.75): judge-dev's
+            short-passage sets score PARTIAL as SUPPORTS, so they cannot measure it.
+        article_relevance_floor: For articles, under this coverage of the best window the
+            answer is NEUTRAL. Measured on judge-dev (WiCE; macro-F1 flat from 0.31 to 0.35):
+            0.33.
+        article_support_coverage: For articles, window coverage from which the article SUPPORTS
+            the claim; between the floor and this value it is PARTIAL. Measured on judge-dev
+            (WiCE; flat from 0.62 to 0.70): 0.66.
+        article_refute_coverage: In an article, a contradiction signal counts only in a sentence
+            that covers at least this much of the claim (long articles hold many negations about
+            other things). Measured on judge-dev (WiCE, which has no refutations, so this is a
+            false-refutation guard): 0.8.
+        negation_floor: Minimum coverage for negation on one side only to refute (a negation in
+            a sentence that shares little with the claim is usually about something else).
+            Measured on judge-dev (Climate-FEVER; 0.5 and 0.6 refute less and score lower): 0.4.
+        missing_term_refutes: A short document (at most ``short_doc_sentences`` sentences) that
+            shares the claim's subject but lacks a content term of at least this share of the
+            claim's weight contradicts it ("Lost is a political party" against "Lost is an
+            American television drama series"). Measured on judge-dev (FEVER-Symmetric; 0.2 and
+            0.3 within 0.01): 0.25.
+        atomic_claim_terms: The missing-term rule applies only to atomic claims of at most this
+            many content terms; in a longer claim an absent term means a part is unsupported,
+            not contradicted. Measured on judge-dev (FEVER-Symmetric against Climate-FEVER;
+            5 and 7 trade one set for the other): 6.
+        negation_window: A negation cue in the selected sentence counts only within this many
+            terms of a claim term (a negation scopes over its neighbours). Measured on judge-dev
+            (flat from 3 to 5; all of the sentence scores lower): 4.
+        short_doc_sentences: Documents with at most this many sentences are judged as single
+            evidence passages (FEVER, Climate-FEVER style); longer ones as articles. Convention
+            (3).
+        window_sentences: For articles, support is measured over the union of the best
+            ``window_sentences`` sentences (a claim's facts are often spread over two). Measured
+            on judge-dev (WiCE): 3.
+        min_quote_chars: Shortest quote returned when the document allows it; the anchor gate
+            rejects shorter quotes (DESIGN.md, Gates). 24 characters.
+        max_doc_chars: Documents are cut at this many characters before sentence splitting, to
+            bound the time of one pair (about 40 pages of text). Convention: 200,000.
+    """
+
+    relevance_floor: float = 0.34
+    support_coverage: float = 0.75
+    article_relevance_floor: float = 0.33
+    article_support_coverage: float = 0.66
+    article_refute_coverage: float = 0.8
+    negation_floor: float = 0.4
+    missing_term_refutes: float = 0.25
+    atomic_claim_terms: int = 6
+    negation_window: int = 4
+    short_doc_sentences: int = 3
+    window_sentences: int = 3
+    min_quote_chars: int = 24
+    max_doc_chars: int = 200_000
+
+
+# ---------------------------------------------------------------------------------------------
+# Lexicons (written from general English knowledge, not from any benchmark's labels).
+
+STOPWORDS = frozenset(
+    """a about above after again against all also am an and any are as at be because been before
+    being below between both but by can could did do does doing down during each few for from
+    further had has have having he her here hers herself him himself his how i if in into is it
+    its itself just me more most my myself of off on once or other our ours ourselves out over own
+    same she should so some such than that the their theirs them themselves then there these they
+    this those through to too under until up very was we were what when where which while who whom
+    why will with would you your yours yourself yourselves one ones s t d ll m re ve lrb rrb lsb rsb
+    mr mrs ms dr st also who whose may might must shall upon within via per among amongst yet
+    however although though whether either still already ever even many much several various
+    including include includes included known called named became become becomes""".split()
+)
+
+NEGATIONS = frozenset(
+    """not no never none nobody nothing neither nor without cannot nowhere n't lack lacks lacked
+    lacking absent fail fails failed failing refuse refuses refused refusing deny denies denied
+    denying reject rejects rejected rejecting unable impossible false untrue incorrect myth hoax
+    debunked debunk disproved disprove refuted refute refutes retracted retract withdrawn
+    withdrew unfounded baseless bogus fake wrong misleading erroneous mistaken contrary
+    excluded exclude excludes omitted avoid avoids avoided avoiding""".split()
+)
+"""Cue words of negation, refutation and correction (stems are matched as words)."""
+
+NEGATION_PHRASES = (
+    "no evidence",
+    "found no",
+    "find no",
+    "failed to replicate",
+    "did not",
+    "does not",
+    "do not",
+    "is not",
+    "was not",
+    "were not",
+    "are not",
+    "has not",
+    "have not",
+    "had not",
+    "left out",
+    "instead of",
+    "rather than",
+    "not true",
+    "no longer",
+    "far from",
+    "yet to",
+)
+
+HEDGES = frozenset(
+    """may might could possibly perhaps partly partially part some somewhat likely unlikely
+    suggest suggests suggested suggesting appear appears appeared reportedly allegedly alleged
+    estimated estimate approximately roughly about around nearly almost probably potential
+    potentially uncertain unclear debated disputed controversial""".split()
+)
+"""Qualifier words: a sentence that covers the claim while hedging supports it only in part."""
+
+_ANTONYM_PAIRS = """increase decrease|increase decline|increase fall|increase drop|increase reduce
+rise fall|rise decline|rise drop|grow shrink|grow decline|gain loss|gain lose|more less|more fewer
+most least|best worst|higher lower|high low|large small|larger smaller|largest smallest|big small
+bigger smaller|biggest smallest|long short|longer shorter|longest shortest|old young|older younger
+oldest youngest|greatest worst|greatest least|best least|popular unpopular|old new
+ancient modern|early late|earlier later|earliest latest|first last
+before after|above below|warm cool|warmer cooler|warming cooling|hot cold|heat cold|wet dry
+rich poor|strong weak|stronger weaker|fast slow|faster slower|easy difficult|easy hard
+legal illegal|public private|always never|majority minority|male female|man woman|men women
+boy girl|husband wife|father mother|son daughter|brother sister|king queen|north south
+east west|northern southern|eastern western|positive negative|true false|accept reject
+support oppose|success failure|successful unsuccessful|win lose|won lost|winner loser
+victory defeat|include exclude|major minor|alive dead|living dead|live die|birth death
+open close|opened closed|start end|begin end|began ended|beginning end|enter exit|import export
+buy sell|bought sold|win loss|love hate|friend enemy|peace war|safe dangerous|safe unsafe
+healthy unhealthy|possible impossible|common rare|frequent rare|often rarely|increasing decreasing
+rising falling|growing declining|expand contract|expansion contraction|accelerate decelerate
+accelerating slowing|thick thin|thicker thinner|deep shallow|wide narrow|heavy light|full empty
+top bottom|inside outside|internal external|domestic foreign|urban rural|upper lower|maximum minimum
+fiction nonfiction|comedy tragedy|sunny rainy|freeze melt|frozen melted|gained lost|winning losing
+higher fewer|more fewer|better worse|good bad|superior inferior|similar different|same different
+agree disagree|allow forbid|allowed banned|legalize ban|legalized banned|approve reject
+approved rejected|confirm deny|confirmed denied|cause prevent|natural artificial|natural manmade
+natural human|natural anthropogenic|real fake|original copy|professional amateur|remember forget
+sink float|arrive depart|attack defend|guilty innocent|acquitted convicted|married divorced
+employed unemployed|present absent|visible invisible|wealthy poor|cheap expensive|entire partial
+all none|everything nothing|everyone nobody|only also|solo group|single multiple|debut final"""
+
+
+@lru_cache(maxsize=1)
+def _antonyms() -> dict[str, frozenset[str]]:
+    table: dict[str, set[str]] = {}
+    for pair in _ANTONYM_PAIRS.replace("\n", "|").split("|"):
+        a, b = pair.split()
+        sa, sb = _stem(a), _stem(b)
+        if sa == sb:
+            continue
+        table.setdefault(sa, set()).add(sb)
+        table.setdefault(sb, set()).add(sa)
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+FRAME_CLASSES: dict[str, frozenset[str]] = {
+    "nationality": frozenset(
+        """american british english scottish welsh irish canadian australian french german italian
+        spanish portuguese dutch belgian swiss austrian swedish norwegian danish finnish icelandic
+        russian polish czech hungarian greek turkish chinese japanese korean indian pakistani
+        bangladeshi indonesian filipino thai vietnamese malaysian singaporean iranian iraqi
+        israeli egyptian nigerian kenyan ethiopian brazilian argentine argentinian mexican
+        chilean colombian peruvian venezuelan cuban jamaican ukrainian romanian bulgarian serbian
+        croatian african european asian""".split()
+    ),
+    "month": frozenset(
+        """january february march april june july august september october november
+        december""".split()
+    ),
+    "ordinal": frozenset(
+        """first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth
+        thirteenth fourteenth fifteenth""".split()
+    ),
+    "weekday": frozenset("monday tuesday wednesday thursday friday saturday sunday".split()),
+    "medium": frozenset(
+        """film movie novel book album song painting poem opera sitcom documentary magazine
+        newspaper website""".split()
+    ),
+    "genre": frozenset(
+        """comedy drama horror thriller documentary romance western musical fantasy animated
+        action rock pop jazz metal hip hop rap country folk punk blues classical reggae soul
+        electronic dancehall""".split()
+    ),
+}
+"""Closed classes of mutually exclusive values: a claim and a sentence that name different
+members of one class (and the sentence not the claim's) put different values in the same
+frame."""
+
+
+_CANONICAL_FORMS = """film movie movies films motion-picture|writer author authors writers|
+start begin began begun beginning starts started commence commenced|death die died dies dying dead|
+birth born|buy bought purchase purchased|large big huge|child children kid kids childhood|
+television tv|award awards prize prizes|marry married marriage wed wedded|sell sold sells selling|
+win won wins winning victory|write wrote written writes writing|become became|make made makes|
+give gave given gives|take took taken takes|go went gone goes|see saw seen sees|run ran runs|
+lead led leads|hold held holds|grow grew grown grows|rise rose risen rises|fall fell fallen falls|
+leave left leaves|build built builds|teach taught teaches|bring brought brings|think thought|
+tell told tells|speak spoke spoken speaks|sing sang sung sings|draw drew drawn draws|
+fly flew flown flies|know knew known knows|choose chose chosen|eat ate eaten|meet met meets|
+pay paid pays|send sent sends|spend spent spends|lose lost loses losing|shoot shot shoots|
+fight fought fights|catch caught catches|keep kept keeps|feel felt feels|stand stood stands|
+find found finds|establish established founded|country nation countries nations|
+physician doctor|car automobile|people persons|situated located|ocean sea|global worldwide|
+increase increases increased increasing|decrease decreases decreased decreasing"""
+"""Irregular forms and near-synonyms mapped to one canonical word before stemming (general
+English knowledge). ``found`` goes to ``find``; ``founded`` to ``establish``."""
+
+
+@lru_cache(maxsize=1)
+def _canonical() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for group in _CANONICAL_FORMS.replace("\n", "").split("|"):
+        words = group.split()
+        for w in words[1:]:
+            out[w] = words[0]
+    return out
+
+
+NUMBER_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
+    "twice": 2, "half": 0.5,
+}  # fmt: skip
+SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6,
+          "bn": 1e9}  # fmt: skip
+UNIT_ALIASES = {
+    "%": "percent", "percent": "percent", "per cent": "percent", "pct": "percent",
+    "percentage points": "percent",
+    "°c": "degC", "degrees celsius": "degC", "celsius": "degC", "°f": "degF",
+    "fahrenheit": "degF",
+    "degrees": "deg", "degree": "deg", "°": "deg",
+    "km": "km", "kilometres": "km", "kilometers": "km", "kilometre": "km", "kilometer": "km",
+    "miles": "mile", "mile": "mile", "m": "metre", "metres": "metre", "meters": "metre",
+    "metre": "metre", "meter": "metre", "cm": "cm", "mm": "mm", "feet": "foot", "ft": "foot",
+    "foot": "foot", "inches": "inch", "inch": "inch",
+    "kg": "kg", "kilograms": "kg", "tonnes": "tonne", "tons": "tonne", "tonne": "tonne",
+    "ton": "tonne", "gt": "gigatonne", "gigatonnes": "gigatonne", "gigatons": "gigatonne",
+    "ppm": "ppm", "parts per million": "ppm", "ppb": "ppb",
+    "years": "year_span", "year": "year_span", "yr": "year_span", "months": "month_span",
+    "month": "month_span", "weeks": "week_span", "week": "week_span", "days": "day_span",
+    "day": "day_span", "hours": "hour_span", "hour": "hour_span", "minutes": "minute_span",
+    "seasons": "season", "season": "season", "episodes": "episode", "episode": "episode",
+    "albums": "album", "album": "album", "films": "film", "film": "film", "goals": "goal",
+    "people": "person", "persons": "person", "deaths": "death", "votes": "vote",
+    "$": "usd", "us$": "usd", "usd": "usd", "dollars": "usd", "dollar": "usd", "€": "eur",
+    "euros": "eur", "euro": "eur", "£": "gbp", "pounds": "gbp", "w/m2": "w_m2",
+    "watts per square meter": "w_m2", "watts per square metre": "w_m2", "watts": "watt",
+    "watt": "watt", "mw": "mw", "gw": "gw", "kwh": "kwh",
+}  # fmt: skip
+"""Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
+right before) the number."""
+
+HEDGED_FIGURE_WORDS = frozenset(
+    "about around approximately roughly nearly almost some over more than less under up to".split()
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Text normalisation.
+
+
+_COMBINING_RE = re.compile(r"[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]+")
+_PUNCT_FOLD = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"',
+                             "\u2013": "-", "\u2014": "-", "\u00a0": " "})
+
+
+def _fold(text: str) -> str:
+    """Lowercase, strip accents and unify quotes and dashes (offsets are not kept)."""
+    if text.isascii():
+        return text.lower()
+    text = _COMBINING_RE.sub("", unicodedata.normalize("NFKD", text))
+    return text.lower().translate(_PUNCT_FOLD)
+
+
+_SUFFIXES = (
+    "ational", "ization", "iveness", "fulness", "ousness", "ically", "ations", "ation", "ments",
+    "ment", "ness", "ings", "ing", "edly", "ies", "ied", "ers", "er", "ed", "es", "ly", "s",
+)  # fmt: skip
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    """Reduce a lowercase word to a crude stem: strip one common suffix, keep 6 characters.
+
+    Truncation stemming (a fixed prefix after suffix stripping) is a known strong baseline for
+    English IR; it is used here because it is fast and needs no lexicon.
+
+    >>> _stem("modelled") == _stem("model"), _stem("increasing") == _stem("increases")
+    (True, True)
+    """
+    if len(word) <= 3 or word.startswith("#"):
+        return word
+    for suf in _SUFFIXES:
+        if word.endswith(suf) and len(word) - len(suf) >= 3:
+            word = word[: -len(suf)]
+            if suf in ("ies", "ied"):
+                word += "y"
+            break
+    if len(word) > 4 and word[-1] == word[-2] and word[-1] not in "aeiousl":
+        word = word[:-1]
+    if len(word) > 3 and word.endswith("e"):
+        word = word[:-1]
+    if word.endswith("ll") and len(word) > 4:
+        word = word[:-1]
+    return word[:6]
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """A number found in a text, normalised.
+
+    Attributes:
+        value: The number as a float (``"8%"`` → 8.0, ``"eight"`` → 8.0, ``"1,200"`` → 1200.0,
+            ``"3.5 million"`` → 3500000.0).
+        unit: Normalised unit (``"percent"``, ``"km"``, ``"usd"``...), ``"year"`` for a bare
+            four-digit year between 1000 and 2100, or ``None``.
+        start: Start offset of the figure in the text it was found in (characters).
+        end: End offset, exclusive.
+        is_hedged: Whether an approximation word precedes it ("about", "more than", ...).
+    """
+
+    value: float
+    unit: str | None
+    start: int
+    end: int
+    is_hedged: bool = False
+
+    @property
+    def token(self) -> str:
+        """Canonical token of the value, e.g. ``"#8"`` for 8, 8.0 and eight."""
+        v = self.value
+        return f"#{int(v)}" if v == int(v) else f"#{v:g}"
+
+
+_CURRENCY_SYMBOLS = frozenset({"$", "us$", "€", "£"})
+_UNIT_ALT = "|".join(
+    re.escape(u)
+    for u in sorted((u for u in UNIT_ALIASES if u not in _CURRENCY_SYMBOLS), key=len, reverse=True)
+)
+_NUM_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_FIGURE_RE = re.compile(
+    # The look-ahead lets the engine skip positions that cannot start a figure (4x faster).
+    r"(?=[\d$€£" + "".join(sorted({w[0] for w in NUMBER_WORDS})) + "u])"
+    r"(?:(?P<cur>us\$|\$|€|£)\s?)?"
+    r"(?:(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    rf"|\b(?P<word>{_NUM_WORD_ALT})\b)"
+    r"(?:[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
+    rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
+)
+_DIGIT_FIGURE_RE = re.compile(
+    r"(?=[\d$€£u])(?:(?P<cur>us\$|\$|€|£)\s?)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    r"(?:[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
+    rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
+)
+"""Figures written with digits only: the fast pass used on every sentence of a document (number
+words are read as terms there, and as figures on the selected sentence)."""
+_HEDGE_BEFORE_RE = re.compile(
+    r"(?:about|around|approximately|roughly|nearly|almost|some|over|more than|less than|under|"
+    r"up to|at least|at most)\s*$"
+)
+
+
+def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
+    """Find the figures of a text and normalise their value and unit.
+
+    Digits, decimals, thousands separators, ordinals ("26th"), number words ("eight", "twelve
+    million") and the unit that follows (or the currency symbol that precedes) are read; the
+    unit is kept, so ``8%`` equals ``8 percent`` and ``eight per cent`` but not ``8 km``.
+
+    Args:
+        text: Any text.
+        number_words: Also read number words ("eight", "twelve million"); ``False`` reads
+            digits only (about four times faster).
+
+    Returns:
+        The figures in order of appearance; offsets are character offsets in ``text``.
+
+    >>> [(f.value, f.unit) for f in normalize_figures("8%, 8.0 percent, eight per cent, 8 km")]
+    [(8.0, 'percent'), (8.0, 'percent'), (8.0, 'percent'), (8.0, 'km')]
+    """
+    low = text.lower()
+    out: list[Figure] = []
+    pattern = _FIGURE_RE if number_words else _DIGIT_FIGURE_RE
+    for m in pattern.finditer(low):
+        num, word = m.group("num"), m.groupdict().get("word")
+        if num is not None:
+            value = float(num.replace(",", ""))
+        elif word is not None:
+            if word in ("one", "half") and not (m.group("unit") or m.group("scale")):
+                continue  # too ambiguous as words ("one of", "second album", "half of")
+            value = float(NUMBER_WORDS[word])
+        else:
+            continue
+        if m.group("scale"):
+            value *= SCALES[m.group("scale")]
+        unit = None
+        if m.group("cur"):
+            unit = UNIT_ALIASES[m.group("cur")]
+        elif m.group("unit"):
+            unit = UNIT_ALIASES.get(m.group("unit").strip())
+        if unit is None and num is not None and "." not in num and "," not in num:
+            if len(num) == 4 and 1000 <= value <= 2100:
+                unit = "year"
+        hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, m.start() - 16) : m.start()]))
+        out.append(Figure(value, unit, m.start(), m.end(), hedged))
+    return out
+
+
+_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|n't")
+_HAS_DIGIT_RE = re.compile(r"\d")
+_WORD_CHAR_RE = re.compile(r"\w")
+_TERM_NUMBERS = {w: v for w, v in NUMBER_WORDS.items() if w not in ("one", "half")}
+
+
+def tokenize(text: str) -> list[str]:
+    """Split a text into normalised terms: folded, stemmed words and figure tokens.
+
+    Figures become a value token (``"#8"``) followed by their unit; stopwords are kept (callers
+    filter them) so that phrases can be matched.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Terms in order. The same function builds the keys of :func:`compute_idf`.
+
+    >>> tokenize("Sales rose 8% in 2019") == tokenize("sales rising eight percent in 2019")
+    True
+    """
+    return _terms_and_figures(_fold(text))[0]
+
+
+_PHRASES = {
+    "carbon dioxide": "co2", "co 2": "co2", "co₂": "co2", "methane": "ch4",
+    "united states": "usa", "u.s.": "usa", "u.s.a.": "usa", "united kingdom": "uk",
+    "u.k.": "uk", "european union": "eu", "united nations": "un", "u.n.": "un",
+    "per cent": "percent",
+}  # fmt: skip
+"""Multi-word names and their abbreviations read as one term (general knowledge)."""
+_PHRASE_RE = re.compile(
+    r"(?=[" + "".join(sorted({p[0] for p in _PHRASES})) + r"])(?<![\w.])(?:"
+    + "|".join(re.escape(p) for p in sorted(_PHRASES, key=len, reverse=True))
+    + r")(?![\w])"
+)
+
+
+def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
+    """Terms (as :func:`tokenize`) and digit figures of an already folded text."""
+    if "." in folded or " " in folded:
+        folded = _PHRASE_RE.sub(lambda m: _PHRASES[m.group(0)], folded)
+    figures = normalize_figures(folded, number_words=False) if _HAS_DIGIT_RE.search(folded) else []
+    parts: list[str] = []
+    pos = 0
+    for f in figures:
+        parts.extend(_words(folded[pos : f.start]))
+        parts.append(f.token)
+        if f.unit and f.unit != "year":
+            parts.append(_stem(f.unit))
+        pos = f.end
+    parts.extend(_words(folded[pos:]))
+    return parts, figures
+
+
+def _words(chunk: str) -> list[str]:
+    return [t for w in _WORD_RE.findall(chunk) for t in _term(w)]
+
+
+@lru_cache(maxsize=500_000)
+def _term(w: str) -> tuple[str, ...]:
+    if w.endswith("'s"):
+        w = w[:-2]
+    elif w.endswith("n't"):
+        return (w[:-3] or w, "not")
+    if w.isdigit():
+        return ("#" + str(int(w)),)
+    if w in _TERM_NUMBERS:
+        v = _TERM_NUMBERS[w]
+        return (f"#{int(v)}" if v == int(v) else f"#{v:g}",)
+    return (_stem(_canonical().get(w, w)),)
+
+
+@lru_cache(maxsize=1)
+def _stem_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    stop = frozenset(_stem(w) for w in STOPWORDS) | STOPWORDS
+    neg = frozenset(_stem(w) for w in NEGATIONS) | {"not"}
+    hedge = frozenset(_stem(w) for w in HEDGES)
+    return stop - neg, neg, hedge
+
+
+@lru_cache(maxsize=1)
+def _frame_members() -> dict[str, str]:
+    return {_stem(w): cls for cls, words in FRAME_CLASSES.items() for w in words}
+
+
+@lru_cache(maxsize=1)
+def _frame_classes() -> dict[str, frozenset[str]]:
+    return {cls: frozenset(_stem(w) for w in words) for cls, words in FRAME_CLASSES.items()}
+
+
+def compute_idf(texts: Iterable[str]) -> dict[str, float]:
+    """Compute smoothed inverse document frequencies of the terms of some texts.
+
+    ``idf(t) = ln((N + 1) / (df(t) + 1)) + 1`` (the smoothed form used by scikit-learn), where N
+    is the number of texts. Keys are the terms of :func:`tokenize`.
+
+    Args:
+        texts: Documents (or sentences) of a corpus; any iterable, consumed once.
+
+    Returns:
+        Mapping term → IDF; the special key ``""`` holds the IDF of an unseen term
+        (``ln(N + 1) + 1``).
+
+    >>> idf = compute_idf(["the cat sat", "the dog sat", "the bird flew"])
+    >>> idf["the"] < idf["cat"], round(idf[""], 3)
+    (True, 2.386)
+    """
+    df: Counter[str] = Counter()
+    n = 0
+    for text in texts:
+        n += 1
+        df.update(set(tokenize(text)))
+    idf = {t: math.log((n + 1) / (c + 1)) + 1.0 for t, c in df.items()}
+    idf[""] = math.log(n + 1) + 1.0
+    return idf
+
+
+# ---------------------------------------------------------------------------------------------
+# Sentences.
+
+_ABBREV = frozenset(
+    """mr mrs ms dr prof sr jr st vs etc inc ltd co corp gen col lt sgt capt gov sen rep rev
+    no nos vol fig al approx dept est jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g
+    i.e""".split()
+)
+_BOUNDARY_RE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)\]]*)\s+|\n+")
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Split a text into sentences and return their character spans in the original text.
+
+    Boundaries are sentence-final punctuation followed by whitespace (not after a known
+    abbreviation, an initial or a number followed by a lowercase word) and line breaks. Spans
+    exclude the surrounding whitespace; empty pieces are dropped.
+
+    Args:
+        text: The document text as stored.
+
+    Returns:
+        ``(start, end)`` offsets (end exclusive) with ``text[start:end]`` the sentence as written,
+        in order and non-overlapping.
+
+    >>> t = "Dr. Smith came. It rained!\\nThen sun."
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['Dr. Smith came.', 'It rained!', 'Then sun.']
+    """
+    spans: list[tuple[int, int]] = []
+    start = 0
+    n = len(text)
+    for m in _BOUNDARY_RE.finditer(text):
+        cut = m.end(1) if m.group(1) is not None else m.start()
+        if "\n" not in m.group(0):
+            # Look at the word before the punctuation and the character after the gap.
+            j = cut - 1
+            while j >= 0 and text[j] in "\"'\u201d\u2019)]":
+                j -= 1
+            k = j - 1
+            while k >= 0 and not text[k].isspace():
+                k -= 1
+            prev = text[k + 1 : j].lower().rstrip(".")
+            nxt = text[m.end()] if m.end() < n else ""
+            if text[j] == "." and (
+                prev in _ABBREV or (len(prev) == 1 and prev.isalpha()) or (nxt and nxt.islower())
+            ):
+                continue
+        _add_span(text, start, cut, spans)
+        start = m.end()
+    _add_span(text, start, n, spans)
+    return spans
+
+
+def _add_span(text: str, a: int, b: int, spans: list[tuple[int, int]]) -> None:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    if b > a:
+        spans.append((a, b))
+
+
+# ---------------------------------------------------------------------------------------------
+# The judge.
+
+
+@dataclass(slots=True)
+class _Doc:
+    spans: list[tuple[int, int]]
+    terms: list[list[str]]
+    sets: list[frozenset[str]]
+    folded: list[str]
+
+
+@dataclass(slots=True)
+class _Claim:
+    terms: list[str]
+    content: dict[str, float]  # content term -> weight
+    total: float
+    neg: int
+    figures: list[Figure]
+    hedged: bool
+    folded: str
+    subject: frozenset[str]
+    subject_words: tuple[str, ...]
+    alternatives: dict[str, frozenset[str]]  # content term -> its antonyms and frame mates
+
+
+_NEG_PHRASE_RE = re.compile(
+    r"(?=[" + "".join(sorted({p[0] for p in NEGATION_PHRASES})) + r"])\b(?:"
+    + "|".join(re.escape(p) for p in NEGATION_PHRASES) + r")\b"
+)
+
+
+_PRONOUN_START = (["he"], ["she"], ["it"], ["they"], ["his"], ["her"], ["its"], ["their"])
+"""A single evidence passage that opens with a pronoun is taken to speak of the claim's subject
+(the passage was chosen as evidence for that claim)."""
+
+
+def _neg_count(
+    terms: list[str], folded: str, *, near: Mapping[str, float] | None = None, window: int = 0
+) -> int:
+    """Count negation cues; with ``near``, only word cues within ``window`` terms of one of them."""
+    _, neg, _ = _stem_sets()
+    if near is None or window <= 0:
+        n = sum(1 for t in terms if t in neg)
+    else:
+        anchors = [i for i, t in enumerate(terms) if t in near]
+        n = sum(
+            1
+            for i, t in enumerate(terms)
+            if t in neg and any(abs(i - j) <= window for j in anchors)
+        )
+    return n + len(_NEG_PHRASE_RE.findall(folded))
+
+
+class LexicalJudge:
+    """The default judge: IDF-weighted sentence selection and rule-based stance.
+
+    Args:
+        idf: Corpus IDF from the warehouse (keys from :func:`tokenize`, e.g. built with
+            :func:`compute_idf`); ``None`` to use the IDF of the sentences of each batch's
+            distinct documents.
+        config: Thresholds.
+
+    Example:
+        >>> judge = LexicalJudge()
+        >>> r = judge.judge_batch([("Unemployment rose to 18 percent in 2020.",
+        ...     "Officials said unemployment rose to 11 percent in 2020. Markets fell.")])[0]
+        >>> r.stance.value, r.quote
+        ('REFUTES', 'Officials said unemployment rose to 11 percent in 2020.')
+    """
+
+    name = "lexical"
+
+    def __init__(
+        self,
+        *,
+        idf: Mapping[str, float] | None = None,
+        config: LexicalJudgeConfig = LexicalJudgeConfig(),  # noqa: B008 - frozen, immutable
+    ) -> None:
+        self.idf = idf
+        self.config = config
+        self._idf_default = (
+            float(idf.get("", max(idf.values(), default=1.0))) if idf else 1.0
+        )
+
+    # -- public ------------------------------------------------------------------------------
+
+    def judge_batch(self, pairs: Sequence[tuple[str, str]]) -> list[JudgeResult]:
+        """Judge many (claim, document_text) pairs.
+
+        Args:
+            pairs: ``(claim, document_text)`` tuples; documents repeated across pairs are parsed
+                once.
+
+        Returns:
+            One :class:`JudgeResult` per pair, in order, with ``judge="lexical"``; the quote is
+            ``document_text[start:end]`` of one or two adjacent sentences ("" when the document
+            is empty).
+        """
+        docs: dict[str, _Doc] = {}
+        for _, text in pairs:
+            if text not in docs:
+                docs[text] = self._parse_doc(text)
+        idf = self.idf
+        default = self._idf_default
+        if idf is None:
+            idf = compute_idf_from_terms(s for d in docs.values() for s in d.sets)
+            default = idf[""]
+        return [self._judge(claim, text, docs[text], idf, default) for claim, text in pairs]
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _parse_doc(self, text: str) -> _Doc:
+        text = text[: self.config.max_doc_chars]
+        spans = split_sentences(text)
+        terms, sets, folded = [], [], []
+        for a, b in spans:
+            sent = text[a:b]
+            f = _fold(sent)
+            t, _ = _terms_and_figures(f)
+            terms.append(t)
+            sets.append(frozenset(t))
+            folded.append(" ".join(f.split()))
+        return _Doc(spans, terms, sets, folded)
+
+    def _parse_claim(self, claim: str, idf: Mapping[str, float], default: float) -> _Claim:
+        stop, neg, hedge = _stem_sets()
+        terms = tokenize(claim)
+        content: dict[str, float] = {}
+        for t in terms:
+            if t in stop or t in neg or (len(t) < 2 and not t.startswith("#")):
+                continue
+            w = idf.get(t, default)
+            if t.startswith("#"):
+                w = max(w, default * 0.8)
+            content[t] = w
+        folded = " ".join(_fold(claim).split())
+        subject_words = _subject_words(claim)
+        subject = frozenset(t for t in tokenize(" ".join(subject_words)) if t in content)
+        ants, members = _antonyms(), _frame_members()
+        alternatives = {}
+        for t in content:
+            alt = set(ants.get(t, ()))
+            if t in members:
+                alt |= _frame_classes()[members[t]] - {t}
+            if alt:
+                alternatives[t] = frozenset(alt)
+        return _Claim(
+            terms=terms,
+            content=content,
+            total=sum(content.values()) or 1.0,
+            neg=_neg_count(terms, folded),
+            figures=normalize_figures(_fold(claim)),
+            hedged=any(t in hedge for t in terms),
+            folded=folded,
+            subject=subject,
+            subject_words=tuple(subject_words),
+            alternatives=alternatives,
+        )
+
+    def _judge(
+        self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float
+    ) -> JudgeResult:
+        cfg = self.config
+        if not doc.spans:
+            return JudgeResult(Stance.NEUTRAL, 0.0, "", "empty document", self.name)
+        claim = self._parse_claim(claim_text, idf, default)
+        if not claim.content:
+            return JudgeResult(Stance.NEUTRAL, 0.0, "", "claim has no content terms", self.name)
+        content = claim.content
+        total = claim.total
+        covs = [sum(w for t, w in content.items() if t in s) / total for s in doc.sets]
+        alts = claim.alternatives
+        if alts:
+            # Aligned coverage also counts a claim term whose antonym or frame mate the sentence
+            # names: "ice is increasing" and "ice has been decreasing" speak of the same thing.
+            aligned = [
+                c + sum(content[t] for t, a in alts.items() if t not in s and not a.isdisjoint(s))
+                / total
+                for c, s in zip(covs, doc.sets, strict=True)
+            ]
+        else:
+            aligned = covs
+        best = max(range(len(covs)), key=lambda i: (aligned[i], covs[i], -i))
+        cov = covs[best]
+        rel = aligned[best]
+        short = len(doc.spans) <= cfg.short_doc_sentences
+        if short:
+            whole = frozenset().union(*doc.sets)
+            cov_window = sum(w for t, w in content.items() if t in whole) / total
+        else:
+            order = sorted(range(len(covs)), key=lambda i: (-covs[i], i))[: cfg.window_sentences]
+            union = frozenset().union(*(doc.sets[i] for i in order))
+            cov_window = sum(w for t, w in content.items() if t in union) / total
+        quote = _quote(text, doc.spans, best, cfg.min_quote_chars) if rel > 0 else ""
+        if not _WORD_CHAR_RE.search(quote):
+            quote = ""  # punctuation alone quotes nothing
+        relevance = round(min(1.0, rel), 4)
+        sent_set = doc.sets[best]
+        sent_terms = doc.terms[best]
+
+        # Contradiction signals, read on the selected sentence.
+        _, _, hedge = _stem_sets()
+        s_neg = _neg_count(sent_terms, doc.folded[best], near=content, window=cfg.negation_window)
+        same_polarity = (claim.neg > 0) == (s_neg > 0)
+        conflicts = [
+            c
+            for c in (
+                _figure_conflict(claim.figures, normalize_figures(doc.folded[best])),
+                _antonym_conflict(claim.terms, sent_set),
+                _frame_conflict(claim.terms, sent_set),
+            )
+            if c
+        ]
+        missing = 1.0 - cov_window
+        atomic = len(content) <= cfg.atomic_claim_terms
+        subject_here = bool(claim.subject) and (
+            (bool(claim.subject & sent_set) and _names(claim.subject_words, text, doc.spans[best]))
+            or (short and sent_terms[:1] in _PRONOUN_START)
+        )
+        if (
+            short
+            and subject_here
+            and atomic
+            and missing >= cfg.missing_term_refutes
+            and not conflicts
+        ):
+            conflicts.append(f"same subject, {missing:.0%} of the claim absent")
+
+        def result(stance: Stance, why: str) -> JudgeResult:
+            return JudgeResult(stance, relevance, quote, why, self.name)
+
+        if not short:
+            return self._judge_article(
+                claim, rel, cov_window, conflicts, same_polarity, s_neg, result
+            )
+        about_subject = short and subject_here and atomic
+        if rel < cfg.relevance_floor and not about_subject:
+            return result(Stance.NEUTRAL, f"best sentence covers {rel:.0%} of the claim")
+        polarity = "" if same_polarity else "negation on one side only"
+        if conflicts:
+            # The sentence gives the claim's frame another value. A negated claim ("X is not a
+            # Y") is then supported by it; a positive one is refuted.
+            if claim.neg > 0 and s_neg == 0:
+                return result(Stance.SUPPORTS, "negated claim; " + "; ".join(conflicts))
+            return result(Stance.REFUTES, "; ".join(conflicts))
+        if cov < cfg.relevance_floor:
+            return result(Stance.NEUTRAL, f"best sentence covers {cov:.0%} of the claim")
+        if not same_polarity and cov >= cfg.negation_floor:
+            return result(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim")
+        s_hedged = any(t in hedge for t in sent_terms)
+        if cov_window >= cfg.support_coverage:
+            if s_hedged and not claim.hedged:
+                return result(Stance.PARTIAL, "covers the claim with a qualifier")
+            return result(Stance.SUPPORTS, f"covers {cov_window:.0%} of the claim")
+        return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
+
+    def _judge_article(
+        self,
+        claim: _Claim,
+        cov: float,
+        cov_window: float,
+        conflicts: list[str],
+        same_polarity: bool,
+        s_neg: int,
+        result: Callable[[Stance, str], JudgeResult],
+    ) -> JudgeResult:
+        cfg = self.config
+        if cov_window < cfg.article_relevance_floor:
+            return result(Stance.NEUTRAL, f"best sentences cover {cov_window:.0%} of the claim")
+        if cov >= cfg.article_refute_coverage:
+            if conflicts:
+                if claim.neg > 0 and s_neg == 0:
+                    return result(Stance.SUPPORTS, "negated claim; " + "; ".join(conflicts))
+                return result(Stance.REFUTES, "; ".join(conflicts))
+            if not same_polarity:
+                return result(Stance.REFUTES, f"negation on one side only; covers {cov:.0%}")
+        if cov_window >= cfg.article_support_coverage:
+            return result(Stance.SUPPORTS, f"best sentences cover {cov_window:.0%} of the claim")
+        return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the claim")
+
+
+def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, float]:
+    """Compute :func:`compute_idf` from already tokenised texts (one set of terms per text)."""
+    df: Counter[str] = Counter()
+    n = 0
+    for s in term_sets:
+        n += 1
+        df.update(s)
+    idf = {t: math.log((n + 1) / (c + 1)) + 1.0 for t, c in df.items()}
+    idf[""] = math.log(n + 1) + 1.0
+    return idf
+
+
+_CAP_RE = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of|the|de|von|van|and|&)?\s*[A-Z][\w'\-]*)*")
+
+
+def _subject_words(claim: str) -> list[str]:
+    """Words of the claim's leading capitalised run (its likely subject, when a name)."""
+    m = _CAP_RE.match(claim.strip().lstrip("\"'\u201c"))
+    if not m:
+        return []
+    return [w for w in re.findall(r"[\w'\-]+", m.group(0)) if w[:1].isupper()]
+
+
+def _names(words: Sequence[str], text: str, span: tuple[int, int]) -> bool:
+    """Whether the passage writes one of ``words`` capitalised and never in lowercase.
+
+    A claim's first word is capitalised whatever it is; it is a name ("Lost", "Valencia") only
+    when the evidence capitalises it too, not when the evidence writes it in lowercase ("Sea
+    level rise ..." against "... sea level rise would accelerate").
+    """
+    sent = text[span[0] : span[1]]
+    for w in words:
+        if len(w) < 2:
+            continue
+        if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", sent) and not re.search(
+            rf"(?<!\w){re.escape(w.lower())}(?!\w)", sent
+        ):
+            return True
+    return False
+
+
+def _quote(text: str, spans: list[tuple[int, int]], i: int, min_chars: int) -> str:
+    a, b = spans[i]
+    lo, hi = i, i
+    while b - a < min_chars and (lo > 0 or hi < len(spans) - 1):
+        if hi < len(spans) - 1:
+            hi += 1
+            b = spans[hi][1]
+        else:
+            lo -= 1
+            a = spans[lo][0]
+    return text[a:b]
+
+
+def _figure_conflict(claim_figs: list[Figure], sent_figs: list[Figure]) -> str | None:
+    """Name a claim figure whose unit appears in the sentence only with other values."""
+    for cf in claim_figs:
+        same_unit = [sf for sf in sent_figs if sf.unit == cf.unit]
+        if not same_unit or cf.unit is None:
+            continue
+        if any(_close(cf, sf) for sf in same_unit):
+            continue
+        other = same_unit[0]
+        return f"figure {cf.value:g} {cf.unit} against {other.value:g} {other.unit}"
+    return None
+
+
+def _close(a: Figure, b: Figure) -> bool:
+    if a.value == b.value:
+        return True
+    tol = 0.1 if (a.is_hedged or b.is_hedged) else 0.005
+    return abs(a.value - b.value) <= tol * max(abs(a.value), abs(b.value))
+
+
+def _antonym_conflict(claim_terms: list[str], sent: frozenset[str]) -> str | None:
+    ants = _antonyms()
+    for t in claim_terms:
+        opp = ants.get(t)
+        if opp and t not in sent:
+            hit = opp & sent
+            if hit:
+                return f"antonym: '{t}' against '{sorted(hit)[0]}'"
+    return None
+
+
+def _frame_conflict(claim_terms: list[str], sent: frozenset[str]) -> str | None:
+    members = _frame_members()
+    claim_by_cls: dict[str, set[str]] = {}
+    for t in claim_terms:
+        cls = members.get(t)
+        if cls:
+            claim_by_cls.setdefault(cls, set()).add(t)
+    for cls, vals in claim_by_cls.items():
+        if vals & sent:
+            continue
+        others = {t for t in sent if members.get(t) == cls}
+        if others:
+            return f"{cls}: '{sorted(vals)[0]}' against '{sorted(others)[0]}'"
+    return None

@@ -1,0 +1,351 @@
+"""Tests of tasks.ingest_dumps and the shared pieces in tasks.ingest_common."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
+
+import pyarrow as pa
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
+from tasks.ingest_common import (
+    ColumnMapping,
+    IngestBatch,
+    detect_kind,
+    ingest_path,
+    merge_batches,
+    parse_datetime,
+    rows_to_documents,
+)
+from tasks.ingest_dumps import read_dump
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+CORPORA = SHARED / "corpora"
+
+
+def _utc(*args: int) -> datetime:
+    return datetime(*args, tzinfo=timezone.utc)
+
+
+def _all(path: Path | str, **kw: object) -> IngestBatch:
+    return merge_batches(read_dump(path, **kw))  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------ JSONL
+
+
+def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
+    batch = _all(FIXTURES / "bad_line.jsonl")
+    rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
+    assert set(rows) == {"a1", "a2", "5", "a6"}
+    assert batch.skips["bad_json_line"] == 1
+    assert batch.skips["not_an_object"] == 1
+    assert batch.skips["empty_text"] == 1
+    assert batch.skips["nul_removed"] == 1
+    assert batch.skips["non_utf8_text"] == 1
+    assert any("line 3" in m and "not JSON" in m for m in batch.messages)
+    assert any("line 6" in m for m in batch.messages)
+    a1 = rows["a1"]
+    assert a1["canonical_url"] == "https://example.com/a" and a1["host"] == "example.com"
+    assert a1["published_at"] == _utc(1987, 2, 26, 15, 1, 1)
+    assert a1["published_at_raw"] == "1987-02-26T15:01:01Z"
+    assert a1["author"] == "Ann" and a1["source_kind"] == "archive"
+    assert a1["doc_id"] == make_doc_id(a1["canonical_url"], content_sha256("Alpha text."))
+    # No URL: the locator is the source id.
+    assert rows["a2"]["doc_id"] == make_doc_id("a2", content_sha256("Beta text."))
+    # An unparseable date is NULL, never invented; the raw string is kept.
+    assert rows["a2"]["published_at"] is None
+    assert rows["a2"]["published_at_raw"] == "26-FEB-1987 15:01:01.79"
+    assert rows["5"]["text"] == "Epsilon text."
+    assert rows["a6"]["text"] == "caf\ufffd au lait"
+    assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
+
+
+def test_jsonl_gz_and_batches(tmp_path: Path) -> None:
+    path = tmp_path / "docs.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as fh:
+        for i in range(12):
+            fh.write(json.dumps({"id": f"d{i}", "text": f"text number {i}"}) + "\n")
+    batches = list(read_dump(path, batch_rows=5))
+    assert [b.documents.num_rows for b in batches] == [5, 5, 2]
+    ids = [i for b in batches for i in b.documents.column("source_id").to_pylist()]
+    assert ids == [f"d{i}" for i in range(12)]
+
+
+def test_jsonl_without_id_or_url_uses_path_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "anon.jsonl"
+    path.write_text('{"text": "same"}\n{"text": "same"}\n')
+    rows = _all(path).documents.to_pylist()
+    assert len(rows) == 2
+    assert rows[0]["doc_id"] == make_doc_id(f"{path}#1", content_sha256("same"))
+    assert rows[1]["doc_id"] == make_doc_id(f"{path}#2", content_sha256("same"))
+
+
+def test_json_array(tmp_path: Path) -> None:
+    path = tmp_path / "docs.json"
+    path.write_text(json.dumps([{"id": 1, "text": "one"}, {"id": 2, "text": "two"}, 3]))
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["1", "2"]
+    assert batch.skips["not_an_object"] == 1
+    wrapped = tmp_path / "wrapped.json"
+    wrapped.write_text(json.dumps({"documents": [{"id": "w", "text": "wrapped"}]}))
+    assert _all(wrapped).documents.column("text").to_pylist() == ["wrapped"]
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"id": 1, "text": "x"')
+    assert _all(broken).skips["bad_json_file"] == 1
+
+
+# ------------------------------------------------------------------------------ CSV / Parquet
+
+CSV_MAPPING = ColumnMapping(
+    id="doc", url="link", title="headline", text="body", published_at="date", author="by"
+)
+
+
+def test_csv_with_column_mapping() -> None:
+    batch = _all(FIXTURES / "docs.csv", mapping=CSV_MAPPING)
+    rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
+    assert set(rows) == {"c1", "c2", "c4"}
+    assert batch.skips["empty_text"] == 1
+    assert rows["c1"]["text"] == "First body, with a comma\nand a second line."
+    assert rows["c1"]["canonical_url"] == "https://example.com/c1"
+    assert rows["c1"]["published_at"] == _utc(2021, 3, 4)
+    assert rows["c2"]["url"] is None and rows["c2"]["host"] is None
+    assert rows["c2"]["author"] is None and rows["c2"]["published_at"] is None
+    assert rows["c4"]["text"] == 'Fourth "quoted" body.'
+    assert rows["c4"]["published_at"] is None and rows["c4"]["published_at_raw"] == "2021-13-45"
+
+
+def test_csv_missing_text_column_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="text column 'text'"):
+        _all(FIXTURES / "docs.csv")
+
+
+def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "d.tsv"
+    path.write_bytes(b"id\ttext\nx1\tgood\nx2\textra\tfield\nx3\tbad \xff byte\n")
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["x1", "x3"]
+    assert batch.skips["bad_csv_row"] == 1 and "line 3" in batch.messages[0]
+    assert batch.skips["non_utf8_text"] == 1
+    assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
+
+
+def test_parquet() -> None:
+    batch = _all(FIXTURES / "docs.parquet")
+    rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
+    assert set(rows) == {"p1", "p2"} and batch.skips["empty_text"] == 1
+    assert rows["p1"]["canonical_url"] == "https://example.com/p1"
+    assert rows["p1"]["published_at"] == _utc(2022, 1, 2, 3, 4, 5)
+    assert rows["p2"]["published_at"] is None
+
+
+def test_parquet_batches_and_missing_text_column(tmp_path: Path) -> None:
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "many.parquet"
+    pq.write_table(pa.table({"id": [str(i) for i in range(7)], "body": ["t"] * 7}), path)
+    batches = list(read_dump(path, mapping=ColumnMapping(text="body"), batch_rows=3))
+    assert [b.documents.num_rows for b in batches] == [3, 3, 1]
+    with pytest.raises(ValueError, match="text column"):
+        list(read_dump(path))
+
+
+def test_unknown_extension_and_bad_arguments(tmp_path: Path) -> None:
+    odd = tmp_path / "docs.xlsx"
+    odd.write_bytes(b"x")
+    with pytest.raises(ValueError, match="unknown dump extension"):
+        list(read_dump(odd))
+    with pytest.raises(ValueError, match="batch_rows"):
+        list(read_dump(FIXTURES / "bad_line.jsonl", batch_rows=0))
+    with pytest.raises(FileNotFoundError):
+        list(read_dump(tmp_path / "absent.jsonl"))
+
+
+def test_empty_file_yields_one_empty_batch(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("")
+    batches = list(read_dump(path))
+    assert len(batches) == 1 and batches[0].documents.num_rows == 0
+
+
+# ------------------------------------------------------------------------------ real corpora
+
+
+@pytest.mark.shared_data
+@pytest.mark.parametrize(
+    ("name", "n_rows"),
+    [
+        ("bbc-news.jsonl", 2225),
+        ("climate-fever-wikipedia.jsonl", 1344),
+        ("fakenewsnet-v1.jsonl", 420),
+        ("wice-dev-articles.jsonl", 349),
+        ("reuters21578.jsonl", 19042),
+    ],
+)
+def test_real_corpora_load(name: str, n_rows: int) -> None:
+    path = CORPORA / name
+    if not path.exists():
+        pytest.skip(f"shared data not found: {path}")
+    t0 = time.perf_counter()
+    batches = list(read_dump(path))
+    elapsed = time.perf_counter() - t0
+    assert all(b.documents.num_rows <= 5000 for b in batches)
+    n_docs = sum(b.documents.num_rows for b in batches)
+    skips = sum((b.skips for b in batches), start=__import__("collections").Counter())
+    # Every line is a document or a counted skip (fakenewsnet repeats 5 url+text pairs).
+    assert n_docs + skips["duplicate_in_batch"] == n_rows
+    assert set(skips) <= {"duplicate_in_batch"}
+    texts_empty = sum(b.documents.column("text").null_count for b in batches)
+    assert texts_empty == 0
+    if name == "reuters21578.jsonl":
+        assert n_docs == 19042 and len(batches) == 4
+        first = batches[0].documents.slice(0, 1).to_pylist()[0]
+        assert first["source_id"] == "reuters-1"
+        assert first["published_at"] == _utc(1987, 2, 26, 15, 1, 1)
+        assert elapsed < 30  # measured ~0.4 s here; generous for slow CI machines
+
+
+# ------------------------------------------------------------------------------ common pieces
+
+
+def test_rows_to_documents_rules() -> None:
+    rows = [
+        {"url": "https://www.x.com/a/?utm_source=z", "text": "  Hello\x00 world  ", "title": "T"},
+        {"url": "https://x.com/a", "text": "Hello world"},  # same canonical URL + same text
+        {"source_id": "s1", "text": b"bytes \xe9", "published_at": "2020-01-01",
+         "fetched_at": datetime(2020, 1, 2, 3, 4, 5), "http_status": 200, "host": "WWW.Host.org"},
+        {"text": ""},
+        {"text": None},
+    ]
+    batch = rows_to_documents(rows, source_kind="web", source_path="p")
+    out = batch.documents.to_pylist()
+    assert len(out) == 2
+    assert batch.skips == {"nul_removed": 1, "duplicate_in_batch": 1, "non_utf8_text": 1,
+                           "empty_text": 2}
+    assert out[0]["text"] == "Hello world" and out[0]["host"] == "x.com"
+    assert out[1]["host"] == "host.org" and out[1]["text"] == "bytes \ufffd"
+    assert out[1]["fetched_at"] == _utc(2020, 1, 2, 3, 4, 5)
+    assert out[1]["published_at_raw"] == "2020-01-01" and out[1]["http_status"] == 200
+    ts_type = batch.documents.schema.field("published_at").type
+    assert ts_type.tz == "UTC" and ts_type.unit == "us"
+    assert {r["is_snippet_only"] for r in out} == {False}
+    with pytest.raises(ValueError):
+        rows_to_documents([{"text": "x"}], source_kind="tweet", source_path=None)
+    empty = rows_to_documents([], source_kind="user", source_path=None)
+    assert empty.documents.num_rows == 0 and empty.documents.schema.equals(DOCUMENTS_SCHEMA)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        ("2016-06-29", _utc(2016, 6, 29)),
+        ("2016-06-29T10:00:00Z", _utc(2016, 6, 29, 10)),
+        ("2016-06-29 10:00:00+02:00", _utc(2016, 6, 29, 8)),
+        ("2016/6/29", _utc(2016, 6, 29)),
+        ("2020/1/10 14:33:00", _utc(2020, 1, 10, 14, 33)),
+        ("20160629", _utc(2016, 6, 29)),
+        ("29 June 2016", _utc(2016, 6, 29)),
+        ("June 29, 2016", _utc(2016, 6, 29)),
+        ("Wed, 29 Jun 2016 10:00:00 -0500", _utc(2016, 6, 29, 15)),
+        (datetime(2016, 6, 29, 10), _utc(2016, 6, 29, 10)),
+        (datetime(2016, 6, 29, 10, tzinfo=timezone(timedelta(hours=1))), _utc(2016, 6, 29, 9)),
+        (date(2016, 6, 29), _utc(2016, 6, 29)),
+        (1467194400, _utc(2016, 6, 29, 10)),
+        (1467194400000, _utc(2016, 6, 29, 10)),
+        ("", None),
+        (None, None),
+        ("yesterday", None),
+        ("2016-02-30", None),
+        ("29/06/2016", None),  # day-first or month-first cannot be told: NULL
+        ("06/29/2016", None),
+        ("0001-01-01", None),
+        ("Junk 29, 2016", None),
+        (True, None),
+        (float("nan"), None),
+    ],
+)
+def test_parse_datetime_is_strict(value: object, expected: datetime | None) -> None:
+    assert parse_datetime(value) == expected
+
+
+@given(st.text(max_size=40))
+def test_parse_datetime_never_raises(value: str) -> None:
+    got = parse_datetime(value)
+    assert got is None or (got.tzinfo is not None and got.utcoffset() == timedelta(0))
+
+
+@given(st.datetimes(min_value=datetime(1800, 1, 2), max_value=datetime(2199, 12, 30),
+                    timezones=st.just(timezone.utc)))
+def test_parse_datetime_roundtrips_isoformat(dt: datetime) -> None:
+    assert parse_datetime(dt.isoformat()) == dt
+
+
+def test_detect_kind(tmp_path: Path) -> None:
+    assert detect_kind(FIXTURES / "rss_small.xml") == "feed"
+    assert detect_kind(FIXTURES / "jsonfeed_11.json") == "feed"
+    assert detect_kind(FIXTURES / "truncated.warc") == "warc"
+    assert detect_kind(FIXTURES / "docs.csv") == "dump"
+    assert detect_kind(FIXTURES / "docs.parquet") == "dump"
+    assert detect_kind("x.warc.gz") == "warc" and detect_kind("x.wet") == "warc"
+    arr = tmp_path / "a.json"
+    arr.write_text('[{"text": "x"}]')
+    assert detect_kind(arr) == "dump"
+    sniff = {"f1": b"\n<?xml version='1.0'?><rss version='2.0'>", "f2": b"WARC/1.0\r\n",
+             "f3": b"PAR1....", "f4": b'{"version": "https://jsonfeed.org/version/1"}'}
+    kinds = {}
+    for name, head in sniff.items():
+        (tmp_path / name).write_bytes(head)
+        kinds[name] = detect_kind(tmp_path / name)
+    assert kinds == {"f1": "feed", "f2": "warc", "f3": "dump", "f4": "feed"}
+    (tmp_path / "gz").write_bytes(gzip.compress(b"WARC/1.0\r\n"))
+    assert detect_kind(tmp_path / "gz") == "warc"
+    (tmp_path / "mystery").write_bytes(b"hello")
+    with pytest.raises(ValueError, match="cannot tell"):
+        detect_kind(tmp_path / "mystery")
+
+
+def test_ingest_path_dispatches() -> None:
+    kinds = {}
+    for name in ["rss_small.xml", "jsonfeed_11.json", "truncated.warc", "bad_line.jsonl",
+                 "docs.parquet"]:
+        batch = merge_batches(ingest_path(str(FIXTURES / name)))
+        kinds[name] = set(batch.documents.column("source_kind").to_pylist())
+    assert kinds == {"rss_small.xml": {"feed"}, "jsonfeed_11.json": {"feed"},
+                     "truncated.warc": {"archive"}, "bad_line.jsonl": {"archive"},
+                     "docs.parquet": {"archive"}}
+    csv_batch = merge_batches(ingest_path(str(FIXTURES / "docs.csv"), mapping=CSV_MAPPING))
+    assert csv_batch.documents.num_rows == 3
+
+
+def test_overlong_line_and_gzip_bomb_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tasks.ingest_dumps as dumps
+
+    monkeypatch.setattr(dumps, "MAX_LINE_BYTES", 1000)
+    path = tmp_path / "bomb.jsonl.gz"
+    with gzip.open(path, "wb") as fh:
+        fh.write(b'{"id": "ok1", "text": "first"}\n')
+        fh.write(b"\0" * 5_000_000 + b"\n")  # one huge line, tiny when compressed
+        fh.write(b'{"id": "ok2", "text": "second"}\n')
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["ok1", "ok2"]
+    assert batch.skips["line_too_long"] == 1 and "line 2" in batch.messages[0]
+
+
+def test_truncated_gzip_dump_keeps_rows_before_the_cut(tmp_path: Path) -> None:
+    data = gzip.compress(b"".join(
+        json.dumps({"id": f"r{i}", "text": f"row {i} " + "x" * 200}).encode() + b"\n"
+        for i in range(2000)
+    ))
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(data[: len(data) // 2])
+    batch = _all(path)
+    assert 0 < batch.documents.num_rows < 2000
+    assert batch.skips["truncated_file"] == 1

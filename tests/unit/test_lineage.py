@@ -1,0 +1,349 @@
+"""Tests for tasks.lineage: edges, direction, origins, incremental runs, bad input."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import polars as pl
+import pytest
+
+from schemas.enums import DirectionBasis, EdgeKind
+from schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
+from schemas.signatures import SIGNATURES_SCHEMA
+from tasks.lineage import (
+    LineageConfig,
+    build_lineage,
+    compute_origins,
+    count_independent_origins,
+    lineage_members,
+    update_lineage,
+)
+
+T0 = datetime(1987, 3, 24, 15, 0, tzinfo=UTC)
+
+ORIGIN = (
+    "CPC International Inc said it reached an agreement in principle to sell its European corn "
+    "wet milling business to Agricola Finanziaria SpA, a member of the Ferruzzi Group, for a "
+    "price in excess of 600 mln dlrs.\n\nThe transaction is expected to be completed by "
+    "September 30. CPC said it expects no material gain or loss on the sale, which is subject "
+    "to approval by the European Commission and other regulators.\n\nIn 1986, the European corn "
+    "wet milling business had sales of 914.1 mln dlrs, operating income before overheads of "
+    "68.8 mln dlrs and associated headquarters overhead costs of 19.7 mln dlrs, according to "
+    "CPC's 1986 annual report. The businesses' assets were 645.7 mln dlrs in 1986, the report said."
+)
+OTHER = (
+    "Pittston Co said it has tentatively agreed to acquire WTC International N.V. in a tax-free "
+    "exchange of stock. Pittston said it agreed to exchange 0.523 common share for each of the "
+    "about 8,612,000 WTC common shares outstanding. Pittston said its Burlington Air Express "
+    "subsidiary generates about two-thirds of its 450 mln dlrs in annual revenues with its "
+    "domestic air freight services, and that the deal needs the approval of WTC holders."
+)
+DERIVED = (
+    "Shares of food processors moved higher on Tuesday as investors weighed a string of asset "
+    "sales across the industry. A report said: The transaction is expected to be completed by "
+    "September 30. CPC said it expects no material gain or loss on the sale, which is subject "
+    "to approval by the European Commission and other regulators. Analysts at two brokerages "
+    "said more disposals were likely before the end of the year as companies refocus."
+)
+INDEPENDENT = (
+    "Corn prices on the Chicago Board of Trade closed lower on Tuesday after the weekly export "
+    "inspections report disappointed traders, who had expected stronger shipments to Japan and "
+    "the Soviet Union. Soybeans finished mixed while wheat gained on short covering ahead of the "
+    "government's planting intentions report due at the end of the month."
+)
+
+
+def doc(doc_id, text, *, host="wire.example.com", hours=0.0, wayback_hours=None, dated=True):
+    return {
+        "doc_id": doc_id,
+        "text": text,
+        "host": host,
+        "published_at": T0 + timedelta(hours=hours) if dated else None,
+        "wayback_first_seen": T0 + timedelta(hours=wayback_hours)
+        if wayback_hours is not None
+        else None,
+    }
+
+
+def frame(rows):
+    return pl.DataFrame(
+        rows,
+        schema={
+            "doc_id": pl.String,
+            "text": pl.String,
+            "host": pl.String,
+            "published_at": pl.Datetime("us", "UTC"),
+            "wayback_first_seen": pl.Datetime("us", "UTC"),
+        },
+    )
+
+
+@pytest.fixture
+def pool():
+    rows = [
+        doc("origin", ORIGIN, hours=0),
+        doc(
+            "copy_furniture",
+            "Home | Markets | World\n" + ORIGIN + "\nShare this article",
+            host="ledger.example.com",
+            hours=3,
+        ),
+        doc("copy_curly", ORIGIN.replace("'", "\u2019"), host="post.example.com", hours=5),
+        doc("copy_truncated", ORIGIN[: len(ORIGIN) // 2], host="times.example.org", hours=6),
+        doc("copy_undated", ORIGIN + " REUTER", host="hub.example.net", dated=False),
+        doc("derived", DERIVED, host="ledger.example.com", hours=8),
+        doc("independent", INDEPENDENT, hours=2),
+        doc("other", OTHER, hours=1),
+    ]
+    return frame(rows)
+
+
+def edge_map(edges):
+    return {
+        frozenset((r["parent_doc_id"], r["child_doc_id"])): r for r in edges.iter_rows(named=True)
+    }
+
+
+def test_output_frames_follow_the_schemas(pool):
+    res = build_lineage(pool)
+    assert res.signatures.columns == SIGNATURES_SCHEMA.names
+    assert res.edges.columns == LINEAGE_EDGES_SCHEMA.names
+    assert res.origins.columns == ORIGINS_SCHEMA.names
+    assert res.signatures.height == res.origins.height == pool.height
+    assert set(res.signatures["config"]) == {str(LineageConfig().minhash)}
+    # round trip through the pyarrow schemas
+    res.edges.to_arrow().cast(LINEAGE_EDGES_SCHEMA)
+    res.origins.to_arrow().cast(ORIGINS_SCHEMA)
+    res.signatures.to_arrow().cast(SIGNATURES_SCHEMA)
+
+
+def test_copies_derivation_and_independents(pool):
+    res = build_lineage(pool)
+    edges = edge_map(res.edges)
+    syn = edges[frozenset(("origin", "copy_furniture"))]
+    assert syn["kind"] == EdgeKind.SYNDICATION
+    assert syn["parent_doc_id"] == "origin"
+    assert syn["direction_basis"] == DirectionBasis.ORIGIN_TIME
+    assert (
+        edges[frozenset(("origin", "copy_truncated"))]["kind"] == EdgeKind.SYNDICATION
+    )  # by containment
+    assert edges[frozenset(("origin", "copy_truncated"))]["containment"] >= 0.9
+    quote = edges[frozenset(("origin", "derived"))]
+    assert quote["kind"] == EdgeKind.QUOTE
+    assert quote["parent_doc_id"] == "origin"
+    assert quote["shared_passage_chars"] >= 100
+    origins = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    for d in (
+        "copy_furniture",
+        "copy_curly",
+        "copy_truncated",
+        "copy_undated",
+        "derived",
+        "origin",
+    ):
+        assert origins[d] == "origin", d
+    assert origins["independent"] == "independent"
+    assert origins["other"] == "other"
+    assert count_independent_origins(pool["doc_id"], res.origins) == 3
+    assert not any("independent" in pair for pair in edges)
+
+
+def test_two_copies_count_once_without_their_origin(pool):
+    res = build_lineage(pool)
+    assert count_independent_origins(["copy_curly", "copy_undated"], res.origins) == 1
+    assert count_independent_origins(["copy_curly", "independent", "unknown_doc"], res.origins) == 3
+    assert count_independent_origins([], res.origins) == 0
+    assert lineage_members("copy_curly", res.origins) >= {"origin", "derived", "copy_truncated"}
+    assert lineage_members("nowhere", res.origins) == {"nowhere"}
+
+
+def test_wayback_capture_before_a_later_update_decides_direction():
+    rows = [
+        doc("origin", ORIGIN, hours=10, wayback_hours=0),  # re-dated: updated later, captured first
+        doc("copy", "Home | Markets\n" + ORIGIN, host="ledger.example.com", hours=4),
+    ]
+    res = build_lineage(frame(rows))
+    (edge,) = res.edges.iter_rows(named=True)
+    assert edge["parent_doc_id"] == "origin"
+    assert edge["is_directed"]
+    assert res.origins.filter(pl.col("doc_id") == "copy")["origin_doc_id"].item() == "origin"
+
+
+def test_undated_pair_is_undirected_or_decided_by_containment():
+    rows = [
+        doc("a", ORIGIN, dated=False),
+        doc(
+            "b",
+            ORIGIN + "\nCopyright 1987 Daily Ledger. All rights reserved.",
+            host="x.example",
+            dated=False,
+        ),
+    ]
+    res = build_lineage(frame(rows), config=LineageConfig(containment_tie_break=False))
+    (edge,) = res.edges.iter_rows(named=True)
+    assert not edge["is_directed"]
+    assert edge["direction_basis"] == DirectionBasis.UNDIRECTED
+    assert res.origins["in_cycle"].all()
+    assert res.origins["origin_doc_id"].n_unique() == 1
+    res = build_lineage(frame(rows), config=LineageConfig(containment_tie_break=True))
+    (edge,) = res.edges.iter_rows(named=True)
+    assert edge["is_directed"]
+    assert edge["direction_basis"] == DirectionBasis.CONTAINMENT
+    assert edge["parent_doc_id"] == "a"  # the copy holds the original plus furniture
+    assert any("neither published_at nor wayback_first_seen" in n for n in res.notes)
+
+
+def test_compute_origins_condenses_cycles_and_picks_earliest_root():
+    edges = pl.DataFrame(
+        {
+            "parent_doc_id": ["a", "b", "c", "x"],
+            "child_doc_id": ["b", "a", "d", "d"],
+            "kind": ["syndication", "syndication", "syndication", "syndication"],
+            "jaccard": [1.0] * 4,
+            "containment": [1.0] * 4,
+            "shared_passage_chars": [None] * 4,
+            "direction_basis": ["origin_time"] * 4,
+            "is_directed": [True] * 4,
+        },
+        schema_overrides={"shared_passage_chars": pl.Int32},
+    )
+    times = {"a": 5, "b": 3, "c": 1, "x": 2, "d": 9}
+    out = compute_origins(["a", "b", "c", "d", "x", "lonely"], edges, origin_times=times)
+    got = dict(zip(out["doc_id"], out["origin_doc_id"], strict=True))
+    assert got["a"] == got["b"] == "b"  # the cycle a<->b is named by its earliest member
+    assert got["d"] == "c"  # reached from roots c and x: the earliest wins
+    assert got["lonely"] == "lonely"
+    cyc = dict(zip(out["doc_id"], out["in_cycle"], strict=True))
+    assert cyc["a"]
+    assert cyc["b"]
+    assert not cyc["d"]
+    lin = dict(zip(out["doc_id"], out["lineage_id"], strict=True))
+    assert lin["c"] == lin["d"] == lin["x"]
+    assert lin["a"] == lin["b"] != lin["c"]
+
+
+def test_incremental_run_equals_a_run_from_scratch(pool):
+    config = LineageConfig()
+    first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other", "copy_curly"]))
+    rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].to_list()))
+    stored = build_lineage(first, config=config)
+    inc = update_lineage(
+        rest,
+        stored_docs=first,
+        stored_signatures=stored.signatures,
+        stored_edges=stored.edges,
+        config=config,
+    )
+    scratch = build_lineage(pool, config=config)
+    assert sorted(inc.signatures["doc_id"]) == sorted(rest["doc_id"])
+    merged_sigs = pl.concat([stored.signatures, inc.signatures]).sort("doc_id")
+    assert merged_sigs.equals(scratch.signatures.sort("doc_id"))
+    merged_edges = pl.concat([stored.edges, inc.edges]).sort("parent_doc_id", "child_doc_id")
+    assert merged_edges.equals(scratch.edges.sort("parent_doc_id", "child_doc_id"))
+    assert inc.origins.sort("doc_id").equals(scratch.origins.sort("doc_id"))
+    # new edges all touch a new document
+    new_ids = set(rest["doc_id"])
+    assert all(
+        {r["parent_doc_id"], r["child_doc_id"]} & new_ids for r in inc.edges.iter_rows(named=True)
+    )
+
+
+def test_incremental_skips_documents_already_stored(pool):
+    stored = build_lineage(pool)
+    inc = update_lineage(
+        pool.head(2),
+        stored_docs=pool,
+        stored_signatures=stored.signatures,
+        stored_edges=stored.edges,
+    )
+    assert inc.signatures.height == 0
+    assert inc.edges.height == 0
+    assert inc.origins.equals(stored.origins)
+    assert any("already stored" in n for n in inc.notes)
+
+
+def test_bad_input_is_handled_and_explained():
+    rows = [
+        doc("empty", ""),
+        doc("blank", "   \n\t "),
+        doc("short", "Oil up", hours=1),
+        doc("short_copy", "OIL UP!", hours=2),
+        doc("bytes", "placeholder", hours=3),
+        doc("nodate", ORIGIN, dated=False),
+        doc("dated", ORIGIN, hours=4),
+        {
+            "doc_id": "dated",
+            "text": "a duplicate id",
+            "host": None,
+            "published_at": None,
+            "wayback_first_seen": None,
+        },
+        {
+            "doc_id": "nulltext",
+            "text": None,
+            "host": None,
+            "published_at": None,
+            "wayback_first_seen": None,
+        },
+    ]
+    texts = [r["text"].encode() if r["text"] is not None else None for r in rows]
+    texts[4] = b"Caf\xe9 prices rose sharply in \xff\xfe Paris today"  # not UTF-8
+    docs = frame(rows).with_columns(text=pl.Series(texts, dtype=pl.Binary))
+    res = build_lineage(docs)
+    notes = " | ".join(res.notes)
+    assert "not valid UTF-8" in notes
+    assert "no words" in notes
+    assert "shorter than one 3-word shingle" in notes
+    assert "duplicate doc_id" in notes
+    assert "neither published_at" in notes
+    origins = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origins["empty"] == "empty"
+    assert origins["blank"] == "blank"
+    assert origins["short_copy"] == "short"  # exact copies of short texts still match
+    assert origins["nodate"] == origins["dated"]
+    assert res.origins.height == 8
+
+
+def test_missing_required_columns_raise():
+    with pytest.raises(ValueError, match="doc_id"):
+        build_lineage(pl.DataFrame({"text": ["x"]}))
+
+
+def test_optional_columns_and_string_times_are_accepted():
+    docs = pl.DataFrame(
+        {
+            "doc_id": ["a", "b"],
+            "text": [ORIGIN, ORIGIN],
+            "published_at": ["1987-03-24T10:00:00Z", "1987-03-25T10:00:00Z"],
+        }
+    )
+    res = build_lineage(docs)
+    (edge,) = res.edges.iter_rows(named=True)
+    assert edge["parent_doc_id"] == "a"
+    assert edge["direction_basis"] == DirectionBasis.ORIGIN_TIME
+
+
+def test_ten_thousand_copies_of_one_story():
+    n = 10_000
+    rows = {
+        "doc_id": [f"c{i:05d}" for i in range(n)],
+        "text": [ORIGIN] * n,
+        "host": [f"h{i % 50}.example" for i in range(n)],
+        "published_at": [T0 + timedelta(minutes=i) for i in range(n)],
+    }
+    res = build_lineage(pl.DataFrame(rows))
+    assert res.origins["origin_doc_id"].unique().to_list() == ["c00000"]
+    assert res.edges.height < 5 * n  # linked as a star, not 5*10^7 pairs
+    assert any("linked to one member" in note for note in res.notes)
+    assert count_independent_origins(rows["doc_id"][5:50], res.origins) == 1
+
+
+def test_incremental_from_nothing_stored_equals_scratch(pool):
+    empty_docs = pool.head(0)
+    inc = update_lineage(
+        pool, stored_docs=empty_docs, stored_signatures=pl.DataFrame(), stored_edges=pl.DataFrame()
+    )
+    scratch = build_lineage(pool)
+    assert inc.signatures.sort("doc_id").equals(scratch.signatures.sort("doc_id"))
+    assert inc.edges.equals(scratch.edges)
+    assert inc.origins.equals(scratch.origins)
