@@ -402,9 +402,9 @@ def origins(
         _fail("no documents could be read")
         return
     if as_json:
-        from dataclasses import asdict, is_dataclass
-
-        data = asdict(res.report) if is_dataclass(res.report) else res.report
+        r = res.report
+        data = {"n_documents": r.n_documents, "n_origins": r.n_origins,
+                "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes}
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
         return
     render_origins(res.report, console)

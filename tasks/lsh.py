@@ -63,7 +63,8 @@ def optimal_bands(
         ``(bands, rows)`` with ``bands * rows <= num_perm``.
 
     Raises:
-        ValueError: When the threshold is outside (0, 1), num_perm < 1, or the weights do not sum to 1.
+        ValueError: When the threshold is outside (0, 1), num_perm < 1, or the weights do not
+            sum to 1.
 
     >>> optimal_bands(0.5, 128)
     (25, 5)

@@ -4,11 +4,11 @@ Every document's normalised words are cut into overlapping word n-grams (``ngram
 each n-gram is hashed to 64 bits. N-grams that occur in only one document are dropped, and so is
 page furniture: an n-gram found in many unrelated stories of one host (menus, "related" links,
 copyright lines), a short template line repeated over a host's pages, or an n-gram in very many
-unrelated stories overall. Words covered by furniture are furniture too, so n-grams straddling
-a furniture line and running text are dropped as well. The remaining n-grams are self-joined on their hash,
-which yields only the pairs that share text (no all-pairs comparison); consecutive shared
-n-grams on one diagonal (the same offset between the two documents) form a shared passage,
-whose length in characters of normalised text is reported.
+unrelated stories overall. Words covered by furniture are furniture too, so n-grams straddling a
+furniture line and running text are dropped as well. The remaining n-grams are self-joined on
+their hash, which yields only the pairs that share text (no all-pairs comparison); consecutive
+shared n-grams on one diagonal (the same offset between the two documents) form a shared
+passage, whose length in characters of normalised text is reported.
 """
 
 from __future__ import annotations

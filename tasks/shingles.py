@@ -37,7 +37,7 @@ _ASCII_TABLE = _ascii_table()
 
 
 def normalize_for_shingles(text: str) -> str:
-    """Normalise a text for shingling: NFKC, casefold, punctuation to spaces, one space between words.
+    """Normalise a text for shingling: NFKC, casefold, punctuation to spaces, single spaces.
 
     Soft hyphens and zero-width characters are dropped, apostrophes are deleted (so
     ``don’t`` and ``don't`` both become ``dont``) and any other punctuation or symbol

@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> None:
                     "corpus": path.name,
                     "documents": docs.height,
                     "identical_body_groups": groups.height,
-            "identical_title_and_body_groups": titled.height,
+                    "identical_title_and_body_groups": titled.height,
                     "identical_docs_in_groups": int(groups["n"].sum()) if groups.height else 0,
                     "groups_in_one_lineage": together,
                     "edges": res.edges.height,
@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> None:
         for row in near[::step].head(args.show).iter_rows(named=True):
             print(
                 f"  {row['kind']:<11} J={row['jaccard']:.3f} C={row['containment']:.3f} "
-                f"passage={row['shared_passage_chars']}  {row['parent_doc_id']} {row['parent_title'][:40]!r}"
+                f"passage={row['shared_passage_chars']}  "
+                f"{row['parent_doc_id']} {row['parent_title'][:40]!r}"
                 f" -> {row['child_doc_id']} {row['child_title'][:40]!r}"
             )
 

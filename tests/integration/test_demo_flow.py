@@ -5,6 +5,8 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+import json
+
 import duckdb
 import polars as pl
 import pytest
@@ -112,3 +114,63 @@ def test_every_admitted_quote_is_in_its_document(demo_run):
     for row in j.iter_rows(named=True):
         span = text[row["doc_id"]][row["span_start"]:row["span_end"]]
         assert span, row
+
+
+def test_recall_finds_unexpired_findings(demo_run):
+    from flows.analyst import recall
+
+    df = recall("lumen bridge", home=demo_run[0])
+    assert df.height == 1
+    assert df["status"][0] == "SUPPORTED"
+    assert recall("no such words anywhere", home=demo_run[0]).is_empty()
+
+
+def test_unresolved_claims_feed_the_next_run(demo_run):
+    from flows.factcheck import unresolved_claims
+    from warehouse.home import resolve_home
+    from warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(demo_run[0]))
+    texts = {c["text"] for c in unresolved_claims(wh)}
+    expected = {v["claim_text"] for v in demo_run[3].verdicts
+                if v["status"] in ("UNVERIFIED", "PARTIAL")}
+    assert texts == expected
+    assert any("snow leopard" in t for t in texts)
+
+
+def test_verify_command_checks_a_text(demo_run):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    res = CliRunner().invoke(app, ["verify", "The Lumen Bridge in Corvallo opened to traffic "
+                                   "on 14 May 2024.", "--home", demo_run[0], "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout[res.stdout.index("{"):])
+    assert [v["status"] for v in data["verdicts"]] == ["SUPPORTED"]
+
+
+def test_no_search_capability_is_said_and_exits_non_zero(prefect_harness, tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import EXIT_NO_CAPABILITY, app
+
+    res = CliRunner().invoke(app, ["verify", "The Lumen Bridge opened on 14 May 2024.",
+                                   "--home", str(tmp_path / "empty")])
+    assert res.exit_code == EXIT_NO_CAPABILITY
+    assert "research could not run: no search capability" in res.output
+
+
+def test_source_profiles_a_local_page(prefect_harness, tmp_path):
+    from flows.analyst import check_source
+
+    page = tmp_path / "page.html"
+    page.write_text(
+        '<html><head><meta property="article:published_time" content="2024-05-14T10:00:00Z">'
+        '<script type="application/ld+json">{"@type": "NewsArticle", '
+        '"datePublished": "2024-05-14T10:00:00Z"}</script></head>'
+        "<body><p>The Lumen Bridge opened to traffic on 14 May 2024.</p></body></html>",
+        encoding="utf-8")
+    prof = check_source(str(page), home=str(tmp_path / "home"))
+    assert prof.published_at is not None and prof.published_at.year == 2024
+    assert prof.date_reliability in ("reliable", "unknown")

@@ -3,6 +3,6 @@ select v.claim_id, v.claim_text, v.status, v.confidence, v.supporting_origins,
        v.refuting_origins, v.best_quote, v.best_url, v.decided_at, v.expires_at, v.run_id
 from verdicts_latest as v
 where (v.expires_at is null or v.expires_at > $now)
-  and list_bool_and(list_transform($words, w -> contains(lower(v.claim_text), w)))
+  and list_bool_and(list_transform($words, lambda w: contains(lower(v.claim_text), w)))
 order by v.decided_at desc
 limit $limit
