@@ -237,9 +237,8 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     if not as_json:
         from warehouse.home import resolve_home
 
-        console.print(f"warehouse: {resolve_home(home).duckdb}  (try: duckdb "
-                      f"{resolve_home(home).duckdb} \"select status, count(*) from "
-                      "verdicts_latest group by 1\")")
+        console.print(f"warehouse: {resolve_home(home).duckdb} — query it with DuckDB, e.g. "
+                      "select status, count(*) from verdicts_latest group by 1")
 
 
 @app.command()

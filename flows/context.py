@@ -20,7 +20,7 @@ def utcnow() -> datetime:
 
 
 def open_warehouse(home: str | None = None) -> Warehouse:
-    """Resolve the home (``home`` > ``$AFFIDAVIT_HOME`` > ``./.affidavit``) and open its warehouse."""
+    """Resolve the home (argument, ``$AFFIDAVIT_HOME``, ``./.affidavit``); open its warehouse."""
     paths: HomePaths = resolve_home(home)
     apply_prefect_environment(paths)
     return Warehouse(paths)

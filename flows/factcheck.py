@@ -150,6 +150,18 @@ def decide_and_write(
     return rows, result
 
 
+def source_urls(wh: Warehouse, claim_ids: Sequence[str]) -> dict[str, str]:
+    """Return, per claim extracted from a document, that document's URL (its appearance)."""
+    if not claim_ids:
+        return {}
+    df = wh.query(
+        "select c.claim_id, d.url from claims c join documents d on d.doc_id = c.source_doc_id "
+        "where c.claim_id in (select unnest($ids)) and d.url is not null",
+        {"ids": list(claim_ids)},
+    )
+    return dict(df.iter_rows())
+
+
 def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
                  result: ResearchResult | None, *, now: datetime) -> Path:
     """Write the run's HTML report and ClaimReview JSON-LD under ``<home>/reports/<run_id>/``."""
@@ -162,12 +174,18 @@ def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
         if adm.height:
             texts = wh.texts(adm["doc_id"].unique().to_list()).select("doc_id", "text", "title")
             adm = adm.join(texts, on="doc_id", how="left")
+            edges = wh.read("lineage_edges",
+                            where="parent_doc_id in (select unnest($ids)) "
+                                  "or child_doc_id in (select unnest($ids))",
+                            params={"ids": adm["doc_id"].unique().to_list()})
             for (cid,), g in adm.group_by("claim_id"):
                 evidence[str(cid)] = g.to_dicts()
+                ids = set(g["doc_id"].to_list())
                 lineage[str(cid)] = {
                     "documents": g.select("doc_id", "url", "title", "origin_doc_id")
                     .unique("doc_id").to_dicts(),
-                    "edges": [],
+                    "edges": edges.filter(pl.col("parent_doc_id").is_in(list(ids))
+                                          & pl.col("child_doc_id").is_in(list(ids))).to_dicts(),
                 }
     run_info = {"run_id": run.run_id, "flow": run.flow, "started_at": run.started_at,
                 "capabilities": run.capabilities, "degraded": run.degraded,
@@ -177,7 +195,9 @@ def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
     tmp = path.with_suffix(".tmp")
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(path)
-    reviews = [claimreview_jsonld(v, now=now) for v in verdicts]
+    sources = source_urls(wh, [str(v["claim_id"]) for v in verdicts])
+    reviews = [claimreview_jsonld({**v, "source_url": sources.get(str(v["claim_id"]))}, now=now)
+               for v in verdicts]
     jpath = folder / "claimreview.jsonld"
     tmp = jpath.with_suffix(".tmp")
     tmp.write_text(json.dumps(reviews, indent=1, default=str), encoding="utf-8")

@@ -102,7 +102,8 @@ def evidence_context(wh: Warehouse, doc_ids: Sequence[str]) -> pl.DataFrame:
         "from documents d left join origins o on o.doc_id = d.doc_id "
         "left join documents od on od.doc_id = o.origin_doc_id "
         "where d.doc_id in (select unnest($ids)) "
-        "qualify row_number() over (partition by d.doc_id order by d.fetched_at desc nulls last) = 1",
+        "qualify row_number() over (partition by d.doc_id "
+        "order by d.fetched_at desc nulls last) = 1",
         {"ids": ids},
     )
 

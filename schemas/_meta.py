@@ -21,7 +21,8 @@ def table_schema(
         version: Schema version; bump on any change and add a migration in ``warehouse``.
 
     Returns:
-        A ``pa.Schema`` with metadata keys ``name``, ``grain``, ``key`` (comma separated), ``version``.
+        A ``pa.Schema`` with metadata keys ``name``, ``grain``, ``key`` (comma separated) and
+        ``version``.
 
     Raises:
         ValueError: When a key column is not among the fields.

@@ -26,7 +26,8 @@ LINEAGE_EDGES_SCHEMA = table_schema(
 ORIGINS_SCHEMA = table_schema(
     [
         pa.field("doc_id", pa.string(), nullable=False),
-        pa.field("origin_doc_id", pa.string(), nullable=False),  # the lineage root; itself if independent
+        # the lineage root; the document itself when it is independent
+        pa.field("origin_doc_id", pa.string(), nullable=False),
         pa.field("lineage_id", pa.string(), nullable=False),  # id of the connected lineage
         pa.field("in_cycle", pa.bool_(), nullable=False),
     ],

@@ -246,7 +246,8 @@ class Warehouse:
             params: Values bound to the placeholders.
         """
         cols = ", ".join(_ident(c) for c in columns) if columns else "*"
-        sql = f"select {cols} from read_parquet({sql_literal(self.glob(name))}, union_by_name = true)"
+        glob = sql_literal(self.glob(name))
+        sql = f"select {cols} from read_parquet({glob}, union_by_name = true)"
         if where:
             sql += f" where {where}"
         with duckdb.connect() as con:

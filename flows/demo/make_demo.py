@@ -43,15 +43,18 @@ FURNITURE = {
 
 
 def doc(i: str, url: str, title: str, text: str, published_at: str | None) -> dict:
+    """Return one document row in the dump format (id, url, title, text, published_at)."""
     return {"id": i, "url": url, "title": title, "text": text, "published_at": published_at}
 
 
 def furnished(host: str, body: str) -> str:
+    """Wrap a story body in the page furniture (menu, related links) of its host."""
     head, foot = FURNITURE[host]
     return f"{head}\n\n{body}\n\n{foot}"
 
 
 def documents() -> list[dict]:
+    """Return the 25 demo documents."""
     d = []
     # Story 1: one press release, six syndicated copies, four rewrites that quote it,
     # an independent regulatory filing, and a later correction (13 documents, 3 origins).
@@ -210,6 +213,7 @@ CLAIMS = [
 
 
 def main() -> None:
+    """Write documents.jsonl and claims.jsonl beside this script."""
     with (HERE / "documents.jsonl").open("w", encoding="utf-8") as f:
         for row in documents():
             f.write(json.dumps(row, ensure_ascii=False) + "\n")

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
-
-import json
 
 import duckdb
 import polars as pl

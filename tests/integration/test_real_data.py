@@ -6,7 +6,7 @@ import polars as pl
 import pytest
 
 from flows.context import RunRecord, open_warehouse
-from flows.stages import index_task, ingest_task, lineage_task
+from flows.stages import ingest_task, lineage_task
 
 
 def test_reuters_backfill_is_idempotent_and_groups_identical_bodies(shared_data, tmp_path):
