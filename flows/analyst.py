@@ -77,19 +77,25 @@ def research_question(
 
 
 @flow(name="source", log_prints=False, validate_parameters=False)
-def check_source(target: str, *, home: str | None = None) -> SourceProfile:
+def check_source(target: str, *, home: str | None = None, wayback: bool = False,
+                 url: str | None = None) -> SourceProfile:
     """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
 
-    A URL is fetched with the guarded fetcher; a file is read from disk.
+    A URL is fetched with the guarded fetcher; a file is read from disk (``url`` names the
+    address it was saved from, for host and identifier checks). With ``wayback`` the first
+    capture time comes from the Wayback CDX API (network), so a page dated later than its first
+    capture is flagged as re-dated. Credibility lists come from ``AFFIDAVIT_CREDIBILITY_LOW`` /
+    ``_HIGH``.
 
     Raises:
         ValueError: When the target cannot be read or fetched.
     """
+    from flows.factcheck import credibility_lists_from_env
     from tasks.fetch import Fetcher
+    from tasks.search import WaybackCDX
 
     open_warehouse(home)  # Prefect environment under the home
     html: str | None = None
-    url: str | None = target
     if target.startswith(("http://", "https://")):
         res = Fetcher().fetch(target)
         if res.error or res.status is None or res.status >= 400:
@@ -101,8 +107,9 @@ def check_source(target: str, *, home: str | None = None) -> SourceProfile:
         if not path.is_file():
             raise ValueError(f"no such file: {target}")
         html = path.read_bytes().decode("utf-8", "replace")
-        url = None
-    return classify_source(url, html=html)
+    first_seen = WaybackCDX().first_seen(url) if wayback and url else None
+    return classify_source(url, html=html, first_seen=first_seen,
+                           credibility_lists=credibility_lists_from_env())
 
 
 @flow(name="recall", log_prints=False, validate_parameters=False)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from prefect import flow
 
 from flows.context import RunRecord, open_warehouse
-from flows.stages import Progress, index_task, ingest_task, lineage_task
+from flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
 from schemas.enums import RunStatus
 from tasks.ingest_common import ColumnMapping
 
@@ -29,6 +30,7 @@ def backfill_archive(
     *,
     home: str | None = None,
     mapping: ColumnMapping | None = None,
+    dask: str | None = None,
     progress: Progress | None = None,
 ) -> BackfillResult:
     """Ingest WARC/WET files and JSONL/Parquet/CSV dumps; update lineage and the search index.
@@ -40,6 +42,8 @@ def backfill_archive(
         paths: Files (or feed URLs) to read.
         home: affidavit home (default ``$AFFIDAVIT_HOME`` or ``./.affidavit``).
         mapping: Column mapping for dumps.
+        dask: Dask scheduler address (or ``"local"``) for the lineage stage; default
+            ``$AFFIDAVIT_DASK_ADDRESS``, else the lineage runs in this process.
         progress: Progress callback (stage, rows).
     """
     wh = open_warehouse(home)
@@ -48,7 +52,11 @@ def backfill_archive(
         new_ids = ingest_task(wh, list(paths), run=run, mapping=mapping, progress=progress)
         if progress:
             progress("lineage", 0)
-        lineage_task(wh, new_ids, run=run)
+        dask = dask or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
+        if dask:  # a subflow on the Dask task runner: not wrapped in a task
+            refresh_lineage(wh, new_ids, run=run, dask=dask)
+        else:
+            lineage_task(wh, new_ids, run=run)
         if progress:
             progress("index", 0)
         index_task(wh, new_ids, run=run)

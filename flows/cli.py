@@ -145,6 +145,9 @@ def backfill(
     text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
     date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
     "published_at",
+    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
+                                             "lineage stage, or 'local' (default "
+                                             "$AFFIDAVIT_DASK_ADDRESS)")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest archives and dumps into the warehouse; update lineage and the search index.
@@ -159,7 +162,7 @@ def backfill(
                             published_at=date_column)
     try:
         with _progress() as prog:
-            res = backfill_archive(paths, home=home, mapping=mapping,
+            res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
                                    progress=_ingest_progress(prog))
     except ValueError as exc:
         _fail(str(exc))
@@ -328,6 +331,10 @@ def research(
 @app.command()
 def source(
     target: Annotated[str, typer.Argument(help="URL or local HTML file")],
+    url: Annotated[str | None, typer.Option("--url", help="address a local file was saved "
+                                            "from")] = None,
+    wayback: Annotated[bool, typer.Option("--wayback", help="ask the Wayback CDX API for the "
+                                          "first capture (network)")] = False,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -341,7 +348,7 @@ def source(
     from flows.analyst import check_source
 
     try:
-        prof = check_source(target, home=home)
+        prof = check_source(target, home=home, wayback=wayback, url=url)
     except ValueError as exc:
         _fail(str(exc))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from tasks.claims import (
 )
 from tasks.queries import MODES
 from tasks.reports import claimreview_jsonld, render_html_report
+from tasks.sources import CredibilityLists
 from tasks.tribunal import TribunalConfig, build_verdict_rows
 from warehouse.store import Warehouse
 
@@ -109,10 +111,12 @@ def decide_and_write(
     result = None
     if researchable:
         web = any(p.name != "archive" for p in caps.providers)
+        lists = credibility_lists_from_env()
         result = research(
             wh, researchable, run=run, mode=mode, judge=caps.judge, providers=caps.providers,
             now=now, progress=progress,
             materialize=(lambda hits: materialize_web_hits(wh, hits, run=run)) if web else None,
+            credibility_lists=lists,
         )
         n_fallbacks = int(getattr(caps.judge, "n_fallbacks", 0) or 0)
         if n_fallbacks:
@@ -203,6 +207,22 @@ def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
     tmp.write_text(json.dumps(reviews, indent=1, default=str), encoding="utf-8")
     tmp.replace(jpath)
     return path
+
+
+def credibility_lists_from_env(environ: Mapping[str, str] | None = None) -> CredibilityLists | None:
+    """Load the credibility lists named by ``AFFIDAVIT_CREDIBILITY_LOW`` / ``_HIGH`` (host files).
+
+    Raises:
+        ValueError: When a named file cannot be read.
+    """
+    env = os.environ if environ is None else environ
+    low, high = env.get("AFFIDAVIT_CREDIBILITY_LOW"), env.get("AFFIDAVIT_CREDIBILITY_HIGH")
+    if not low and not high:
+        return None
+    try:
+        return CredibilityLists.from_files(low=low or None, high=high or None)
+    except OSError as exc:
+        raise ValueError(f"cannot read a credibility list: {exc}") from exc
 
 
 def unresolved_claims(wh: Warehouse) -> list[dict[str, Any]]:

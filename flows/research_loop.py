@@ -23,7 +23,7 @@ from tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side, rea
 from tasks.judges import Judge
 from tasks.queries import MODES, detect_gaps, plan_queries
 from tasks.search import SearchHit, SearchProvider
-from tasks.sources import classify_source, credibility_weight, is_primary
+from tasks.sources import CredibilityLists, classify_source, credibility_weight, is_primary
 from tasks.tribunal import TribunalConfig, decide
 from warehouse.store import Warehouse
 
@@ -119,6 +119,7 @@ def research(
     now: datetime,
     materialize: Callable[[list[SearchHit]], dict[str, str]] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    credibility_lists: CredibilityLists | None = None,
 ) -> ResearchResult:
     """Research claims in rounds and return their judgments and queries.
 
@@ -133,6 +134,7 @@ def research(
         now: The run's clock.
         materialize: Turns web hits (URL, no doc_id) into stored documents; returns url → doc_id.
         progress: Called with (round number, claims still active).
+        credibility_lists: Hosts of low / high credibility the user pointed to.
     """
     cfg = MODES[mode]
     tribunal = TribunalConfig(origins_for_supported=cfg.origins_for_supported)
@@ -247,7 +249,8 @@ def research(
             for (cid, doc_id, side, text), res in zip(pairs, results, strict=True):
                 meta = ctx_rows[doc_id]
                 if doc_id not in source_weights:
-                    profile = classify_source(meta["url"], text=text)
+                    profile = classify_source(meta["url"], text=text,
+                                              credibility_lists=credibility_lists)
                     source_weights[doc_id] = credibility_weight(profile)
                     if is_primary(profile):
                         primary_docs.add(doc_id)

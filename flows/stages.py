@@ -69,11 +69,14 @@ def ingest_sources(
 
 
 def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord,
-                    config: LineageConfig | None = None) -> int:
+                    config: LineageConfig | None = None, dask: str | None = None) -> int:
     """Add the new documents' signatures and lineage edges; recompute ``origins``.
 
     Only the new documents' signatures are computed; their bands are joined against the stored
-    ones (``tasks.lineage.update_lineage``).
+    ones (``tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or ``"local"``
+    for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
+    Prefect tasks on Dask (``flows.lineage_dask``); the result equals the incremental one, and
+    only rows not stored yet are added.
 
     Returns:
         Number of new lineage edges.
@@ -82,17 +85,21 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
         return 0
     cols = ["doc_id", "text", "host", "published_at", "wayback_first_seen"]
     all_docs = wh.read("documents", columns=cols)
-    new_set = set(new_doc_ids)
-    is_new = pl.col("doc_id").is_in(list(new_set))
-    new_docs = all_docs.filter(is_new)
-    stored_docs = all_docs.filter(~is_new)
-    result = update_lineage(
-        new_docs,
-        stored_docs=stored_docs,
-        stored_signatures=wh.read("signatures"),
-        stored_edges=wh.read("lineage_edges"),
-        config=config or LineageConfig(),
-    )
+    if dask:
+        from flows.lineage_dask import run_lineage_on_dask
+
+        result = run_lineage_on_dask(all_docs, address=None if dask == "local" else dask,
+                                     config=config or LineageConfig())
+        run.counts["lineage_on_dask"] += 1
+    else:
+        is_new = pl.col("doc_id").is_in(list(set(new_doc_ids)))
+        result = update_lineage(
+            all_docs.filter(is_new),
+            stored_docs=all_docs.filter(~is_new),
+            stored_signatures=wh.read("signatures"),
+            stored_edges=wh.read("lineage_edges"),
+            config=config or LineageConfig(),
+        )
     run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
     n_edges = wh.append_unique("lineage_edges", result.edges)
     run.counts["lineage_edges_added"] += n_edges

@@ -111,6 +111,8 @@ class LineageConfig:
     containment_tie_break: bool = False
     capture_is_upper_bound: bool = False
     max_bucket: int = DEFAULT_MAX_BUCKET
+    quote_single_parent: bool = True
+    quote_max_runs: int = 0
 
     def quote_link_chars(self, n_docs: int) -> int:
         """Shortest passage (characters) by which a quote edge joins lineages among ``n_docs``.
@@ -547,6 +549,8 @@ def _link(
     # pairs already linked through the bands keep their band edge
     seen = pl.DataFrame({"i": li, "j": lj}, schema={"i": pl.Int64, "j": pl.Int64})
     pp = pp.join(seen, on=["i", "j"], how="anti")
+    if config.quote_max_runs > 0:
+        pp = pp.filter(pl.col("n_runs") <= config.quote_max_runs)
     quote_edges, _ = _verify_pairs(
         prep, pp["i"].to_numpy(), pp["j"].to_numpy(), pp["passage_chars"].to_numpy(), config
     )
@@ -609,6 +613,7 @@ def compute_origins(
     min_quote_chars: int = 0,
     own_text_share: Mapping[str, float] | None = None,
     sizes: Mapping[str, int] | None = None,
+    quote_single_parent: bool = False,
 ) -> pl.DataFrame:
     """Condense the lineage graph and name each document's independent origin.
 
@@ -636,6 +641,11 @@ def compute_origins(
             (a copy adds page furniture), then the largest (a truncated copy has no text of
             its own either), then the earliest.
         sizes: Optional number of shingles per document, for ``own_text_share``.
+        quote_single_parent: In the quote tier, each lineage keeps only its strongest
+            incoming quote edge (longest shared passage, then earliest parent): a derived
+            story quotes one origin, so a weaker stock phrase shared with another lineage
+            does not pull it (and its copies) under that lineage's root
+            (``LineageConfig.quote_single_parent``).
 
     Returns:
         ``ORIGINS_SCHEMA`` columns, one row per document, sorted by doc_id. ``lineage_id`` is
@@ -668,14 +678,21 @@ def compute_origins(
             | (pl.col("shared_passage_chars").fill_null(0) >= min_quote_chars)
         )
 
-    def arcs(kinds: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def arcs(
+        kinds: tuple[str, ...], weights: bool = False
+    ) -> tuple[np.ndarray, np.ndarray] | tuple[np.ndarray, np.ndarray, np.ndarray]:
         sel = edges.filter(pl.col("kind").is_in(list(kinds))) if edges.height else edges
         if sel.height == 0:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            none = np.zeros(0, dtype=np.int64)
+            return (none, none, none) if weights else (none, none)
         p = np.array([index[x] for x in sel["parent_doc_id"].to_list()], dtype=np.int64)
         c = np.array([index[x] for x in sel["child_doc_id"].to_list()], dtype=np.int64)
         und = ~sel["is_directed"].fill_null(False).to_numpy().astype(bool)
-        return np.concatenate([p, c[und]]), np.concatenate([c, p[und]])
+        src, dst = np.concatenate([p, c[und]]), np.concatenate([c, p[und]])
+        if not weights:
+            return src, dst
+        w = sel["shared_passage_chars"].fill_null(0).to_numpy().astype(np.int64)
+        return src, dst, np.concatenate([w, w[und]])
 
     rep_pref = None
     if own_text_share:
@@ -700,10 +717,18 @@ def compute_origins(
     best_root = np.full(comp.max() + 1, np.iinfo(np.int64).max, dtype=np.int64)
     np.minimum.at(best_root, comp, rank[strong_origin])
     strong_origin = order[best_root[comp]]
-    s2, d2 = arcs((EdgeKind.QUOTE.value,))
+    s2, d2, w2 = arcs((EdgeKind.QUOTE.value,), weights=True)
     # tier 2 on the strong origins: a quote edge joins the lineages of its two ends
     s2, d2 = strong_origin[s2], strong_origin[d2]
     keep = s2 != d2
+    if quote_single_parent and keep.any():
+        # each child lineage keeps its strongest incoming arc: longest passage, earliest parent
+        idx = np.flatnonzero(keep)
+        pick = idx[np.lexsort((rank[s2[idx]], -w2[idx], d2[idx]))]
+        first = np.ones(len(pick), dtype=bool)
+        first[1:] = d2[pick][1:] != d2[pick][:-1]
+        keep = np.zeros(len(s2), dtype=bool)
+        keep[pick[first]] = True
     final_of_root, size2 = _resolve_roots(n, s2[keep], d2[keep], rank)
     origin = final_of_root[strong_origin]
     in_cycle = (size1 > 1) | (size2[strong_origin] > 1)
@@ -837,6 +862,7 @@ def build_lineage(
         min_quote_chars=config.quote_link_chars(len(prep.doc_ids)),
         own_text_share=_own_text_share(prep, edges, k),
         sizes=dict(zip(prep.doc_ids.tolist(), prep.n_shingles.tolist(), strict=True)),
+        quote_single_parent=config.quote_single_parent,
     )
     return LineageResult(
         signatures=_signature_frame(prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash),
@@ -1045,6 +1071,7 @@ def update_lineage(
         min_quote_chars=config.quote_link_chars(len(prep.doc_ids)),
         own_text_share=_own_text_share(prep, all_edges, k),
         sizes=dict(zip(prep.doc_ids.tolist(), prep.n_shingles.tolist(), strict=True)),
+        quote_single_parent=config.quote_single_parent,
     )
     out_ids = prep.doc_ids[compute_rows].tolist()
     return LineageResult(

@@ -106,7 +106,14 @@ class PassageResult:
 
 
 _EMPTY_PAIRS = pl.DataFrame(
-    schema={"i": pl.Int64, "j": pl.Int64, "passage_chars": pl.Int64, "n_shared": pl.Int64}
+    schema={
+        "i": pl.Int64,
+        "j": pl.Int64,
+        "passage_chars": pl.Int64,
+        "n_shared": pl.Int64,
+        "n_runs": pl.Int64,
+        "total_chars": pl.Int64,
+    }
 )
 
 
@@ -337,9 +344,16 @@ def find_shared_passages(
     runs = runs.with_columns(chars=pl.Series(chars, dtype=pl.Int64))
     pairs = (
         runs.group_by("i", "j")
-        .agg(passage_chars=pl.col("chars").max(), n_shared=pl.col("n").sum())
+        .agg(
+            passage_chars=pl.col("chars").max(),
+            n_shared=pl.col("n").sum(),
+            n_runs=pl.len(),
+            total_chars=pl.col("chars").sum(),
+        )
         .with_columns(
             pl.col("n_shared").cast(pl.Int64),
+            pl.col("n_runs").cast(pl.Int64),
+            pl.col("total_chars").cast(pl.Int64),
             pl.col("i").cast(pl.Int64),
             pl.col("j").cast(pl.Int64),
         )

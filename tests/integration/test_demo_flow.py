@@ -173,3 +173,20 @@ def test_source_profiles_a_local_page(prefect_harness, tmp_path):
     prof = check_source(str(page), home=str(tmp_path / "home"))
     assert prof.published_at is not None and prof.published_at.year == 2024
     assert prof.date_reliability in ("reliable", "unknown")
+
+
+def test_source_uses_the_users_credibility_list(prefect_harness, tmp_path, monkeypatch):
+    from flows.analyst import check_source
+
+    low = tmp_path / "low.txt"
+    low.write_text("# hosts of low credibility\nquietstreets.example\n", encoding="utf-8")
+    monkeypatch.setenv("AFFIDAVIT_CREDIBILITY_LOW", str(low))
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Elmstead banned all gas-powered leaf blowers in 2023."
+                    "</p></body></html>", encoding="utf-8")
+    listed = check_source(str(page), home=str(tmp_path / "home"),
+                          url="https://quietstreets.example/blog/elmstead")
+    other = check_source(str(page), home=str(tmp_path / "home"),
+                         url="https://countyfactcheck.example/checks/elmstead")
+    assert listed.credibility < other.credibility
+    assert any("low" in s for s in listed.signals)
