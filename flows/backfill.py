@@ -50,6 +50,7 @@ def backfill_archive(
     run = RunRecord(wh, "backfill_archive", {"paths": list(paths)}).start()
     try:
         new_ids = ingest_task(wh, list(paths), run=run, mapping=mapping, progress=progress)
+        # lineage and index also pick up documents a killed run stored but did not process
         if progress:
             progress("lineage", 0)
         dask = dask or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None

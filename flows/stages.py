@@ -72,6 +72,7 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
                     config: LineageConfig | None = None, dask: str | None = None) -> int:
     """Add the new documents' signatures and lineage edges; recompute ``origins``.
 
+    Documents without a signature (stored by a run killed before this stage) count as new.
     Only the new documents' signatures are computed; their bands are joined against the stored
     ones (``tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or ``"local"``
     for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
@@ -81,10 +82,13 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     Returns:
         Number of new lineage edges.
     """
-    if not new_doc_ids:
-        return 0
     cols = ["doc_id", "text", "host", "published_at", "wayback_first_seen"]
     all_docs = wh.read("documents", columns=cols)
+    # documents stored by a run killed before its lineage stage have no signature yet
+    signed = set(wh.read("signatures", columns=["doc_id"])["doc_id"].to_list())
+    new_doc_ids = sorted(set(new_doc_ids) | (set(all_docs["doc_id"].to_list()) - signed))
+    if not new_doc_ids:
+        return 0
     if dask:
         from flows.lineage_dask import run_lineage_on_dask
 

@@ -53,3 +53,20 @@ def test_missing_file_is_a_counted_skip_not_a_crash(wh, tmp_path):
                          run=run)
     assert run.counts["skip:source_unreadable"] == 1
     assert ids
+
+
+def test_a_run_killed_after_ingest_is_finished_by_the_next_run(wh):
+    """Documents stored by a run that died before lineage and indexing are not lost."""
+    from warehouse.search_index import SearchIndex
+
+    killed = RunRecord(wh, "killed", {})
+    ids = ingest_task.fn(wh, [str(FIX / "bad_line.jsonl")], run=killed)
+    assert ids and wh.count("signatures") == 0
+    rerun = RunRecord(wh, "rerun", {})
+    again = ingest_task.fn(wh, [str(FIX / "bad_line.jsonl")], run=rerun)
+    assert again == []
+    lineage_task.fn(wh, again, run=rerun)
+    index_task.fn(wh, again, run=rerun)
+    assert wh.count("signatures") == len(ids)
+    assert wh.count("origins") == len(ids)
+    assert SearchIndex.open(wh.paths.index).doc_ids() == set(ids)
