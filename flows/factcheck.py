@@ -19,14 +19,11 @@ from flows.context import RunRecord, open_warehouse, utcnow
 from flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
 from flows.research_loop import ResearchResult, research
 from flows.stages import Progress, index_task, ingest_task, lineage_task, materialize_web_hits
-from schemas.claims import make_claim_id
 from schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
 from tasks.claims import (
     build_claim_rows,
-    classify_volatility,
     expires_at,
     extract_claims,
-    gate_researchable,
     read_claims_file,
 )
 from tasks.queries import MODES
@@ -352,6 +349,3 @@ def factcheck(
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise
 
-
-__all__ = ["FactcheckResult", "factcheck", "make_claim_id", "classify_volatility",
-           "gate_researchable", "execute_research_run", "claims_from_file"]

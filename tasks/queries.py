@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from schemas.enums import Angle, Mode, Side
+from tasks.claims import STOP_WORDS
 
 __all__ = [
     "GAPS",
@@ -89,19 +90,8 @@ MAX_KEYWORDS = 12
 would otherwise make every query a near copy of the claim; 12 covers a typical one-sentence
 claim (median ~9 content words in Climate-FEVER claims, by reading, not measured)."""
 
-_STOP = frozenset(
-    """a an the and or but if then else of to in on at by for with from into onto over under
-    about above below between through during before after since until than as so such that this
-    these those there here it its it's they them their theirs he him his she her hers we us our
-    ours you your yours i me my mine who whom whose which what when where why how is are was were
-    be been being am do does did doing have has had having will would shall should can could may
-    might must not no nor also just only very too more most less least much many some any each
-    every all both either neither other another own same few again further once up down out off
-    s t let lets via per vs versus whether while because though although yet ever even still
-    true really actually compare comparison say says said claim claims claimed according
-    one ones thing things way ways lot lots get gets got make makes made toward towards among
-    within across around upon amid onto""".split()
-)
+_STOP = STOP_WORDS
+"""Stop words dropped from query keywords (shared with claim scoring)."""
 # "not", "no" are stop words for keywords(): negation words belong to the refute angle terms.
 
 _TOKEN = re.compile(
