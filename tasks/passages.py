@@ -95,7 +95,11 @@ class PassageResult:
     Attributes:
         pairs: One row per pair of row indices ``i < j``: ``i``, ``j`` (int64),
             ``passage_chars`` (int64, longest shared run of normalised text, characters),
-            ``n_shared`` (int64, shared n-grams).
+            ``n_shared`` (int64, shared n-grams), ``n_runs`` (int64, separate shared
+            passages: runs of consecutive shared n-grams, on any offset), ``total_chars``
+            (int64, summed characters of those runs; overlapping runs count twice),
+            ``full_sentence`` (bool, some run holds a whole sentence of both documents;
+            needs ``sentence_lengths``).
         n_furniture_ngrams: Distinct n-grams dropped as page furniture of a host.
         n_common_ngrams: Distinct n-grams dropped for occurring in too many documents.
     """
@@ -113,6 +117,7 @@ _EMPTY_PAIRS = pl.DataFrame(
         "n_shared": pl.Int64,
         "n_runs": pl.Int64,
         "total_chars": pl.Int64,
+        "full_sentence": pl.Boolean,
     }
 )
 
@@ -208,6 +213,7 @@ def find_shared_passages(
     line_lengths: Sequence[Sequence[int]] | None = None,
     new_mask: np.ndarray | None = None,
     min_chars: int = 0,
+    sentence_lengths: Sequence[Sequence[int]] | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
@@ -228,6 +234,9 @@ def find_shared_passages(
         new_mask: bool, shape ``(n_docs,)``; when given only pairs touching a new document are
             returned (furniture is still judged over all documents).
         min_chars: Drop pairs whose longest shared passage is shorter than this.
+        sentence_lengths: Words in each sentence of each document (summing to its word
+            count); when given, ``full_sentence`` tells whether some shared run holds a
+            whole sentence of each of the two documents (else it is false throughout).
 
     Returns:
         A ``PassageResult``.
@@ -341,7 +350,27 @@ def find_shared_passages(
     start = runs["start"].to_numpy()
     stop = np.minimum(runs["end"].to_numpy() + n, len(lengths))
     chars = cum[stop] - cum[start] + (stop - start - 1)
-    runs = runs.with_columns(chars=pl.Series(chars, dtype=pl.Int64))
+    full = np.zeros(len(start), dtype=bool)
+    if sentence_lengths is not None:
+        flat_sent = np.fromiter(
+            (c for doc_sents in sentence_lengths for c in doc_sents), dtype=np.int64
+        )
+        bounds = np.unique(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
+        if bounds[-1] != offsets[-1]:
+            raise ValueError("sentence_lengths must sum to each document's word count")
+        diag = runs["diag"].to_numpy()
+
+        def holds_sentence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            # the first sentence starting at or after word a ends at or before word b
+            k = np.searchsorted(bounds, a, side="left")
+            ok = k + 1 < len(bounds)
+            k1 = np.minimum(k + 1, len(bounds) - 1)
+            return ok & (bounds[k1] <= b)
+
+        full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
+    runs = runs.with_columns(
+        chars=pl.Series(chars, dtype=pl.Int64), full=pl.Series(full, dtype=pl.Boolean)
+    )
     pairs = (
         runs.group_by("i", "j")
         .agg(
@@ -349,6 +378,7 @@ def find_shared_passages(
             n_shared=pl.col("n").sum(),
             n_runs=pl.len(),
             total_chars=pl.col("chars").sum(),
+            full_sentence=pl.col("full").any(),
         )
         .with_columns(
             pl.col("n_shared").cast(pl.Int64),

@@ -39,6 +39,12 @@ VARIANTS = {
     "passage-70": {"min_passage_chars": 70, "quote_chars_per_decade": 0.0},
     "syn-containment-off": {"syndication_containment": 1.01},
     "cand-0.5": {"candidate_threshold": 0.5},
+    "quote-all-parents": {"quote_single_parent": False},
+    "quote-runs-off": {"quote_max_runs": 0},
+    "quote-runs-3": {"quote_max_runs": 3},
+    "quote-any-passage": {"quote_full_sentence": False},
+    "quote-sentence-always": {"quote_sentence_exempt_chars": 0},
+    "quote-bar-70": {"quote_chars_per_decade": 22.0},
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import polars as pl
@@ -347,3 +348,112 @@ def test_incremental_from_nothing_stored_equals_scratch(pool):
     assert inc.signatures.sort("doc_id").equals(scratch.signatures.sort("doc_id"))
     assert inc.edges.equals(scratch.edges)
     assert inc.origins.equals(scratch.origins)
+
+
+def _quote_edges(rows: list[tuple[str, str, int]]) -> pl.DataFrame:
+    n = len(rows)
+    return pl.DataFrame(
+        {
+            "parent_doc_id": [r[0] for r in rows],
+            "child_doc_id": [r[1] for r in rows],
+            "kind": ["quote"] * n,
+            "jaccard": [0.0] * n,
+            "containment": [0.0] * n,
+            "shared_passage_chars": [r[2] for r in rows],
+            "direction_basis": ["origin_time"] * n,
+            "is_directed": [True] * n,
+        },
+        schema_overrides={"shared_passage_chars": pl.Int32},
+    )
+
+
+def test_quote_tier_keeps_the_strongest_parent_only_when_asked():
+    # d quotes origin b at length (a sentence) and shares a short stock phrase with earlier a
+    edges = _quote_edges([("a", "d", 60), ("b", "d", 180)])
+    times = {"a": 1, "b": 2, "d": 3}
+    every = compute_origins(["a", "b", "d"], edges, origin_times=times)
+    single = compute_origins(["a", "b", "d"], edges, origin_times=times, quote_single_parent=True)
+    got_every = dict(zip(every["doc_id"], every["origin_doc_id"], strict=True))
+    got_single = dict(zip(single["doc_id"], single["origin_doc_id"], strict=True))
+    assert got_every["d"] == "a"  # every arc counts: the earliest root reaching d
+    assert got_single["d"] == "b"  # the strongest arc only
+    assert got_single["a"] == "a"
+    assert got_single["b"] == "b"
+
+
+def test_pair_sharing_many_separate_fragments_gets_no_quote_edge():
+    base = (
+        "the central bank said the narrowly defined money supply rose in the latest week "
+        "while the broad measure of liquid assets in public hands was little changed "
+    )
+    fragments = [
+        "weekly figures released by the monetary authority on friday afternoon showed",
+        "commercial lending to businesses and households across the country increased",
+        "deposits held at chartered banks by foreign residents and companies declined",
+        "analysts polled before the release had expected a somewhat smaller change",
+        "the statement gave no reason for the movement in the seasonally adjusted",
+    ]
+    text_a = " alpha one. ".join(fragments) + " " + base
+    text_b = " bravo two three. ".join(fragments) + " unrelated closing words here"
+    docs = pl.DataFrame(
+        {
+            "doc_id": ["a", "b"],
+            "text": [text_a, text_b],
+            "host": ["one.example", "two.example"],
+            "published_at": [datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 1, 2, tzinfo=UTC)],
+        }
+    )
+    base_config = LineageConfig(quote_full_sentence=False, derivation_jaccard=0.99)
+    loose = build_lineage(docs, config=dataclasses.replace(base_config, quote_max_runs=0))
+    strict = build_lineage(docs, config=dataclasses.replace(base_config, quote_max_runs=4))
+    assert loose.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height == 1
+    assert strict.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height == 0
+
+
+def _two_docs(text_a: str, text_b: str) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "doc_id": ["a", "b"],
+            "text": [text_a, text_b],
+            "host": ["one.example", "two.example"],
+            "published_at": [datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 1, 2, tzinfo=UTC)],
+        }
+    )
+
+
+_STOCK = "the energy information administration said in its weekly petroleum status report"
+_QUOTED = "Output at the northern refinery fell by a third after the storm closed two units."
+
+
+def test_quote_edge_needs_a_whole_sentence_on_one_side():
+    stock = _two_docs(
+        f"Crude stocks rose sharply, {_STOCK} on Wednesday. Traders were surprised by it.",
+        f"Gasoline demand slipped, {_STOCK} that was released late. Prices hardly moved.",
+    )
+    quoted = _two_docs(
+        "Storm damage was wide along the coast and several ports stayed shut for days. "
+        f"{_QUOTED} Repairs may take a month, the operator said in a statement on Monday.",
+        "Analysts cut their forecasts for the quarter as margins narrowed in most regions. "
+        f"A report said {_QUOTED[0].lower()}{_QUOTED[1:]} Shares of the group fell four "
+        "percent in early trading and bond spreads widened against the benchmark.",
+    )
+    rule = LineageConfig(quote_full_sentence=True, quote_sentence_exempt_chars=0)
+    loose = LineageConfig(quote_full_sentence=False)
+    n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
+    assert n_quotes(build_lineage(stock, config=loose)) == 1
+    assert n_quotes(build_lineage(stock, config=rule)) == 0  # a fragment of two sentences
+    assert n_quotes(build_lineage(quoted, config=rule)) == 1  # whole in a, attributed in b
+    long_rule = LineageConfig(quote_full_sentence=True, quote_sentence_exempt_chars=60)
+    assert n_quotes(build_lineage(stock, config=long_rule)) == 1  # long enough to need none
+    headline = "Bundesbank reported to have no plan for a rate cut in the spring"
+    related = _two_docs(
+        "Crude stocks rose sharply on Wednesday as imports climbed to a four month high. "
+        "Traders were surprised by the size of the build at the main delivery hub."
+        f"\nRelated\n{headline}\nStocks at the hub are watched for signs of demand.",
+        "Gasoline demand slipped again in the latest week while refinery runs edged up. "
+        f"Prices hardly moved in thin trade before the long weekend.\nRelated\n{headline}\n"
+        "Refiners will report their results next month.",
+    )
+    line_is_sentence = dataclasses.replace(rule, quote_sentence_needs_stop=False)
+    assert n_quotes(build_lineage(related, config=line_is_sentence)) == 1
+    assert n_quotes(build_lineage(related, config=rule)) == 0  # a headline is no sentence
