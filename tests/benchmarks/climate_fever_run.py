@@ -36,9 +36,11 @@ def main() -> None:
     args = ap.parse_args()
     home = args.home or tempfile.mkdtemp(prefix="affidavit-cf-")
 
+    from warehouse.home import apply_prefect_environment, resolve_home
+
+    apply_prefect_environment(resolve_home(home))  # offline, quiet, before Prefect is imported
     from flows.backfill import backfill_archive
     from flows.factcheck import factcheck
-    from warehouse.home import resolve_home
     from warehouse.store import Warehouse
 
     t0 = time.perf_counter()
