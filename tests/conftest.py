@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 # Prefect must run offline, without analytics, under a throwaway home: set before it is imported.
 _PREFECT_HOME = tempfile.mkdtemp(prefix="affidavit-prefect-")
+atexit.register(shutil.rmtree, _PREFECT_HOME, ignore_errors=True)
 os.environ.setdefault("PREFECT_HOME", _PREFECT_HOME)
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 os.environ.setdefault("DO_NOT_TRACK", "1")
