@@ -44,6 +44,7 @@ def ingest_sources(
         The doc_ids added by this call (already stored ones are not re-added).
     """
     added: list[str] = []
+    known = wh.existing_keys("documents")  # read once, not once per batch
     for source in sources:
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher)
@@ -57,7 +58,7 @@ def ingest_sources(
                 if docs.is_empty():
                     continue
                 docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
-                new = wh.append_new("documents", docs)
+                new = wh.append_new("documents", docs, known=known)
                 run.counts["documents_added"] += new.height
                 added.extend(new["doc_id"].to_list())
                 if progress:

@@ -211,21 +211,37 @@ class Warehouse:
         return self.append_new(name, table, key=key).height
 
     def append_new(
-        self, name: str, table: pa.Table | pl.DataFrame, *, key: Sequence[str] | None = None
+        self,
+        name: str,
+        table: pa.Table | pl.DataFrame,
+        *,
+        key: Sequence[str] | None = None,
+        known: set[tuple[Any, ...]] | None = None,
     ) -> pl.DataFrame:
-        """Like ``append_unique``, but return the rows actually added (as Polars)."""
+        """Like ``append_unique``, but return the rows actually added (as Polars).
+
+        Args:
+            name: Table name.
+            table: Rows to add.
+            key: Key columns (default: the schema's key).
+            known: The key tuples already stored, kept by a caller that appends many batches
+                (read once with ``existing_keys``); it is updated with the added keys. Without
+                it the stored keys are read for every call.
+        """
         schema = TABLES[name]
         cols = list(key or schema_key(schema))
         t = conform(table, schema)
         df = pl.from_arrow(t)
         assert isinstance(df, pl.DataFrame)
         df = df.unique(subset=cols, keep="first", maintain_order=True)
-        existing = self.existing_keys(name, cols)
+        existing = known if known is not None else self.existing_keys(name, cols)
         if existing:
             keys = list(zip(*(df[c].to_list() for c in cols), strict=True))
             mask = pl.Series([k not in existing for k in keys], dtype=pl.Boolean)
             df = df.filter(mask)
         self.write(name, df)
+        if known is not None:
+            known.update(zip(*(df[c].to_list() for c in cols), strict=True))
         return df
 
     # -- reading --------------------------------------------------------------------------
