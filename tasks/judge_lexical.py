@@ -84,6 +84,11 @@ class LexicalJudgeConfig:
             claim's weight contradicts it ("Lost is a political party" against "Lost is an
             American television drama series"). Measured on judge-dev (FEVER-Symmetric; 0.2 and
             0.3 within 0.01): 0.25.
+        subject_share: The passage names the claim's subject only when it holds at least this
+            IDF-weighted share of the subject's terms, written capitalised: one common word of
+            a name ("Bridge" of "Lumen Bridge") is not the subject. Rule from the research loop,
+            where retrieved short documents sharing one word of a name were read as refutations;
+            0.5 keeps a surname alone ("DiCaprio" of "Leonardo DiCaprio", the rarer term).
         atomic_claim_terms: The missing-term rule applies only to atomic claims of at most this
             many content terms; in a longer claim an absent term means a part is unsupported,
             not contradicted. Measured on judge-dev (FEVER-Symmetric against Climate-FEVER;
@@ -110,6 +115,7 @@ class LexicalJudgeConfig:
     article_refute_coverage: float = 0.8
     negation_floor: float = 0.4
     missing_term_refutes: float = 0.25
+    subject_share: float = 0.5
     atomic_claim_terms: int = 6
     negation_window: int = 4
     short_doc_sentences: int = 3
@@ -873,7 +879,15 @@ class LexicalJudge:
         missing = 1.0 - cov_window
         atomic = len(content) <= cfg.atomic_claim_terms
         subject_here = bool(claim.subject) and (
-            (bool(claim.subject & sent_set) and _names(claim.subject_words, text, doc.spans[best]))
+            (
+                _subject_share(claim, sent_set) >= cfg.subject_share
+                and _names(
+                    [w for w in claim.subject_words if tokenize(w) and tokenize(w)[0]
+                     in claim.subject],
+                    text,
+                    doc.spans[best],
+                )
+            )
             or (short and sent_terms[:1] in _PRONOUN_START)
         )
         if (
@@ -959,6 +973,14 @@ def _subject_words(claim: str) -> list[str]:
     if not m:
         return []
     return [w for w in re.findall(r"[\w'\-]+", m.group(0)) if w[:1].isupper()]
+
+
+def _subject_share(claim: _Claim, sent: frozenset[str]) -> float:
+    """IDF-weighted share of the claim's subject terms that the sentence holds (0..1)."""
+    total = sum(claim.content[t] for t in claim.subject)
+    if total <= 0:
+        return 0.0
+    return sum(claim.content[t] for t in claim.subject if t in sent) / total
 
 
 def _names(words: Sequence[str], text: str, span: tuple[int, int]) -> bool:
