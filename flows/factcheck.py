@@ -314,7 +314,7 @@ def factcheck(
     try:
         feed_doc_ids: list[str] = []
         if feeds:
-            feed_doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress)
+            feed_doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress, kind="feed")
             lineage_task(wh, feed_doc_ids, run=run)
             index_task(wh, feed_doc_ids, run=run)
             if not feed_doc_ids:

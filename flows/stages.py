@@ -19,7 +19,8 @@ from warehouse.search_index import SearchIndex
 from warehouse.store import Warehouse
 
 REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
-                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded"})
+                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
+                     "text_truncated"})
 """Ingest counters that record a repair of a row that was kept, not a skip."""
 
 Progress = Callable[[str, int], None]
@@ -34,6 +35,7 @@ def ingest_sources(
     mapping: ColumnMapping | None = None,
     fetcher: object | None = None,
     progress: Progress | None = None,
+    kind: str | None = None,
 ) -> list[str]:
     """Read every source (dump, feed, WARC, URL) in batches into ``documents``.
 
@@ -47,7 +49,8 @@ def ingest_sources(
     known = wh.existing_keys("documents")  # read once, not once per batch
     for source in sources:
         try:
-            batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher)
+            batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
+                                  kind=kind)  # type: ignore[arg-type]
             for batch in batches:
                 run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
                                    for k, v in batch.skips.items()})
@@ -63,6 +66,12 @@ def ingest_sources(
                 added.extend(new["doc_id"].to_list())
                 if progress:
                     progress(source, docs.height)
+        except FileNotFoundError:
+            run.counts["skip:source_unreadable"] += 1
+            run.messages.append(f"{source}: no such file")
+        except IsADirectoryError:
+            run.counts["skip:source_unreadable"] += 1
+            run.messages.append(f"{source}: is a directory, not a file")
         except (OSError, ValueError) as exc:
             run.counts["skip:source_unreadable"] += 1
             run.messages.append(f"{source}: {exc}")

@@ -10,11 +10,12 @@ under a reason, with a human-readable line in ``IngestBatch.messages`` where it 
 from __future__ import annotations
 
 import gzip
+import json
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -146,9 +147,9 @@ _ISO_SPACE_RE = re.compile(r"^\d{4}-\d{2}-\d{2} \d")
 
 def _to_utc(dt: datetime) -> datetime | None:
     if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
-        dt = dt.replace(tzinfo=timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
     try:
-        dt = dt.astimezone(timezone.utc)
+        dt = dt.astimezone(UTC)
     except (OverflowError, ValueError):
         return None
     if not _MIN_YEAR <= dt.year <= _MAX_YEAR:
@@ -252,7 +253,7 @@ def parse_datetime(value: Any) -> datetime | None:
             return None
         secs = value / 1000.0 if abs(value) > 1e11 else float(value)
         try:
-            dt = datetime(1970, 1, 1, tzinfo=timezone.utc) + timedelta(seconds=secs)
+            dt = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=secs)
         except OverflowError:
             return None
         return _to_utc(dt)
@@ -299,6 +300,12 @@ def _http_status(value: Any) -> int | None:
     except (TypeError, ValueError):
         return None
     return status if 100 <= status <= 999 else None
+
+
+MAX_TEXT_CHARS = 2_000_000
+"""Longest document text kept, in characters (about 2 MB: a long report; a longer "document"
+is a dump mistake or an attack). Longer texts keep their beginning and are counted
+``text_truncated``."""
 
 
 def rows_to_documents(
@@ -350,6 +357,10 @@ def rows_to_documents(
             text = _NUL_RE.sub("", text)
             batch.skips["nul_removed"] += 1
         text = text.strip()
+        if len(text) > MAX_TEXT_CHARS:
+            text = text[:MAX_TEXT_CHARS]
+            batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
+                           "characters: kept its beginning")
         index = row.get("_index", pos)
         if not text:
             where = f"{source_path}#{index}" if source_path else f"row {index}"
@@ -412,8 +423,25 @@ def _head(path: Path, n: int = _SNIFF_BYTES) -> bytes:
     return head
 
 
+MAX_JSON_FEED_SNIFF_BYTES = 64 * 1024 * 1024
+"""A ``.json`` file up to this size is parsed whole to look for a JSON Feed version that does
+not stand in its first 4 KiB (a top-level ``version`` after a long ``items`` list)."""
+
+
 def _looks_like_json_feed(head: bytes) -> bool:
     return b"jsonfeed.org/version" in head.replace(b"\\/", b"/")
+
+
+def _is_json_feed_file(p: Path) -> bool:
+    """Parse a (bounded) JSON file and tell whether it is a JSON Feed (its ``version``)."""
+    try:
+        if p.stat().st_size > MAX_JSON_FEED_SNIFF_BYTES:
+            return False
+        obj = json.loads(p.read_bytes().decode("utf-8", "replace"))
+    except (OSError, ValueError):
+        return False
+    version = obj.get("version") if isinstance(obj, dict) else None
+    return isinstance(version, str) and "jsonfeed.org/version" in version
 
 
 def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
@@ -446,7 +474,7 @@ def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
         raise FileNotFoundError(str(p))
     head = _head(p)
     if name.endswith(".json"):
-        return "feed" if _looks_like_json_feed(head) else "dump"
+        return "feed" if _looks_like_json_feed(head) or _is_json_feed_file(p) else "dump"
     stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
     if stripped.startswith(b"WARC/"):
         return "warc"
@@ -471,6 +499,7 @@ def ingest_path(
     *,
     mapping: ColumnMapping = ColumnMapping(),  # noqa: B008 - frozen, immutable default
     fetcher: Fetcher | None = None,
+    kind: Literal["feed", "warc", "dump"] | None = None,
 ) -> Iterator[IngestBatch]:
     """Read any supported input and yield document batches.
 
@@ -484,6 +513,7 @@ def ingest_path(
         path: A local path or an http(s) URL of a feed.
         mapping: Column mapping for dumps.
         fetcher: Fetcher for URLs (a default guarded :class:`tasks.fetch.Fetcher` when None).
+        kind: Read a local file as this kind instead of detecting it (``--feed`` forces feed).
 
     Yields:
         :class:`IngestBatch` objects.
@@ -499,7 +529,7 @@ def ingest_path(
     if re.match(r"^https?://", path, re.I):
         yield load_url(path, fetcher=fetcher)
         return
-    kind = detect_kind(path)
+    kind = kind or detect_kind(path)
     if kind == "feed":
         yield load_feed(path, fetcher=fetcher)
     elif kind == "warc":

@@ -39,6 +39,9 @@ CSV_FIELD_LIMIT_CHARS = 64 * 1024 * 1024
 article texts. ``csv.field_size_limit`` is process-wide; it is only ever raised here."""
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
+MAX_JSON_FILE_BYTES = 256 * 1024 * 1024
+"""Largest JSON (array/object) dump read whole, in decompressed bytes; a JSON document cannot be
+streamed, so a larger one (or a gzip bomb) is a counted skip (``json_file_too_large``)."""
 """Longest JSONL line read (bytes). The longest line of the project's corpora is under 1 MB;
 a longer line is skipped (``"line_too_long"``), which also stops a gzip bomb without newlines."""
 
@@ -173,7 +176,15 @@ def _iter_jsonl(
 def _iter_json(
     fh: IO[bytes], name: str, mapping: ColumnMapping, pending: _Pending
 ) -> Iterator[None]:
-    text, replaced = decode_bytes(fh.read())
+    raw = fh.read(MAX_JSON_FILE_BYTES + 1)
+    if len(raw) > MAX_JSON_FILE_BYTES:
+        pending.skip(
+            "json_file_too_large",
+            f"{name}: a JSON document over {MAX_JSON_FILE_BYTES} bytes (decompressed) cannot be "
+            "read whole: file skipped (write it as JSONL, one row per line)",
+        )
+        return
+    text, replaced = decode_bytes(raw)
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
