@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from prefect import flow
 
-from flows.context import RunRecord, open_warehouse
+from flows.context import RunRecord, open_warehouse, sync_views
 from flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
 from schemas.enums import RunStatus
 from tasks.ingest_common import ColumnMapping
@@ -61,7 +61,7 @@ def backfill_archive(
         if progress:
             progress("index", 0)
         index_task(wh, new_ids, run=run)
-        wh.sync_duckdb()
+        sync_views(wh, run)
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise

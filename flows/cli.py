@@ -37,10 +37,29 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")
 
 
 def _env(home: str | None) -> None:
-    """Point Prefect at the home (offline, quiet) before any flow module imports it."""
+    """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+    import tempfile
+
     from warehouse.home import apply_prefect_environment, resolve_home
 
-    apply_prefect_environment(resolve_home(home))
+    paths = resolve_home(home)
+    try:
+        paths.root.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
+            pass
+        apply_prefect_environment(paths)
+    except OSError as exc:
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              f"a writable folder): {exc.strerror or exc}")
+
+
+def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
+    """Reject an unknown mode or judge before any work starts."""
+    modes = ["quick", "standard", "deep", "forensic"]
+    if mode is not None and mode not in modes:
+        _fail(f"unknown mode {mode!r}: use one of {', '.join(modes)}", 2)
+    if judge is not None and judge not in ("lexical", "llm"):
+        _fail(f"unknown judge {judge!r}: use lexical or llm", 2)
 
 
 def _fail(message: str, code: int = 1) -> None:
@@ -172,6 +191,10 @@ def backfill(
                                      "messages": res.messages}, indent=1) + "\n")
         return
     c = res.counts
+    if not c.get("documents_read") and c.get("skip:source_unreadable"):
+        for m in res.messages[:20]:
+            err.print(f"[dim]note:[/dim] {m}")
+        _fail("no input could be read")
     console.print(f"documents read {c.get('documents_read', 0)}, added "
                   f"{c.get('documents_added', 0)}, lineage edges added "
                   f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
@@ -210,6 +233,7 @@ def run(
 
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
+    _check_choices(mode, judge)
     try:
         with _progress() as prog:
             res = factcheck(feeds=feed or [], claims_path=claims, limit=limit, mode=mode,
@@ -255,6 +279,8 @@ def verdicts(
     _env(home)
     from flows.context import open_warehouse
 
+    if status and status.upper() not in STATUSES:
+        _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
     wh = open_warehouse(home)
     where = "where status = $status" if status else ""
     params: dict[str, Any] = {"limit": limit}
@@ -291,8 +317,15 @@ def verify(
 
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
-    body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
-                                                                   errors="replace")
+    _check_choices(mode, judge)
+    try:
+        body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
+                                                                       errors="replace")
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+        return
+    if not body.strip():
+        _fail("nothing to verify: the text is empty", 2)
     try:
         with _progress() as prog:
             res = verify_flow(body, mode=mode, judge=judge, home=home,
@@ -318,6 +351,9 @@ def research(
     _env(home)
     from flows.analyst import research_question
 
+    _check_choices(mode, judge)
+    if not question.strip():
+        _fail("nothing to research: the question is empty", 2)
     try:
         with _progress() as prog:
             res = research_question(question, mode=mode, judge=judge, home=home,
@@ -418,7 +454,13 @@ def origins(
 
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
-    app()
+    from warehouse.store import WarehouseError
+
+    try:
+        app()
+    except WarehouseError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(1) from exc
 
 
 if __name__ == "__main__":

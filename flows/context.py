@@ -76,6 +76,20 @@ class RunRecord:
         )
 
 
+def sync_views(wh: Warehouse, run: RunRecord) -> None:
+    """Refresh ``warehouse.duckdb``'s views; a lock held by a reader is a note, not a failure.
+
+    The run's rows are already in Parquet; the views read them the next time they are synced.
+    """
+    from warehouse.store import WarehouseError
+
+    try:
+        wh.sync_duckdb()
+    except WarehouseError as exc:
+        run.messages.append(f"views not refreshed (the DuckDB file is open elsewhere?): {exc}")
+        run.counts["views_not_refreshed"] += 1
+
+
 def _table(rows: list[dict[str, Any]]):  # noqa: ANN202
     import pyarrow as pa
 

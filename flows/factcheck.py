@@ -15,7 +15,7 @@ import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.context import RunRecord, open_warehouse, utcnow
+from flows.context import RunRecord, open_warehouse, sync_views, utcnow
 from flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
 from flows.research_loop import ResearchResult, research
 from flows.stages import Progress, index_task, ingest_task, lineage_task, materialize_web_hits
@@ -258,7 +258,7 @@ def execute_research_run(
     verdicts, result = decide_task(wh, claims, run=run, caps=caps, mode=mode, now=now,
                                    progress=progress)
     report = write_report(wh, run, verdicts, result, now=now)
-    wh.sync_duckdb()
+    sync_views(wh, run)
     n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
     message = (f"{len(verdicts)} claim(s) decided: {n_res} with admitted evidence, "
                f"{len(verdicts) - n_res} unverified")

@@ -114,10 +114,12 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
             stored_edges=wh.read("lineage_edges"),
             config=config or LineageConfig(),
         )
-    run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
+    # signatures last: a document with a signature is done, so a run killed before that point
+    # recomputes its lineage next time (edges are keyed, so nothing is added twice)
     n_edges = wh.append_unique("lineage_edges", result.edges)
     run.counts["lineage_edges_added"] += n_edges
     wh.replace("origins", result.origins)
+    run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
     run.messages.extend(result.notes)
     return n_edges
 

@@ -190,3 +190,45 @@ def test_source_uses_the_users_credibility_list(prefect_harness, tmp_path, monke
                          url="https://countyfactcheck.example/checks/elmstead")
     assert listed.credibility < other.credibility
     assert any("low" in s for s in listed.signals)
+
+
+def test_cli_refuses_bad_choices_before_any_work(tmp_path):
+    from typer.testing import CliRunner
+
+    from flows.cli import app
+
+    home = str(tmp_path / "h")
+    r = CliRunner().invoke(app, ["run", "--claims", "x.jsonl", "--mode", "bogus", "--home", home])
+    assert r.exit_code == 2
+    assert "quick, standard, deep, forensic" in r.output
+    r = CliRunner().invoke(app, ["verdicts", "--status", "maybe", "--home", home])
+    assert r.exit_code == 2
+    homefile = tmp_path / "file"
+    homefile.write_text("x")
+    r = CliRunner().invoke(app, ["verdicts", "--home", str(homefile)])
+    assert r.exit_code == 1
+    assert "cannot use" in r.output
+
+
+def test_views_lock_held_by_a_reader_does_not_fail_the_run(demo_run):
+    """The README invites holding the DuckDB file open; a run then notes it and goes on."""
+    from flows.context import RunRecord, open_warehouse, sync_views
+
+    import subprocess
+    import sys
+
+    home = demo_run[0]
+    wh = open_warehouse(home)
+    run = RunRecord(wh, "test", {})
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import duckdb, sys, time; "
+         f"c = duckdb.connect({str(Path(home) / 'warehouse.duckdb')!r}); "
+         "print('locked', flush=True); time.sleep(60)"],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        sync_views(wh, run)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert run.counts["views_not_refreshed"] == 1

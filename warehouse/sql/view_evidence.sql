@@ -1,7 +1,8 @@
--- one row per admitted judgment, with its document and origin
+-- one row per admitted judgment with a stance (NEUTRAL is not evidence), with its document
+-- and origin
 create or replace view evidence as
 with admitted as (
-    select * from judgments where is_admitted
+    select * from judgments where is_admitted and stance <> 'NEUTRAL'
 ),
 final as (
     select
