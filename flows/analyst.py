@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,7 +97,7 @@ def check_source(target: str, *, home: str | None = None, wayback: bool = False,
 
     open_warehouse(home)  # Prefect environment under the home
     html: str | None = None
-    if target.startswith(("http://", "https://")):
+    if target.lower().startswith(("http://", "https://")):
         res = Fetcher().fetch(target)
         if res.error or res.status is None or res.status >= 400:
             raise ValueError(f"cannot fetch {target}: {res.error or res.status}")
@@ -107,9 +108,31 @@ def check_source(target: str, *, home: str | None = None, wayback: bool = False,
         if not path.is_file():
             raise ValueError(f"no such file: {target}")
         html = path.read_bytes().decode("utf-8", "replace")
+        url = url or page_url(html)
     first_seen = WaybackCDX().first_seen(url) if wayback and url else None
     return classify_source(url, html=html, first_seen=first_seen,
                            credibility_lists=credibility_lists_from_env())
+
+
+_CANONICAL = re.compile(
+    r"""<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']([^"'>\s]+)"""
+    r"""|<link\b[^>]*\bhref=["']([^"'>\s]+)["'][^>]*\brel=["']?canonical"""
+    r"""|<meta\b[^>]*\bproperty=["']og:url["'][^>]*\bcontent=["']([^"'>\s]+)""",
+    re.IGNORECASE,
+)
+
+
+def page_url(html: str) -> str | None:
+    """Return the address a saved page declares (``<link rel=canonical>`` or ``og:url``).
+
+    >>> page_url('<link rel="canonical" href="https://example.org/a">')
+    'https://example.org/a'
+    """
+    m = _CANONICAL.search(html[:200_000])
+    if not m:
+        return None
+    found = next(g for g in m.groups() if g)
+    return found if found.lower().startswith(("http://", "https://")) else None
 
 
 @flow(name="recall", log_prints=False, validate_parameters=False)

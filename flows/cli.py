@@ -48,9 +48,33 @@ def _env(home: str | None) -> None:
         with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
             pass
         apply_prefect_environment(paths)
+        _lock_home(paths.root)
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
+
+
+_HOME_LOCKS: dict[Path, Any] = {}
+"""Open lock files of the homes this process uses (held until the process exits)."""
+
+
+def _lock_home(root: Path) -> None:
+    """Hold an exclusive lock on the home so that two commands do not write it at once.
+
+    A second command on the same home waits for the first (and says so) instead of racing it
+    on Prefect's database and the warehouse's check-then-write loads.
+    """
+    import fcntl
+
+    if root in _HOME_LOCKS:  # this process holds it already
+        return
+    fh = (root / ".lock").open("a")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        err.print(f"[yellow]waiting:[/yellow] another affidavit command is using {root}")
+        fcntl.flock(fh, fcntl.LOCK_EX)
+    _HOME_LOCKS[root] = fh
 
 
 def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
