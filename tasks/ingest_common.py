@@ -357,13 +357,13 @@ def rows_to_documents(
             text = _NUL_RE.sub("", text)
             batch.skips["nul_removed"] += 1
         text = text.strip()
+        index = row.get("_index", pos)
+        where = f"{source_path}#{index}" if source_path else f"row {index}"
         if len(text) > MAX_TEXT_CHARS:
             text = text[:MAX_TEXT_CHARS]
             batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
                            "characters: kept its beginning")
-        index = row.get("_index", pos)
         if not text:
-            where = f"{source_path}#{index}" if source_path else f"row {index}"
             batch.add_skip("empty_text", f"{where}: empty text: skipped")
             continue
         rec: dict[str, Any] = {c: _clean(row.get(c)) for c in _STR_COLUMNS}

@@ -212,10 +212,10 @@ def test_cli_refuses_bad_choices_before_any_work(tmp_path):
 
 def test_views_lock_held_by_a_reader_does_not_fail_the_run(demo_run):
     """The README invites holding the DuckDB file open; a run then notes it and goes on."""
-    from flows.context import RunRecord, open_warehouse, sync_views
-
     import subprocess
     import sys
+
+    from flows.context import RunRecord, open_warehouse, sync_views
 
     home = demo_run[0]
     wh = open_warehouse(home)

@@ -349,3 +349,25 @@ def test_truncated_gzip_dump_keeps_rows_before_the_cut(tmp_path: Path) -> None:
     batch = _all(path)
     assert 0 < batch.documents.num_rows < 2000
     assert batch.skips["truncated_file"] == 1
+
+
+def test_overlong_text_keeps_its_beginning_and_is_counted():
+    from tasks.ingest_common import MAX_TEXT_CHARS, rows_to_documents
+
+    batch = rows_to_documents([{"id": "big", "text": "word " * (MAX_TEXT_CHARS // 4)}],
+                              source_kind="archive", source_path="big.jsonl")
+    assert batch.skips["text_truncated"] == 1
+    assert len(batch.documents.column("text")[0].as_py()) == MAX_TEXT_CHARS
+    assert any("big.jsonl#0" in m for m in batch.messages)
+
+
+def test_json_dump_over_the_cap_is_a_counted_skip(tmp_path, monkeypatch):
+    import tasks.ingest_dumps as dumps
+
+    monkeypatch.setattr(dumps, "MAX_JSON_FILE_BYTES", 100)
+    path = tmp_path / "big.json"
+    path.write_text("[" + ",".join('{"id": %d, "text": "some text here"}' % i
+                                   for i in range(20)) + "]")
+    batches = list(dumps.read_dump(path))
+    assert sum(b.skips["json_file_too_large"] for b in batches) == 1
+    assert sum(b.documents.num_rows for b in batches) == 0

@@ -299,3 +299,32 @@ def test_parse_feed_never_raises(data: bytes) -> None:
                        source="fuzz")
     assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
     assert parse_feed(data, source="fuzz").documents.schema.equals(DOCUMENTS_SCHEMA)
+
+
+def test_json_feed_whose_version_follows_a_long_item_list_is_a_feed(tmp_path):
+    import json as _json
+
+    from tasks.ingest_common import detect_kind, ingest_path
+
+    items = [{"id": str(i), "url": f"https://example.org/{i}",
+              "content_text": f"Item number {i} says something long enough. " * 5}
+             for i in range(40)]
+    path = tmp_path / "late.json"
+    path.write_text(_json.dumps({"items": items, "title": "t",
+                                 "version": "https://jsonfeed.org/version/1.1"}))
+    assert path.stat().st_size > 4096
+    assert detect_kind(path) == "feed"
+    docs = sum(b.documents.num_rows for b in ingest_path(str(path)))
+    assert docs == 40
+
+
+def test_kind_feed_forces_feed_parsing(tmp_path):
+    from tasks.ingest_common import ingest_path
+
+    path = tmp_path / "feed.data"
+    path.write_text('<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>'
+                    "<item><title>a</title><link>https://example.org/a</link>"
+                    "<description>A story long enough to keep as text.</description></item>"
+                    "</channel></rss>")
+    docs = sum(b.documents.num_rows for b in ingest_path(str(path), kind="feed"))
+    assert docs == 1
