@@ -154,6 +154,17 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         raise typer.Exit(EXIT_NO_CAPABILITY)
 
 
+def _run_research(call: Any, *, as_json: bool, title: str) -> None:
+    """Run a research flow under progress bars; print its verdicts (or a clean error)."""
+    try:
+        with _progress() as prog:
+            res = call(_ingest_progress(prog), _round_progress(prog))
+    except ValueError as exc:
+        _fail(str(exc))
+        return
+    _print_run(res, as_json=as_json, title=title)
+
+
 def _ingest_progress(prog: Progress) -> Any:
     tasks: dict[str, Any] = {}
 
@@ -258,16 +269,12 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
-    try:
-        with _progress() as prog:
-            res = factcheck(feeds=feed or [], claims_path=claims, limit=limit, mode=mode,
-                            judge=judge, text_column=text_column, from_unresolved=from_unresolved,
-                            home=home, progress=_ingest_progress(prog),
-                            round_progress=_round_progress(prog))
-    except ValueError as exc:
-        _fail(str(exc))
-        return
-    _print_run(res, as_json=as_json, title="verdicts")
+    _run_research(
+        lambda ingest, rounds: factcheck(
+            feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
+            text_column=text_column, from_unresolved=from_unresolved, home=home,
+            progress=ingest, round_progress=rounds),
+        as_json=as_json, title="verdicts")
 
 
 @app.command()
@@ -350,14 +357,10 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
-    try:
-        with _progress() as prog:
-            res = verify_flow(body, mode=mode, judge=judge, home=home,
-                              round_progress=_round_progress(prog))
-    except ValueError as exc:
-        _fail(str(exc))
-        return
-    _print_run(res, as_json=as_json, title="verify")
+    _run_research(
+        lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
+                                      round_progress=rounds),
+        as_json=as_json, title="verify")
 
 
 @app.command()
@@ -378,14 +381,10 @@ def research(
     _check_choices(mode, judge)
     if not question.strip():
         _fail("nothing to research: the question is empty", 2)
-    try:
-        with _progress() as prog:
-            res = research_question(question, mode=mode, judge=judge, home=home,
-                                    round_progress=_round_progress(prog))
-    except ValueError as exc:
-        _fail(str(exc))
-        return
-    _print_run(res, as_json=as_json, title="research")
+    _run_research(
+        lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
+                                            round_progress=rounds),
+        as_json=as_json, title="research")
 
 
 @app.command()
