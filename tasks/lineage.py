@@ -915,6 +915,20 @@ def _note_inputs(prep: _Prepared, k: int, notes: list[str], rows: np.ndarray | N
         )
 
 
+def _origins_of(prep: _Prepared, edges: pl.DataFrame, config: LineageConfig, k: int
+                ) -> pl.DataFrame:
+    """Resolve the origins of the prepared documents over ``edges`` with ``config``'s rules."""
+    return compute_origins(
+        prep.doc_ids.tolist(),
+        edges,
+        origin_times=_times_map(prep),
+        min_quote_chars=config.quote_link_chars(len(prep.doc_ids)),
+        own_text_share=_own_text_share(prep, edges, k),
+        sizes=dict(zip(prep.doc_ids.tolist(), prep.n_shingles.tolist(), strict=True)),
+        quote_single_parent=config.quote_single_parent,
+    )
+
+
 def build_lineage(
     docs: pl.DataFrame,
     *,
@@ -958,15 +972,7 @@ def build_lineage(
         prep.offsets = np.zeros(1, dtype=np.int64)
         prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     edges = _link(prep, sigs, config, notes, runner=runner)
-    origins = compute_origins(
-        prep.doc_ids.tolist(),
-        edges,
-        origin_times=_times_map(prep),
-        min_quote_chars=config.quote_link_chars(len(prep.doc_ids)),
-        own_text_share=_own_text_share(prep, edges, k),
-        sizes=dict(zip(prep.doc_ids.tolist(), prep.n_shingles.tolist(), strict=True)),
-        quote_single_parent=config.quote_single_parent,
-    )
+    origins = _origins_of(prep, edges, config, k)
     return LineageResult(
         signatures=_signature_frame(prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash),
         edges=edges,
@@ -1167,15 +1173,7 @@ def update_lineage(
     )
     edges = _link(prep, sigs, config, notes, new_mask=new_mask, stored_links=stored_links)
     all_edges = pl.concat([stored_e, edges])
-    origins = compute_origins(
-        prep.doc_ids.tolist(),
-        all_edges,
-        origin_times=_times_map(prep),
-        min_quote_chars=config.quote_link_chars(len(prep.doc_ids)),
-        own_text_share=_own_text_share(prep, all_edges, k),
-        sizes=dict(zip(prep.doc_ids.tolist(), prep.n_shingles.tolist(), strict=True)),
-        quote_single_parent=config.quote_single_parent,
-    )
+    origins = _origins_of(prep, all_edges, config, k)
     out_ids = prep.doc_ids[compute_rows].tolist()
     return LineageResult(
         signatures=_signature_frame(
