@@ -11,15 +11,16 @@ from typing import Any
 import polars as pl
 from prefect import flow
 
-from flows.context import RunRecord, open_warehouse, utcnow
-from flows.factcheck import FactcheckResult, execute_research_run
-from flows.origins import OriginsReport, compare_sources
-from schemas.enums import Mode
-from tasks.claims import build_claim_rows, decompose_claim, extract_claims
-from tasks.ingest_common import ColumnMapping, ingest_path
-from tasks.queries import MODES
-from tasks.sources import SourceProfile, classify_source
-from warehouse.store import load_sql
+from affidavit.flows.context import RunRecord, open_warehouse, utcnow
+from affidavit.flows.factcheck import FactcheckResult, execute_research_run
+from affidavit.flows.origins import OriginsReport, compare_sources
+from affidavit.schemas.enums import Mode
+from affidavit.tasks.claims import build_claim_rows, decompose_claim, extract_claims
+from affidavit.tasks.ingest import ingest_path
+from affidavit.tasks.ingest_common import ColumnMapping
+from affidavit.tasks.queries import MODES
+from affidavit.tasks.sources import SourceProfile, classify_source
+from affidavit.warehouse.store import load_sql
 
 
 @flow(name="verify", log_prints=False, validate_parameters=False)
@@ -33,7 +34,8 @@ def verify(
 ) -> FactcheckResult:
     """Check a text claim by claim.
 
-    The text is split into check-worthy claims (``tasks.claims.extract_claims``); when none scores
+    The text is split into check-worthy claims (``affidavit.tasks.claims.extract_claims``); when
+    none scores
     as check-worthy, the whole text is checked as one claim.
 
     Raises:
@@ -91,9 +93,9 @@ def check_source(target: str, *, home: str | None = None, wayback: bool = False,
     Raises:
         ValueError: When the target cannot be read or fetched.
     """
-    from flows.factcheck import credibility_lists_from_env
-    from tasks.fetch import Fetcher
-    from tasks.search import WaybackCDX
+    from affidavit.flows.factcheck import credibility_lists_from_env
+    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.search import WaybackCDX
 
     open_warehouse(home)  # Prefect environment under the home
     html: str | None = None

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from prefect import flow
 
-from flows.context import RunRecord, open_warehouse, sync_views
-from flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
-from schemas.enums import RunStatus
-from tasks.ingest_common import ColumnMapping
+from affidavit.flows.context import RunRecord, open_warehouse, sync_views
+from affidavit.flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
+from affidavit.schemas.enums import RunStatus
+from affidavit.tasks.ingest_common import ColumnMapping
 
 
 @dataclass

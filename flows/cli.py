@@ -40,7 +40,7 @@ def _env(home: str | None) -> None:
     """Check the home is a writable folder; point Prefect at it before any flow imports it."""
     import tempfile
 
-    from warehouse.home import apply_prefect_environment, resolve_home
+    from affidavit.warehouse.home import apply_prefect_environment, resolve_home
 
     paths = resolve_home(home)
     try:
@@ -121,7 +121,7 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
 
 
 def _print_run(result: Any, *, as_json: bool, title: str) -> None:
-    from schemas.enums import RunStatus
+    from affidavit.schemas.enums import RunStatus
 
     if as_json:
         out = {"run_id": result.run_id, "status": result.status.value,
@@ -209,8 +209,8 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _env(home)
-    from flows.backfill import backfill_archive
-    from tasks.ingest_common import ColumnMapping
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.tasks.ingest_common import ColumnMapping
 
     mapping = ColumnMapping(id=id_column, url=url_column, title=title_column, text=text_column,
                             published_at=date_column)
@@ -264,7 +264,7 @@ def run(
     Example: affidavit run --claims claims.jsonl --limit 200
     """
     _env(home)
-    from flows.factcheck import factcheck
+    from affidavit.flows.factcheck import factcheck
 
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
@@ -281,10 +281,10 @@ def run(
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
     _env(home)
-    from flows.backfill import backfill_archive
-    from flows.factcheck import factcheck
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.factcheck import factcheck
 
-    demo_dir = resources.files("flows").joinpath("demo")
+    demo_dir = resources.files("affidavit.flows").joinpath("demo")
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
     with _progress() as prog:
@@ -293,7 +293,7 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
                         round_progress=_round_progress(prog))
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
-        from warehouse.home import resolve_home
+        from affidavit.warehouse.home import resolve_home
 
         console.print(f"warehouse: {resolve_home(home).duckdb} — query it with DuckDB, e.g. "
                       "select status, count(*) from verdicts_latest group by 1")
@@ -308,7 +308,7 @@ def verdicts(
 ) -> None:
     """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
     _env(home)
-    from flows.context import open_warehouse
+    from affidavit.flows.context import open_warehouse
 
     if status and status.upper() not in STATUSES:
         _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
@@ -344,7 +344,7 @@ def verify(
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
     _env(home)
-    from flows.analyst import verify as verify_flow
+    from affidavit.flows.analyst import verify as verify_flow
 
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
@@ -376,7 +376,7 @@ def research(
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
     _env(home)
-    from flows.analyst import research_question
+    from affidavit.flows.analyst import research_question
 
     _check_choices(mode, judge)
     if not question.strip():
@@ -404,7 +404,7 @@ def source(
     _env(home)
     from dataclasses import asdict
 
-    from flows.analyst import check_source
+    from affidavit.flows.analyst import check_source
 
     try:
         prof = check_source(target, home=home, wayback=wayback, url=url)
@@ -433,7 +433,7 @@ def recall(
     Example: affidavit recall "Lumen Bridge"
     """
     _env(home)
-    from flows.analyst import recall as recall_flow
+    from affidavit.flows.analyst import recall as recall_flow
 
     df = recall_flow(query, limit=limit, home=home)
     rows = df.to_dicts()
@@ -457,8 +457,8 @@ def origins(
     Example: affidavit origins stories.jsonl
     """
     _env(home)
-    from flows.analyst import origins as origins_flow
-    from flows.origins import render_origins
+    from affidavit.flows.analyst import origins as origins_flow
+    from affidavit.flows.origins import render_origins
 
     res = origins_flow(targets, home=home)
     for m in res.messages[:20]:
@@ -477,7 +477,7 @@ def origins(
 
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
-    from warehouse.store import WarehouseError
+    from affidavit.warehouse.store import WarehouseError
 
     try:
         app()

@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from schemas.enums import RunStatus
-from warehouse.home import HomePaths, apply_prefect_environment, resolve_home
-from warehouse.store import Warehouse
+from affidavit.schemas.enums import RunStatus
+from affidavit.warehouse.home import HomePaths, apply_prefect_environment, resolve_home
+from affidavit.warehouse.store import Warehouse
 
 
 def utcnow() -> datetime:
@@ -81,7 +81,7 @@ def sync_views(wh: Warehouse, run: RunRecord) -> None:
 
     The run's rows are already in Parquet; the views read them the next time they are synced.
     """
-    from warehouse.store import WarehouseError
+    from affidavit.warehouse.store import WarehouseError
 
     try:
         wh.sync_duckdb()
@@ -93,6 +93,6 @@ def sync_views(wh: Warehouse, run: RunRecord) -> None:
 def _table(rows: list[dict[str, Any]]):  # noqa: ANN202
     import pyarrow as pa
 
-    from schemas.runs import RUNS_SCHEMA
+    from affidavit.schemas.runs import RUNS_SCHEMA
 
     return pa.Table.from_pylist(rows, schema=RUNS_SCHEMA)

@@ -15,22 +15,28 @@ import polars as pl
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from flows.context import RunRecord, open_warehouse, sync_views, utcnow
-from flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
-from flows.research_loop import ResearchResult, research
-from flows.stages import Progress, index_task, ingest_task, lineage_task, materialize_web_hits
-from schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
-from tasks.claims import (
+from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
+from affidavit.flows.research_loop import ResearchResult, research
+from affidavit.flows.stages import (
+    Progress,
+    index_task,
+    ingest_task,
+    lineage_task,
+    materialize_web_hits,
+)
+from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
+from affidavit.tasks.claims import (
     build_claim_rows,
     expires_at,
     extract_claims,
     read_claims_file,
 )
-from tasks.queries import MODES
-from tasks.reports import claimreview_jsonld, render_html_report
-from tasks.sources import CredibilityLists
-from tasks.tribunal import TribunalConfig, build_verdict_rows
-from warehouse.store import Warehouse
+from affidavit.tasks.queries import MODES
+from affidavit.tasks.reports import claimreview_jsonld, render_html_report
+from affidavit.tasks.sources import CredibilityLists
+from affidavit.tasks.tribunal import TribunalConfig, build_verdict_rows
+from affidavit.warehouse.store import Warehouse
 
 CLAIMS_PER_FEED_DOCUMENT = 2
 """Check-worthy claims extracted from each feed entry (the highest scored)."""

@@ -2,7 +2,7 @@
 
 Signatures run as one Prefect task per batch of documents and the LSH band join as one task
 per band (bands are independent: DESIGN.md, scale-out); verification, passages and origins
-run in the flow. The result equals ``tasks.lineage.build_lineage`` on the same documents.
+run in the flow. The result equals ``affidavit.tasks.lineage.build_lineage`` on the same documents.
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from schemas.signatures import MinHashConfig
-from tasks.lineage import (
+from affidavit.schemas.signatures import MinHashConfig
+from affidavit.tasks.lineage import (
     LineageConfig,
     LineageResult,
     StageRunner,
@@ -60,7 +60,7 @@ def run_lineage_on_dask(
     """Run the lineage stage with signatures and band joins as Prefect tasks on Dask.
 
     Args:
-        docs: As for ``tasks.lineage.build_lineage``.
+        docs: As for ``affidavit.tasks.lineage.build_lineage``.
         address: A Dask scheduler address (``tcp://host:8786``); ``None`` starts a temporary
             local cluster of ``n_workers`` worker processes.
         config: Lineage thresholds.

@@ -15,7 +15,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.tree import Tree
 
-from tasks.lineage import LineageConfig, LineageResult, build_lineage, count_independent_origins
+from affidavit.tasks.lineage import (
+    LineageConfig,
+    LineageResult,
+    build_lineage,
+    count_independent_origins,
+)
 
 __all__ = ["OriginNode", "OriginsReport", "compare_sources", "render_origins"]
 
@@ -129,7 +134,7 @@ def compare_sources(
 
     Args:
         docs: One row per document: doc_id, text, and optionally host, published_at,
-            wayback_first_seen, title, url (see ``tasks.lineage.build_lineage``).
+            wayback_first_seen, title, url (see ``affidavit.tasks.lineage.build_lineage``).
         config: Lineage thresholds.
 
     Returns:

@@ -7,9 +7,9 @@ from typing import Any
 
 import httpx
 
-from tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
-from tasks.judges import Judge, make_judge, probe_judge
-from tasks.search import (
+from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
+from affidavit.tasks.judges import Judge, make_judge, probe_judge
+from affidavit.tasks.search import (
     ArchiveProvider,
     SearchConfig,
     SearchProvider,
@@ -17,8 +17,8 @@ from tasks.search import (
     probe_providers,
     search_config_from_env,
 )
-from warehouse.search_index import SearchIndex
-from warehouse.store import Warehouse, load_weights, save_weights
+from affidavit.warehouse.search_index import SearchIndex
+from affidavit.warehouse.store import Warehouse, load_weights, save_weights
 
 NO_SEARCH_MESSAGE = "research could not run: no search capability"
 
@@ -30,7 +30,7 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
     batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The cache
     key is the number of documents (the table is append-only).
     """
-    from tasks.judge_lexical import compute_idf
+    from affidavit.tasks.judge_lexical import compute_idf
 
     n = wh.count("documents")
     if n == 0:

@@ -16,16 +16,21 @@ from typing import Any
 
 import polars as pl
 
-from flows.context import RunRecord
-from schemas.enums import AnchorKind, Mode, Side, Stance
-from tasks.anchor import AnchorCache, anchor_quote
-from tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side, reason_code
-from tasks.judges import Judge
-from tasks.queries import MODES, detect_gaps, plan_queries
-from tasks.search import SearchHit, SearchProvider
-from tasks.sources import CredibilityLists, classify_source, credibility_weight, is_primary
-from tasks.tribunal import TribunalConfig, decide
-from warehouse.store import Warehouse
+from affidavit.flows.context import RunRecord
+from affidavit.schemas.enums import AnchorKind, Mode, Side, Stance
+from affidavit.tasks.anchor import AnchorCache, anchor_quote
+from affidavit.tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side, reason_code
+from affidavit.tasks.judges import Judge
+from affidavit.tasks.queries import MODES, detect_gaps, plan_queries
+from affidavit.tasks.search import SearchHit, SearchProvider
+from affidavit.tasks.sources import (
+    CredibilityLists,
+    classify_source,
+    credibility_weight,
+    is_primary,
+)
+from affidavit.tasks.tribunal import TribunalConfig, decide
+from affidavit.warehouse.store import Warehouse
 
 BUDGET_CHARS_PER_ROUND = 2_000_000
 """Evidence budget: characters of document text judged per claim and round (≈ 500 pages of
@@ -55,7 +60,8 @@ class ResearchResult:
     """What the research loop produced for a batch of claims.
 
     Attributes:
-        judgments: ``judgments`` rows (``schemas.judgments.JUDGMENTS_SCHEMA`` columns) plus the
+        judgments: ``judgments`` rows (``affidavit.schemas.judgments.JUDGMENTS_SCHEMA`` columns)
+        plus the
             evidence columns the tribunal reads (origin_doc_id, origin_host, host, url,
             credibility).
         queries: ``queries`` rows.

@@ -12,11 +12,12 @@ import polars as pl
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows.context import RunRecord
-from tasks.ingest_common import ColumnMapping, ingest_path
-from tasks.lineage import LineageConfig, update_lineage
-from warehouse.search_index import SearchIndex
-from warehouse.store import Warehouse
+from affidavit.flows.context import RunRecord
+from affidavit.tasks.ingest import ingest_path
+from affidavit.tasks.ingest_common import ColumnMapping
+from affidavit.tasks.lineage import LineageConfig, update_lineage
+from affidavit.warehouse.search_index import SearchIndex
+from affidavit.warehouse.store import Warehouse
 
 REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
                      "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
@@ -84,9 +85,11 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
 
     Documents without a signature (stored by a run killed before this stage) count as new.
     Only the new documents' signatures are computed; their bands are joined against the stored
-    ones (``tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or ``"local"``
+    ones (``affidavit.tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or
+    ``"local"``
     for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
-    Prefect tasks on Dask (``flows.lineage_dask``); the result equals the incremental one, and
+    Prefect tasks on Dask (``affidavit.flows.lineage_dask``); the result equals the incremental
+    one, and
     only rows not stored yet are added.
 
     Returns:
@@ -100,7 +103,7 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     if not new_doc_ids:
         return 0
     if dask:
-        from flows.lineage_dask import run_lineage_on_dask
+        from affidavit.flows.lineage_dask import run_lineage_on_dask
 
         result = run_lineage_on_dask(all_docs, address=None if dask == "local" else dask,
                                      config=config or LineageConfig())
@@ -166,10 +169,10 @@ def materialize_web_hits(
     fetched or yields no text keeps the hit's title and snippet as a snippet-only document:
     quotable, never dropped (DESIGN.md, Ingest).
     """
-    from tasks.extract import extract_html
-    from tasks.fetch import Fetcher
-    from tasks.ingest_common import rows_to_documents
-    from tasks.urls import canonicalize_url
+    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.ingest_common import rows_to_documents
+    from affidavit.tasks.urls import canonicalize_url
 
     by_url: dict[str, object] = {}
     for h in hits:

@@ -8,7 +8,7 @@ import unicodedata
 
 import pyarrow as pa
 
-from schemas._meta import table_schema
+from affidavit.schemas._meta import table_schema
 
 CLAIMS_SCHEMA = table_schema(
     [

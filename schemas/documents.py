@@ -6,7 +6,7 @@ import hashlib
 
 import pyarrow as pa
 
-from schemas._meta import UTC_TS, table_schema
+from affidavit.schemas._meta import UTC_TS, table_schema
 
 DOCUMENTS_SCHEMA = table_schema(
     [

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from schemas._meta import UTC_TS, table_schema
-from schemas.enums import AnchorKind, Stance
+from affidavit.schemas._meta import UTC_TS, table_schema
+from affidavit.schemas.enums import AnchorKind, Stance
 
 
 @dataclass(frozen=True, slots=True)

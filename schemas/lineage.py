@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from schemas._meta import table_schema
+from affidavit.schemas._meta import table_schema
 
 LINEAGE_EDGES_SCHEMA = table_schema(
     [

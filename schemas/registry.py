@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from schemas.claims import CLAIMS_SCHEMA
-from schemas.documents import DOCUMENTS_SCHEMA
-from schemas.judgments import JUDGMENTS_SCHEMA
-from schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
-from schemas.queries import QUERIES_SCHEMA
-from schemas.runs import RUNS_SCHEMA
-from schemas.signatures import SIGNATURES_SCHEMA
-from schemas.verdicts import VERDICTS_SCHEMA
+from affidavit.schemas.claims import CLAIMS_SCHEMA
+from affidavit.schemas.documents import DOCUMENTS_SCHEMA
+from affidavit.schemas.judgments import JUDGMENTS_SCHEMA
+from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
+from affidavit.schemas.queries import QUERIES_SCHEMA
+from affidavit.schemas.runs import RUNS_SCHEMA
+from affidavit.schemas.signatures import SIGNATURES_SCHEMA
+from affidavit.schemas.verdicts import VERDICTS_SCHEMA
 
 TABLES: dict[str, pa.Schema] = {
     "documents": DOCUMENTS_SCHEMA,

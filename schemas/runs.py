@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-from schemas._meta import UTC_TS, table_schema
+from affidavit.schemas._meta import UTC_TS, table_schema
 
 RUNS_SCHEMA = table_schema(
     [

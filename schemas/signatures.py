@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import pyarrow as pa
 
-from schemas._meta import table_schema
+from affidavit.schemas._meta import table_schema
 
 
 @dataclass(frozen=True, slots=True)

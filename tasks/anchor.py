@@ -45,9 +45,9 @@ from typing import Any
 
 import numpy as np
 
-from schemas.documents import content_sha256
-from schemas.enums import AnchorKind
-from schemas.judgments import Anchor
+from affidavit.schemas.documents import content_sha256
+from affidavit.schemas.enums import AnchorKind
+from affidavit.schemas.judgments import Anchor
 
 __all__ = [
     "MIN_QUOTE_CHARS",
@@ -714,7 +714,7 @@ def anchor_quote(
             document, built once and cached with it).
 
     Returns:
-        An :class:`~schemas.judgments.Anchor`. Admitted anchors carry ``span_start`` /
+        An :class:`~affidavit.schemas.judgments.Anchor`. Admitted anchors carry ``span_start`` /
         ``span_end`` (character offsets into ``text``, end exclusive): the first verbatim
         occurrence when there is one (EXACT), else the first normalised one (NORMALIZED). In
         documents of :data:`_INDEX_MIN_CHARS` or more the verbatim occurrences are found among
@@ -808,7 +808,7 @@ def anchor_quotes(
         **kw: Other options of :func:`anchor_quote` (``min_chars``, ``diagnose``).
 
     Returns:
-        One :class:`~schemas.judgments.Anchor` per pair, in order.
+        One :class:`~affidavit.schemas.judgments.Anchor` per pair, in order.
     """
     if cache is None:
         n_docs = len({id(t) for _, t in pairs}) or 1

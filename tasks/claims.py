@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from schemas.claims import make_claim_id, normalize_claim_text
-from schemas.enums import Volatility
+from affidavit.schemas.claims import make_claim_id, normalize_claim_text
+from affidavit.schemas.enums import Volatility
 
 __all__ = [
     "ClaimCandidate",
@@ -583,7 +583,7 @@ def decompose_claim(text: str, *, max_parts: int | None = None) -> list[str]:
 
     Returns:
         Non-empty list of sub-claims; ``[text.strip()]`` when nothing splits. Duplicates
-        (by :func:`schemas.claims.normalize_claim_text`) are dropped.
+        (by :func:`affidavit.schemas.claims.normalize_claim_text`) are dropped.
 
     Raises:
         ValueError: When ``max_parts`` < 1.
@@ -883,7 +883,7 @@ def classify_volatility(text: str) -> Volatility:
         text: A claim.
 
     Returns:
-        A :class:`schemas.enums.Volatility`.
+        A :class:`affidavit.schemas.enums.Volatility`.
 
     >>> classify_volatility("Barack Obama was born in Honolulu in 1961")
     <Volatility.IMMUTABLE: 'immutable'>
@@ -1137,9 +1137,10 @@ def build_claim_rows(
     max_sub_questions: int | None = None,
     skips: Counter[str] | None = None,
 ) -> list[dict[str, Any]]:
-    """Build ``claims`` rows (``schemas.claims.CLAIMS_SCHEMA``) from candidates, texts or file rows.
+    """Build ``claims`` rows (``CLAIMS_SCHEMA``) from candidates, texts or file rows.
 
-    Each item gets its ``claim_id`` (:func:`schemas.claims.make_claim_id`), check-worthiness
+    Each item gets its ``claim_id`` (:func:`affidavit.schemas.claims.make_claim_id`),
+    check-worthiness
     (the candidate's, else :func:`score_check_worthiness`), the researchable gate and the
     volatility class. With ``decompose=True`` a claim that :func:`decompose_claim` splits also
     yields one row per part with ``parent_claim_id`` set (the parent row is kept). Rows whose

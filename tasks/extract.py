@@ -101,7 +101,7 @@ def extract_html(
     # Imported here: trafilatura's import costs ~1 s and needs lxml_html_clean.
     from trafilatura import bare_extraction
 
-    from tasks.ingest_common import parse_datetime
+    from affidavit.tasks.ingest_common import parse_datetime
 
     if max_bytes <= 0:
         raise ValueError(f"max_bytes must be positive, got {max_bytes}")

@@ -11,7 +11,8 @@ Direction of the boolean, per gate:
 * :func:`gate_side` → ``True`` means the judgment is **admitted** on that side;
 * :func:`gate_budget` returns the admitted keys and the skipped ``(key, reason)`` pairs.
 
-The researchable gate lives with the claims (:func:`tasks.claims.gate_researchable`); the anchor
+The researchable gate lives with the claims (:func:`affidavit.tasks.claims.gate_researchable`); the
+anchor
 gate with the quotes.
 """
 
@@ -22,7 +23,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from schemas.enums import Mode, Side, Stance
+from affidavit.schemas.enums import Mode, Side, Stance
 
 __all__ = [
     "DEFAULT_PATIENCE",
@@ -104,8 +105,9 @@ def gate_round_budget(round_no: int, mode_config: object) -> tuple[bool, str]:
 
     Args:
         round_no: 1-based number of the round about to run.
-        mode_config: A :class:`tasks.queries.ModeConfig` (anything with an int ``rounds``), or a
-            :class:`schemas.enums.Mode` / its string value.
+        mode_config: A :class:`affidavit.tasks.queries.ModeConfig` (anything with an int
+        ``rounds``), or a
+            :class:`affidavit.schemas.enums.Mode` / its string value.
 
     Returns:
         ``(True, "within_round_budget: round r of n")`` when ``round_no`` <= the mode's rounds,
@@ -122,7 +124,7 @@ def gate_round_budget(round_no: int, mode_config: object) -> tuple[bool, str]:
         raise ValueError(f"round_no starts at 1, got {round_no}")
     rounds = getattr(mode_config, "rounds", None)
     if rounds is None:
-        from tasks.queries import MODES  # same package; resolves a Mode name
+        from affidavit.tasks.queries import MODES  # same package; resolves a Mode name
 
         try:
             rounds = MODES[Mode(str(mode_config))].rounds

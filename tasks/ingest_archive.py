@@ -18,7 +18,8 @@ record, and stops at gzip members that do not align with records. Here:
 * ``warcinfo``, ``request``, ``metadata`` and ``revisit`` records are skipped and counted by
   type (``"request_record"`` ...); non-2xx responses and non-text payloads are counted too.
 
-HTML responses and resources go through trafilatura (:func:`tasks.extract.extract_html`); WET
+HTML responses and resources go through trafilatura (:func:`affidavit.tasks.extract.extract_html`);
+WET
 ``conversion`` records are plain text. ``WARC-Date`` becomes ``fetched_at``; the page's own date
 (trafilatura metadata) ``published_at``. ``source_kind="archive"``.
 """
@@ -33,10 +34,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from schemas.enums import SourceKind
-from tasks.extract import DEFAULT_MAX_PAGE_BYTES, clean_text, extract_html
-from tasks.fetch import ContentDecodingError, ContentTooLargeError, decode_body
-from tasks.ingest_common import (
+from affidavit.schemas.enums import SourceKind
+from affidavit.tasks.extract import DEFAULT_MAX_PAGE_BYTES, clean_text, extract_html
+from affidavit.tasks.fetch import ContentDecodingError, ContentTooLargeError, decode_body
+from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     IngestBatch,
     decode_bytes,
@@ -539,12 +540,13 @@ def read_warc(
         path: The ``.warc``, ``.warc.gz``, ``.wet`` or ``.wet.gz`` file.
         batch_rows: Documents per yielded batch; must be > 0.
         max_page_bytes: Bytes of a payload passed to extraction (HTML) or kept (text);
-            default 2 MiB (see :data:`tasks.extract.DEFAULT_MAX_PAGE_BYTES`).
+            default 2 MiB (see :data:`affidavit.tasks.extract.DEFAULT_MAX_PAGE_BYTES`).
         max_body_bytes: Cap on a decoded HTTP body; past it the record is skipped.
         max_record_bytes: Cap on a record block read into memory.
 
     Yields:
-        :class:`~tasks.ingest_common.IngestBatch` objects (``source_kind="archive"``); a file
+        :class:`~affidavit.tasks.ingest_common.IngestBatch` objects (``source_kind="archive"``); a
+        file
         with no document yields one empty batch carrying its skip counts.
 
     Raises:

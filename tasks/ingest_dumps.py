@@ -1,6 +1,7 @@
 """Read document dumps (JSONL, JSON array, Parquet, CSV/TSV; optionally gzipped) in batches.
 
-A :class:`~tasks.ingest_common.ColumnMapping` names the source column of each document field.
+A :class:`~affidavit.tasks.ingest_common.ColumnMapping` names the source column of each document
+field.
 Files are streamed: JSONL and CSV line by line, Parquet by record batch, so a 19,042-row
 corpus never sits in memory as Python objects more than ``batch_rows`` rows at a time (a JSON
 array is the exception: the format has to be parsed whole). Bad lines are skipped and counted,
@@ -19,8 +20,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from schemas.enums import SourceKind
-from tasks.ingest_common import (
+from affidavit.schemas.enums import SourceKind
+from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     ColumnMapping,
     IngestBatch,
@@ -288,7 +289,8 @@ def read_dump(
     detected by the gzip magic bytes). Skips (counted, with line numbers in the messages):
     ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``, ``bad_json_file``,
     ``truncated_file``, plus those of
-    :func:`~tasks.ingest_common.rows_to_documents` (``empty_text``, ``duplicate_in_batch``).
+    :func:`~affidavit.tasks.ingest_common.rows_to_documents` (``empty_text``,
+    ``duplicate_in_batch``).
     ``_index`` (the locator of rows without URL or id) is the line number for JSONL/CSV and the
     row position for JSON and Parquet.
 
@@ -300,7 +302,7 @@ def read_dump(
         source_kind: ``documents.source_kind`` of the rows (``"archive"`` for backfills).
 
     Yields:
-        :class:`~tasks.ingest_common.IngestBatch` objects, each of at most ``batch_rows``
+        :class:`~affidavit.tasks.ingest_common.IngestBatch` objects, each of at most ``batch_rows``
         documents; a file with no readable row yields one empty batch carrying its skips.
 
     Raises:

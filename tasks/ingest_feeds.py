@@ -14,7 +14,8 @@ measured on this project's machine):
 * It reads no JSON Feed at all: JSON Feed is parsed with :mod:`json`.
 * It turns some unusual dates into wrong ones silently (``2016/6/29`` → the 1st of the current
   month). The raw string is kept in ``published_at_raw``; the date is parsed strictly by
-  :func:`~tasks.ingest_common.parse_datetime`, and feedparser's own parse is used only when the
+  :func:`~affidavit.tasks.ingest_common.parse_datetime`, and feedparser's own parse is used only
+  when the
   raw string contains its year, month and day.
 """
 
@@ -30,9 +31,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from schemas.enums import SourceKind
-from tasks.extract import html_to_text
-from tasks.ingest_common import (
+from affidavit.schemas.enums import SourceKind
+from affidavit.tasks.extract import html_to_text
+from affidavit.tasks.ingest_common import (
     IngestBatch,
     decode_bytes,
     empty_batch,
@@ -41,7 +42,7 @@ from tasks.ingest_common import (
 )
 
 if TYPE_CHECKING:
-    from tasks.fetch import Fetcher
+    from affidavit.tasks.fetch import Fetcher
 
 __all__ = [
     "MAX_FEED_BYTES",
@@ -300,7 +301,7 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None) 
         fetched_at: When the feed was fetched (UTC), if known; stored in ``fetched_at``.
 
     Returns:
-        An :class:`~tasks.ingest_common.IngestBatch`; one row per entry with text
+        An :class:`~affidavit.tasks.ingest_common.IngestBatch`; one row per entry with text
         (``source_kind="feed"``, ``is_snippet_only=True``).
     """
     batch = empty_batch()
@@ -349,7 +350,8 @@ def load_feed(
 ) -> IngestBatch:
     """Read a feed from a local path or an http(s) URL and parse it with :func:`parse_feed`.
 
-    URLs go through the guarded :class:`tasks.fetch.Fetcher` (address guard, robots.txt, byte
+    URLs go through the guarded :class:`affidavit.tasks.fetch.Fetcher` (address guard, robots.txt,
+    byte
     cap, retries). A fetch failure gives an empty batch with ``"fetch_failed"`` counted.
 
     Args:
@@ -358,13 +360,13 @@ def load_feed(
         now: Fetch time to record in ``fetched_at`` for URLs (UTC); None leaves it null.
 
     Returns:
-        An :class:`~tasks.ingest_common.IngestBatch`.
+        An :class:`~affidavit.tasks.ingest_common.IngestBatch`.
 
     Raises:
         FileNotFoundError: When a local path does not exist.
     """
     if re.match(r"^https?://", source, re.I):
-        from tasks.fetch import Fetcher
+        from affidavit.tasks.fetch import Fetcher
 
         fetcher = fetcher or Fetcher()
         result = fetcher.fetch(source)
@@ -415,7 +417,7 @@ def load_url(
     """Fetch one http(s) URL and read it as a feed, or as a web page when it is HTML.
 
     A feed gives one snippet-only document per entry (:func:`parse_feed`); an HTML page gives
-    one ``source_kind="web"`` document from :func:`tasks.extract.extract_html` (an empty
+    one ``source_kind="web"`` document from :func:`affidavit.tasks.extract.extract_html` (an empty
     extraction is counted ``"empty_extraction"``). A fetch failure is counted
     ``"fetch_failed"``.
 
@@ -425,10 +427,10 @@ def load_url(
         now: Fetch time to record in ``fetched_at`` (UTC); None leaves it null.
 
     Returns:
-        An :class:`~tasks.ingest_common.IngestBatch`.
+        An :class:`~affidavit.tasks.ingest_common.IngestBatch`.
     """
-    from tasks.extract import extract_html
-    from tasks.fetch import Fetcher
+    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.fetch import Fetcher
 
     fetcher = fetcher or Fetcher()
     result = fetcher.fetch(url)

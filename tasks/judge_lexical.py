@@ -37,8 +37,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from schemas.enums import Stance
-from schemas.judgments import JudgeResult
+from affidavit.schemas.enums import Stance
+from affidavit.schemas.judgments import JudgeResult
 
 __all__ = [
     "Figure",

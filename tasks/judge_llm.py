@@ -8,7 +8,8 @@ still fails, times out or returns nothing usable is judged by the fallback judge
 judge by default) and the degradation is recorded in :attr:`LLMJudge.degradations`.
 
 The LLM judge never decides whether its own quote is genuine: its quote goes through the anchor
-gate (``tasks.anchor.anchor_quote``) like any other, so an invented quote is rejected there and
+gate (``affidavit.tasks.anchor.anchor_quote``) like any other, so an invented quote is rejected
+there and
 cannot add support.
 """
 
@@ -26,8 +27,8 @@ from typing import Any
 
 import httpx
 
-from schemas.enums import Stance
-from schemas.judgments import JudgeResult
+from affidavit.schemas.enums import Stance
+from affidavit.schemas.judgments import JudgeResult
 
 __all__ = [
     "DOC_CHAR_CAP",
@@ -265,7 +266,7 @@ def excerpt_document(claim: str, document: str, *, char_cap: int = DOC_CHAR_CAP)
     """
     if len(document) <= char_cap:
         return document
-    from tasks.judge_lexical import split_sentences, tokenize
+    from affidavit.tasks.judge_lexical import split_sentences, tokenize
 
     spans = split_sentences(document)
     if not spans:
@@ -354,7 +355,7 @@ class LLMJudge:
         self._owns_client = client is None
         self._client = client or httpx.Client(timeout=config.timeout_s)
         if fallback is None:
-            from tasks.judge_lexical import LexicalJudge
+            from affidavit.tasks.judge_lexical import LexicalJudge
 
             fallback = LexicalJudge()
         self.fallback = fallback

@@ -1,7 +1,8 @@
 """Judge choice: the protocol every judge implements, a factory and a preflight probe.
 
 ``lexical`` needs nothing and is always available; ``llm`` needs an OpenAI-compatible endpoint
-(:class:`tasks.judge_llm.LLMJudgeConfig`, usually from :func:`tasks.judge_llm.llm_config_from_env`).
+(:class:`affidavit.tasks.judge_llm.LLMJudgeConfig`, usually from
+:func:`affidavit.tasks.judge_llm.llm_config_from_env`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from typing import Protocol, runtime_checkable
 
 import httpx
 
-from schemas.judgments import JudgeResult
-from tasks.judge_lexical import LexicalJudge
-from tasks.judge_llm import LLMJudge, LLMJudgeConfig, probe_llm
+from affidavit.schemas.judgments import JudgeResult
+from affidavit.tasks.judge_lexical import LexicalJudge
+from affidavit.tasks.judge_llm import LLMJudge, LLMJudgeConfig, probe_llm
 
 __all__ = ["JUDGE_NAMES", "Judge", "make_judge", "probe_judge"]
 

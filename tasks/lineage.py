@@ -1,7 +1,9 @@
 """Lineage: which documents copy, rewrite or quote which, and their independent origins.
 
-Stages (DESIGN.md, Lineage): word shingles → MinHash signatures (``tasks.minhash``) → LSH band
-join (``tasks.lsh``) and hashed long n-gram join (``tasks.passages``) → candidate pairs verified
+Stages (DESIGN.md, Lineage): word shingles → MinHash signatures (``affidavit.tasks.minhash``) → LSH
+band
+join (``affidavit.tasks.lsh``) and hashed long n-gram join (``affidavit.tasks.passages``) →
+candidate pairs verified
 by exact Jaccard, containment and the longest shared passage → typed edges (syndication,
 derivation, quote) directed by origin time ``min(published_at, wayback_first_seen)`` →
 strongly connected components condensed (``scipy.sparse.csgraph``) → roots, the independent
@@ -21,13 +23,19 @@ import polars as pl
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-from schemas.enums import DirectionBasis, EdgeKind
-from schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
-from schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
-from tasks.lsh import DEFAULT_MAX_BUCKET, band_keys, candidate_index_pairs, join_band, optimal_bands
-from tasks.minhash import compute_signatures, hash_shingles, signatures_from_hashes
-from tasks.passages import PassageConfig, find_shared_passages
-from tasks.shingles import shingles_from_words, split_words
+from affidavit.schemas.enums import DirectionBasis, EdgeKind
+from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
+from affidavit.schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
+from affidavit.tasks.lsh import (
+    DEFAULT_MAX_BUCKET,
+    band_keys,
+    candidate_index_pairs,
+    join_band,
+    optimal_bands,
+)
+from affidavit.tasks.minhash import compute_signatures, hash_shingles, signatures_from_hashes
+from affidavit.tasks.passages import PassageConfig, find_shared_passages
+from affidavit.tasks.shingles import shingles_from_words, split_words
 
 __all__ = [
     "LineageConfig",
@@ -97,7 +105,7 @@ class LineageConfig:
             pair is then ordered by time only when the later document's time is a
             publication time; otherwise the edge is undirected. Off: measured on lineage-dev
             it changes nothing per pool and lowers corpus root accuracy (0.918 vs 0.921).
-        max_bucket: LSH buckets larger than this are linked as a star (``tasks.lsh``).
+        max_bucket: LSH buckets larger than this are linked as a star (``affidavit.tasks.lsh``).
         quote_single_parent: In the quote tier each lineage keeps only its strongest incoming
             quote edge (longest shared passage, then earliest parent; ``compute_origins``): a
             derived story quotes one origin, and a stock phrase it shares with an earlier
@@ -123,7 +131,7 @@ class LineageConfig:
         quote_full_sentence: A pair gets a quote edge only when some shared passage holds a
             whole sentence of one of the two documents (a sentence ends with ``.``, ``!``
             or ``?`` before whitespace, or at a line break, see
-            ``quote_sentence_needs_stop``; ``tasks.passages``): a story
+            ``quote_sentence_needs_stop``; ``affidavit.tasks.passages``): a story
             quotes a sentence of its source (often behind an attribution such as "He said
             that", so the sentence need be whole on one side only), while stock wire
             phrases ("the Energy Information Administration said in its weekly petroleum
@@ -216,7 +224,7 @@ class StageRunner:
     Attributes:
         signatures: ``(texts, config) -> (signatures, n_shingles)`` like ``compute_signatures``.
         band_join: ``(keys, new_mask, empty_mask, max_bucket) -> (i, j, n_star)`` with ``keys``
-            uint64 of shape ``(bands, n_docs)`` (``tasks.lsh.band_keys``); like
+            uint64 of shape ``(bands, n_docs)`` (``affidavit.tasks.lsh.band_keys``); like
             ``candidate_index_pairs``.
     """
 
@@ -943,7 +951,8 @@ def build_lineage(
             (str | null), ``published_at`` and ``wayback_first_seen`` (datetime UTC | null, or
             ISO strings). Duplicate doc_ids keep their first row.
         config: Thresholds.
-        runner: Where signatures and the band join run (``flows.lineage_dask``); the result
+        runner: Where signatures and the band join run (``affidavit.flows.lineage_dask``); the
+        result
             is the same wherever they run.
 
     Returns:
@@ -1193,7 +1202,7 @@ from prefect import task  # noqa: E402  (thin wrappers after the pure functions)
 def signatures_task(
     texts: list[str], config: MinHashConfig = MinHashConfig()
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Compute MinHash signatures of one batch of texts (``tasks.minhash.compute_signatures``)."""
+    """Compute MinHash signatures of one batch of texts (``minhash.compute_signatures``)."""
     return compute_signatures(texts, config)
 
 
@@ -1204,5 +1213,5 @@ def band_join_task(
     empty_mask: np.ndarray | None = None,
     max_bucket: int = DEFAULT_MAX_BUCKET,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Join one LSH band: ``keys`` uint64 of shape ``(n_docs,)`` (``tasks.lsh.join_band``)."""
+    """Join one LSH band: ``keys`` uint64 of shape ``(n_docs,)`` (``lsh.join_band``)."""
     return join_band(keys, new_mask=new_mask, empty_mask=empty_mask, max_bucket=max_bucket)

@@ -16,8 +16,8 @@ from hashlib import sha1
 
 import numpy as np
 
-from schemas.signatures import MinHashConfig, ShingleConfig
-from tasks.shingles import shingle_text
+from affidavit.schemas.signatures import MinHashConfig, ShingleConfig
+from affidavit.tasks.shingles import shingle_text
 
 __all__ = [
     "EMPTY_HASH",
@@ -157,7 +157,7 @@ def compute_signatures(
     """Compute MinHash signatures for many texts at once.
 
     Equal to ``datasketch.MinHash(num_perm=config.num_perm, seed=config.seed)`` updated with
-    ``tasks.shingles.shingle_text(text, config.shingles)`` (tested by a property test).
+    ``affidavit.tasks.shingles.shingle_text(text, config.shingles)`` (tested by a property test).
 
     Args:
         texts: The texts, one per document (``None`` or empty allowed).

@@ -222,7 +222,7 @@ def find_shared_passages(
     join by the number of clusters sharing an n-gram rather than documents.
 
     Args:
-        words_per_doc: Normalised words of each document (``tasks.shingles.split_words``).
+        words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``).
         hosts: Host of each document (``None`` for unknown: no host-level furniture rule).
         config: N-gram size and furniture rules.
         clusters: int64, shape ``(n_docs,)``: cluster of each document (default: its own).

@@ -9,7 +9,7 @@ content words plus a few angle terms (DESIGN.md, Queries).
   terms), PROVENANCE ("original", "study", "filing", "report", "announced") on the advocate
   side; REFUTE ("false", "incorrect", "disputed", "debunked", "retracted", "correction") on the
   prosecutor side, which hunts for disconfirmation and admits only REFUTES judgments
-  (:func:`tasks.gates.gate_side`).
+  (:func:`affidavit.tasks.gates.gate_side`).
 * Later rounds issue FOLLOW_UP queries chosen by what is missing (:func:`detect_gaps`):
   independent support, both sides of a conflict, a primary source, or broader wording when
   nothing was found. Variants rotate with the round and anything already issued is skipped, so
@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from schemas.enums import Angle, Mode, Side
-from tasks.claims import STOP_WORDS
+from affidavit.schemas.enums import Angle, Mode, Side
+from affidavit.tasks.claims import STOP_WORDS
 
 __all__ = [
     "GAPS",

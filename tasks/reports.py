@@ -19,7 +19,7 @@ from typing import Any
 
 import jinja2
 
-from schemas.enums import VerdictStatus
+from affidavit.schemas.enums import VerdictStatus
 
 CONTEXT_CHARS = 160
 """Characters of document text shown on each side of a highlighted span (about two lines of a

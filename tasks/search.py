@@ -3,7 +3,7 @@
 Providers:
 
 * ``archive`` — :class:`ArchiveProvider`, BM25 over the warehouse's own documents
-  (:class:`warehouse.search_index.SearchIndex`); hits carry a ``doc_id``.
+  (:class:`affidavit.warehouse.search_index.SearchIndex`); hits carry a ``doc_id``.
 * ``searxng`` — :class:`SearxngProvider`, the SearXNG JSON API (``GET /search?q=…&format=json``;
   the instance must list ``json`` under ``search.formats`` in its settings, or it answers 403);
   hits carry a ``url``, ``title`` and ``snippet``.
@@ -27,7 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
-from warehouse.search_index import SearchIndex
+from affidavit.warehouse.search_index import SearchIndex
 
 USER_AGENT = "affidavit/0.1 (+batch fact-checking)"
 PROBE_QUERY = "earth"

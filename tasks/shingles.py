@@ -2,7 +2,7 @@
 
 A text becomes a set of word k-grams ("shingles"), each encoded as UTF-8 bytes: exactly the
 values that ``datasketch.MinHash.update_batch`` is fed, so that our vectorised signatures
-(``tasks.minhash``) and datasketch's agree bit for bit.
+(``affidavit.tasks.minhash``) and datasketch's agree bit for bit.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from schemas.signatures import ShingleConfig
+from affidavit.schemas.signatures import ShingleConfig
 
 __all__ = ["normalize_for_shingles", "shingle_text", "shingles_from_words", "split_words"]
 

@@ -26,8 +26,8 @@ from urllib.parse import unquote, urlsplit
 import lxml.html
 from lxml import etree
 
-from schemas.enums import SourceType
-from tasks.urls import host_of
+from affidavit.schemas.enums import SourceType
+from affidavit.tasks.urls import host_of
 
 __all__ = [
     "CREDIBILITY_BY_TYPE",
@@ -897,7 +897,7 @@ def classify_source(
 
 PRIMARY_TYPES = frozenset({SourceType.PRIMARY, SourceType.OFFICIAL, SourceType.PEER_REVIEWED})
 """Source types that count as a primary source for the ``primary_source`` gap of
-:func:`tasks.queries.detect_gaps`."""
+:func:`affidavit.tasks.queries.detect_gaps`."""
 
 
 def is_primary(profile: SourceProfile) -> bool:

@@ -14,7 +14,7 @@ from datetime import datetime
 
 import polars as pl
 
-from schemas.enums import Stance, VerdictStatus
+from affidavit.schemas.enums import Stance, VerdictStatus
 
 PER_ORIGIN_STRENGTH = 0.4
 """Confidence one independent origin adds, as 1 - Π(1 - s·w) over origins of credibility w.
@@ -81,7 +81,7 @@ def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig())
 
     Args:
         evidence: One row per judgment of this claim, columns ``doc_id`` (str), ``stance`` (str,
-            ``schemas.enums.Stance``), ``relevance`` (float 0..1), ``quote`` (str),
+            ``affidavit.schemas.enums.Stance``), ``relevance`` (float 0..1), ``quote`` (str),
             ``is_admitted`` (bool), and optionally ``origin_doc_id`` (str, null → the document is
             its own origin), ``origin_host`` / ``host`` (str; publisher of the origin) and
             ``credibility`` (float 0..1, default ``DEFAULT_CREDIBILITY``).
@@ -195,7 +195,7 @@ def build_verdict_rows(
     urls: Mapping[str, str | None],
     degraded: str | None = None,
 ) -> list[dict[str, object]]:
-    """Decide every claim and return ``verdicts`` rows (``schemas.verdicts.VERDICTS_SCHEMA``).
+    """Decide every claim and return ``verdicts`` rows (``VERDICTS_SCHEMA``).
 
     Args:
         claims: Dicts with ``claim_id`` and ``text``.

@@ -36,7 +36,7 @@ def shared_data() -> Path:
 @pytest.fixture
 def warehouse(tmp_path: Path):  # noqa: ANN201
     """A fresh warehouse under ``tmp_path``."""
-    from warehouse.home import resolve_home
-    from warehouse.store import Warehouse
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
 
     return Warehouse(resolve_home(tmp_path / "home"))

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from warehouse.store import Warehouse
+    from affidavit.warehouse.store import Warehouse
 
 MIGRATIONS: dict[int, Callable[[Warehouse], None]] = {}
 """Upgrade functions by the layout version they upgrade from (none yet: layout 1 is the first)."""

@@ -22,9 +22,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from schemas._meta import schema_key
-from schemas.registry import TABLES
-from warehouse.home import HomePaths, ensure_home
+from affidavit.schemas._meta import schema_key
+from affidavit.schemas.registry import TABLES
+from affidavit.warehouse.home import HomePaths, ensure_home
 
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
 _EMPTY_PART = "part-0000-empty.parquet"
@@ -38,7 +38,8 @@ class WarehouseError(RuntimeError):
 
 def load_sql(name: str) -> str:
     """Return the text of ``warehouse/sql/<name>.sql``."""
-    return resources.files("warehouse").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+    sql_dir = resources.files("affidavit.warehouse").joinpath("sql")
+    return sql_dir.joinpath(f"{name}.sql").read_text(encoding="utf-8")
 
 
 def sql_literal(value: str) -> str:
@@ -106,7 +107,7 @@ class Warehouse:
     """Parquet datasets and a DuckDB file under one affidavit home.
 
     Args:
-        paths: The home (see ``warehouse.home.resolve_home``).
+        paths: The home (see ``affidavit.warehouse.home.resolve_home``).
 
     Raises:
         WarehouseError: When the home was written by a newer layout version.
@@ -129,7 +130,7 @@ class Warehouse:
                     f"{self.paths.root} was written by a newer affidavit "
                     f"(layout {meta['version']} > {WAREHOUSE_VERSION})"
                 )
-        from warehouse.migrations import migrate
+        from affidavit.warehouse.migrations import migrate
 
         migrate(self)
         for name, schema in TABLES.items():
@@ -147,7 +148,7 @@ class Warehouse:
         """Return the folder of table ``name``.
 
         Raises:
-            WarehouseError: For a table that is not in ``schemas.registry.TABLES``.
+            WarehouseError: For a table that is not in ``affidavit.schemas.registry.TABLES``.
         """
         if name not in TABLES:
             raise WarehouseError(f"unknown table {name!r}")

@@ -21,9 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-from tasks.judge_lexical import compute_idf
-from tasks.judge_llm import llm_config_from_env
-from tasks.judges import make_judge
+from affidavit.tasks.judge_lexical import compute_idf
+from affidavit.tasks.judge_llm import llm_config_from_env
+from affidavit.tasks.judges import make_judge
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"

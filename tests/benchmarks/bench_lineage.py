@@ -25,7 +25,7 @@ from pathlib import Path
 
 import polars as pl
 
-from tasks.lineage import LineageConfig, build_lineage
+from affidavit.tasks.lineage import LineageConfig, build_lineage
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 OUT = Path(__file__).resolve().parent / "out"

@@ -35,11 +35,11 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from schemas.enums import DirectionBasis, EdgeKind
-from schemas.signatures import MinHashConfig
-from tasks.lineage import LineageConfig, compute_origins
-from tasks.lsh import candidate_index_pairs, optimal_bands
-from tasks.minhash import shingle_hash_sets, signatures_from_hashes
+from affidavit.schemas.enums import DirectionBasis, EdgeKind
+from affidavit.schemas.signatures import MinHashConfig
+from affidavit.tasks.lineage import LineageConfig, compute_origins
+from affidavit.tasks.lsh import candidate_index_pairs, optimal_bands
+from affidavit.tasks.minhash import shingle_hash_sets, signatures_from_hashes
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 OUT = Path(__file__).resolve().parent / "out"

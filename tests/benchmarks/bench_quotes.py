@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from tasks.anchor import AnchorCache, anchor_quote, normalize_for_anchor, normalize_quote
+from affidavit.tasks.anchor import AnchorCache, anchor_quote, normalize_for_anchor, normalize_quote
 
 REPO = Path(__file__).resolve().parents[2]
 DEFAULT_BENCH = REPO.parent / "shared" / "bench" / "quotes-dev"

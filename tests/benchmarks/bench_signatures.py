@@ -29,9 +29,9 @@ from pathlib import Path
 import numpy as np
 from datasketch import MinHash
 
-from schemas.signatures import MinHashConfig
-from tasks.minhash import compute_signatures, hash_shingles, signatures_from_hashes
-from tasks.shingles import shingle_text
+from affidavit.schemas.signatures import MinHashConfig
+from affidavit.tasks.minhash import compute_signatures, hash_shingles, signatures_from_hashes
+from affidavit.tasks.shingles import shingle_text
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 OUT = Path(__file__).resolve().parent / "out"

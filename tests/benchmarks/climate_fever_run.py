@@ -36,12 +36,12 @@ def main() -> None:
     args = ap.parse_args()
     home = args.home or tempfile.mkdtemp(prefix="affidavit-cf-")
 
-    from warehouse.home import apply_prefect_environment, resolve_home
+    from affidavit.warehouse.home import apply_prefect_environment, resolve_home
 
     apply_prefect_environment(resolve_home(home))  # offline, quiet, before Prefect is imported
-    from flows.backfill import backfill_archive
-    from flows.factcheck import factcheck
-    from warehouse.store import Warehouse
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.factcheck import factcheck
+    from affidavit.warehouse.store import Warehouse
 
     t0 = time.perf_counter()
     b = backfill_archive([args.corpus], home=home)

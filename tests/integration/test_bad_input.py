@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.context import RunRecord, open_warehouse
-from flows.stages import index_task, ingest_task, lineage_task
+from affidavit.flows.context import RunRecord, open_warehouse
+from affidavit.flows.stages import index_task, ingest_task, lineage_task
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 
@@ -57,7 +57,7 @@ def test_missing_file_is_a_counted_skip_not_a_crash(wh, tmp_path):
 
 def test_a_run_killed_after_ingest_is_finished_by_the_next_run(wh):
     """Documents stored by a run that died before lineage and indexing are not lost."""
-    from warehouse.search_index import SearchIndex
+    from affidavit.warehouse.search_index import SearchIndex
 
     killed = RunRecord(wh, "killed", {})
     ids = ingest_task.fn(wh, [str(FIX / "bad_line.jsonl")], run=killed)

@@ -10,15 +10,15 @@ import duckdb
 import polars as pl
 import pytest
 
-from schemas.enums import RunStatus
+from affidavit.schemas.enums import RunStatus
 
-DEMO = resources.files("flows").joinpath("demo")
+DEMO = resources.files("affidavit.flows").joinpath("demo")
 
 
 @pytest.fixture(scope="module")
 def demo_run(prefect_harness, tmp_path_factory):  # noqa: ANN201
-    from flows.backfill import backfill_archive
-    from flows.factcheck import factcheck
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.factcheck import factcheck
 
     home = str(tmp_path_factory.mktemp("demo-home"))
     first = backfill_archive([str(DEMO.joinpath("documents.jsonl"))], home=home)
@@ -102,8 +102,8 @@ def test_report_and_claimreview_written(demo_run):
 
 
 def test_every_admitted_quote_is_in_its_document(demo_run):
-    from warehouse.home import resolve_home
-    from warehouse.store import Warehouse
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
 
     wh = Warehouse(resolve_home(demo_run[0]))
     j = wh.read("judgments").filter(pl.col("is_admitted"))
@@ -116,7 +116,7 @@ def test_every_admitted_quote_is_in_its_document(demo_run):
 
 
 def test_recall_finds_unexpired_findings(demo_run):
-    from flows.analyst import recall
+    from affidavit.flows.analyst import recall
 
     df = recall("lumen bridge", home=demo_run[0])
     assert df.height == 1
@@ -125,9 +125,9 @@ def test_recall_finds_unexpired_findings(demo_run):
 
 
 def test_unresolved_claims_feed_the_next_run(demo_run):
-    from flows.factcheck import unresolved_claims
-    from warehouse.home import resolve_home
-    from warehouse.store import Warehouse
+    from affidavit.flows.factcheck import unresolved_claims
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
 
     wh = Warehouse(resolve_home(demo_run[0]))
     texts = {c["text"] for c in unresolved_claims(wh)}
@@ -140,7 +140,7 @@ def test_unresolved_claims_feed_the_next_run(demo_run):
 def test_verify_command_checks_a_text(demo_run):
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from affidavit.flows.cli import app
 
     res = CliRunner().invoke(app, ["verify", "The Lumen Bridge in Corvallo opened to traffic "
                                    "on 14 May 2024.", "--home", demo_run[0], "--json"])
@@ -152,7 +152,7 @@ def test_verify_command_checks_a_text(demo_run):
 def test_no_search_capability_is_said_and_exits_non_zero(prefect_harness, tmp_path):
     from typer.testing import CliRunner
 
-    from flows.cli import EXIT_NO_CAPABILITY, app
+    from affidavit.flows.cli import EXIT_NO_CAPABILITY, app
 
     res = CliRunner().invoke(app, ["verify", "The Lumen Bridge opened on 14 May 2024.",
                                    "--home", str(tmp_path / "empty")])
@@ -161,7 +161,7 @@ def test_no_search_capability_is_said_and_exits_non_zero(prefect_harness, tmp_pa
 
 
 def test_source_profiles_a_local_page(prefect_harness, tmp_path):
-    from flows.analyst import check_source
+    from affidavit.flows.analyst import check_source
 
     page = tmp_path / "page.html"
     page.write_text(
@@ -176,7 +176,7 @@ def test_source_profiles_a_local_page(prefect_harness, tmp_path):
 
 
 def test_source_uses_the_users_credibility_list(prefect_harness, tmp_path, monkeypatch):
-    from flows.analyst import check_source
+    from affidavit.flows.analyst import check_source
 
     low = tmp_path / "low.txt"
     low.write_text("# hosts of low credibility\nquietstreets.example\n", encoding="utf-8")
@@ -195,7 +195,7 @@ def test_source_uses_the_users_credibility_list(prefect_harness, tmp_path, monke
 def test_cli_refuses_bad_choices_before_any_work(tmp_path):
     from typer.testing import CliRunner
 
-    from flows.cli import app
+    from affidavit.flows.cli import app
 
     home = str(tmp_path / "h")
     r = CliRunner().invoke(app, ["run", "--claims", "x.jsonl", "--mode", "bogus", "--home", home])
@@ -215,7 +215,7 @@ def test_views_lock_held_by_a_reader_does_not_fail_the_run(demo_run):
     import subprocess
     import sys
 
-    from flows.context import RunRecord, open_warehouse, sync_views
+    from affidavit.flows.context import RunRecord, open_warehouse, sync_views
 
     home = demo_run[0]
     wh = open_warehouse(home)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from importlib import resources
 
-from flows.context import RunRecord
-from schemas.enums import Mode, Stance
-from schemas.judgments import JudgeResult
+from affidavit.flows.context import RunRecord
+from affidavit.schemas.enums import Mode, Stance
+from affidavit.schemas.judgments import JudgeResult
 
-DEMO = resources.files("flows").joinpath("demo")
+DEMO = resources.files("affidavit.flows").joinpath("demo")
 
 
 class FabricatingJudge:
@@ -30,12 +30,12 @@ class FabricatingJudge:
 
 
 def test_fabricated_quotes_are_rejected(tmp_path):
-    from flows.context import open_warehouse, utcnow
-    from flows.research_loop import research
-    from flows.stages import index_task, ingest_task, lineage_task
-    from tasks.search import ArchiveProvider
-    from tasks.tribunal import decide
-    from warehouse.search_index import SearchIndex
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.research_loop import research
+    from affidavit.flows.stages import index_task, ingest_task, lineage_task
+    from affidavit.tasks.search import ArchiveProvider
+    from affidavit.tasks.tribunal import decide
+    from affidavit.warehouse.search_index import SearchIndex
 
     wh = open_warehouse(str(tmp_path / "home"))
     run = RunRecord(wh, "test", {})

@@ -5,8 +5,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from flows.context import RunRecord, open_warehouse
-from flows.stages import ingest_task, lineage_task
+from affidavit.flows.context import RunRecord, open_warehouse
+from affidavit.flows.stages import ingest_task, lineage_task
 
 
 def test_reuters_backfill_is_idempotent_and_groups_identical_bodies(shared_data, tmp_path):
@@ -36,7 +36,7 @@ def test_news_feeds_run_end_to_end_offline(shared_data, prefect_harness, tmp_pat
     paths = [feeds / "livemint.xml", feeds / "lanacion.xml"]
     if not all(p.exists() for p in paths):
         pytest.skip("livemint.xml / lanacion.xml are absent")
-    from flows.factcheck import factcheck
+    from affidavit.flows.factcheck import factcheck
 
     res = factcheck(feeds=[str(p) for p in paths], limit=30, mode="quick",
                     home=str(tmp_path / "home"))

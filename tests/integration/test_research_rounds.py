@@ -5,13 +5,13 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from flows.context import RunRecord, open_warehouse, utcnow
-from flows.research_loop import research
-from schemas.documents import content_sha256, make_doc_id
-from schemas.enums import Mode
-from tasks.judges import make_judge
-from tasks.queries import MODES
-from tasks.search import SearchHit
+from affidavit.flows.context import RunRecord, open_warehouse, utcnow
+from affidavit.flows.research_loop import research
+from affidavit.schemas.documents import content_sha256, make_doc_id
+from affidavit.schemas.enums import Mode
+from affidavit.tasks.judges import make_judge
+from affidavit.tasks.queries import MODES
+from affidavit.tasks.search import SearchHit
 
 CLAIM = "The Aster River ferry carried 1.2 million passengers in 2023."
 

@@ -7,7 +7,7 @@ from importlib import resources
 
 from typer.testing import CliRunner
 
-DEMO = resources.files("flows").joinpath("demo")
+DEMO = resources.files("affidavit.flows").joinpath("demo")
 
 
 def _northwind(tmp_path):  # noqa: ANN001, ANN202
@@ -20,8 +20,8 @@ def _northwind(tmp_path):  # noqa: ANN001, ANN202
 
 
 def test_compare_sources_counts_thirteen_documents_as_three_origins(tmp_path):
-    from flows.analyst import load_documents
-    from flows.origins import compare_sources
+    from affidavit.flows.analyst import load_documents
+    from affidavit.flows.origins import compare_sources
 
     path, keep = _northwind(tmp_path)
     assert len(keep) == 13
@@ -32,7 +32,7 @@ def test_compare_sources_counts_thirteen_documents_as_three_origins(tmp_path):
 
 
 def test_origins_command_reports_13_to_3(prefect_harness, tmp_path):
-    from flows.cli import app
+    from affidavit.flows.cli import app
 
     path, _ = _northwind(tmp_path)
     res = CliRunner().invoke(app, ["origins", str(path), "--home", str(tmp_path / "home"),

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-import tasks.anchor as anchor_mod
-from schemas.documents import content_sha256
-from schemas.enums import AnchorKind
-from tasks.anchor import (
+import affidavit.tasks.anchor as anchor_mod
+from affidavit.schemas.documents import content_sha256
+from affidavit.schemas.enums import AnchorKind
+from affidavit.tasks.anchor import (
     MIN_QUOTE_CHARS,
     AnchorCache,
     NormalizedText,

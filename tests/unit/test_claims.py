@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.claims import CLAIMS_SCHEMA, make_claim_id
-from schemas.enums import Volatility
-from tasks.claims import (
+from affidavit.schemas.claims import CLAIMS_SCHEMA, make_claim_id
+from affidavit.schemas.enums import Volatility
+from affidavit.tasks.claims import (
     FAST,
     IMMUTABLE,
     SLOW,

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tasks.extract import DEFAULT_MAX_PAGE_BYTES, ExtractedPage, extract_html, html_to_text
+from affidavit.tasks.extract import (
+    DEFAULT_MAX_PAGE_BYTES,
+    ExtractedPage,
+    extract_html,
+    html_to_text,
+)
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

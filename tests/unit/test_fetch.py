@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from tasks.fetch import (
+from affidavit.tasks.fetch import (
     BlockedURLError,
     ContentDecodingError,
     ContentTooLargeError,

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.enums import Mode, Side, Stance
-from tasks.gates import (
+from affidavit.schemas.enums import Mode, Side, Stance
+from affidavit.tasks.gates import (
     BudgetItem,
     GateCounter,
     gate_budget,
@@ -16,7 +16,7 @@ from tasks.gates import (
     gate_side,
     reason_code,
 )
-from tasks.queries import MODES
+from affidavit.tasks.queries import MODES
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.documents import DOCUMENTS_SCHEMA
-from tasks.ingest_archive import dechunk, read_warc
-from tasks.ingest_common import IngestBatch, merge_batches
+from affidavit.schemas.documents import DOCUMENTS_SCHEMA
+from affidavit.tasks.ingest_archive import dechunk, read_warc
+from affidavit.tasks.ingest_common import IngestBatch, merge_batches
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"

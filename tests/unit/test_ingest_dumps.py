@@ -13,17 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
-from tasks.ingest_common import (
+from affidavit.schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
+from affidavit.tasks.ingest import detect_kind, ingest_path
+from affidavit.tasks.ingest_common import (
     ColumnMapping,
     IngestBatch,
-    detect_kind,
-    ingest_path,
     merge_batches,
     parse_datetime,
     rows_to_documents,
 )
-from tasks.ingest_dumps import read_dump
+from affidavit.tasks.ingest_dumps import read_dump
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -326,7 +325,7 @@ def test_ingest_path_dispatches() -> None:
 
 
 def test_overlong_line_and_gzip_bomb_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import tasks.ingest_dumps as dumps
+    import affidavit.tasks.ingest_dumps as dumps
 
     monkeypatch.setattr(dumps, "MAX_LINE_BYTES", 1000)
     path = tmp_path / "bomb.jsonl.gz"
@@ -352,7 +351,7 @@ def test_truncated_gzip_dump_keeps_rows_before_the_cut(tmp_path: Path) -> None:
 
 
 def test_overlong_text_keeps_its_beginning_and_is_counted():
-    from tasks.ingest_common import MAX_TEXT_CHARS, rows_to_documents
+    from affidavit.tasks.ingest_common import MAX_TEXT_CHARS, rows_to_documents
 
     batch = rows_to_documents([{"id": "big", "text": "word " * (MAX_TEXT_CHARS // 4)}],
                               source_kind="archive", source_path="big.jsonl")
@@ -362,7 +361,7 @@ def test_overlong_text_keeps_its_beginning_and_is_counted():
 
 
 def test_json_dump_over_the_cap_is_a_counted_skip(tmp_path, monkeypatch):
-    import tasks.ingest_dumps as dumps
+    import affidavit.tasks.ingest_dumps as dumps
 
     monkeypatch.setattr(dumps, "MAX_JSON_FILE_BYTES", 100)
     path = tmp_path / "big.json"

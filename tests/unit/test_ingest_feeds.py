@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
-from tasks.fetch import FetchConfig, Fetcher
-from tasks.ingest_feeds import feed_date, load_feed, parse_feed
+from affidavit.schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
+from affidavit.tasks.fetch import FetchConfig, Fetcher
+from affidavit.tasks.ingest_feeds import feed_date, load_feed, parse_feed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ingest"
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -258,7 +258,8 @@ def test_real_json_feeds() -> None:
 
 
 def test_ingest_path_url_reads_feed_or_page() -> None:
-    from tasks.ingest_common import ingest_path, merge_batches
+    from affidavit.tasks.ingest import ingest_path
+    from affidavit.tasks.ingest_common import merge_batches
 
     feed = (FIXTURES / "atom_small.xml").read_bytes()
     paras = "".join(
@@ -304,7 +305,7 @@ def test_parse_feed_never_raises(data: bytes) -> None:
 def test_json_feed_whose_version_follows_a_long_item_list_is_a_feed(tmp_path):
     import json as _json
 
-    from tasks.ingest_common import detect_kind, ingest_path
+    from affidavit.tasks.ingest import detect_kind, ingest_path
 
     items = [{"id": str(i), "url": f"https://example.org/{i}",
               "content_text": f"Item number {i} says something long enough. " * 5}
@@ -319,7 +320,7 @@ def test_json_feed_whose_version_follows_a_long_item_list_is_a_feed(tmp_path):
 
 
 def test_kind_feed_forces_feed_parsing(tmp_path):
-    from tasks.ingest_common import ingest_path
+    from affidavit.tasks.ingest import ingest_path
 
     path = tmp_path / "feed.data"
     path.write_text('<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>'

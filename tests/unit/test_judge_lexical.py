@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.enums import AnchorKind, Stance
-from schemas.judgments import JudgeResult
-from tasks.anchor import anchor_quote
-from tasks.judge_lexical import (
+from affidavit.schemas.enums import AnchorKind, Stance
+from affidavit.schemas.judgments import JudgeResult
+from affidavit.tasks.anchor import anchor_quote
+from affidavit.tasks.judge_lexical import (
     LexicalJudge,
     LexicalJudgeConfig,
     compute_idf,

@@ -11,10 +11,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import httpx
 import pytest
 
-from schemas.enums import Stance
-from tasks.anchor import anchor_quote
-from tasks.judge_lexical import LexicalJudge
-from tasks.judge_llm import (
+from affidavit.schemas.enums import Stance
+from affidavit.tasks.anchor import anchor_quote
+from affidavit.tasks.judge_lexical import LexicalJudge
+from affidavit.tasks.judge_llm import (
     DOC_CHAR_CAP,
     LLMJudge,
     LLMJudgeConfig,
@@ -24,7 +24,7 @@ from tasks.judge_llm import (
     parse_reply,
     salvage_json,
 )
-from tasks.judges import Judge, make_judge, probe_judge
+from affidavit.tasks.judges import Judge, make_judge, probe_judge
 
 DOC = (
     "The city council met on Tuesday evening to review the budget. "
@@ -292,7 +292,7 @@ def test_salvage_json_cases() -> None:
 
 
 def test_parse_reply_rejects_unknown_stance() -> None:
-    from tasks.judge_llm import LLMJudgeError
+    from affidavit.tasks.judge_llm import LLMJudgeError
 
     with pytest.raises(LLMJudgeError):
         parse_reply('{"stance": "MAYBE"}', judge="llm:x")

@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import polars as pl
 import pytest
 
-from schemas.enums import DirectionBasis, EdgeKind
-from schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
-from schemas.signatures import SIGNATURES_SCHEMA
-from tasks.lineage import (
+from affidavit.schemas.enums import DirectionBasis, EdgeKind
+from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
+from affidavit.schemas.signatures import SIGNATURES_SCHEMA
+from affidavit.tasks.lineage import (
     LineageConfig,
     build_lineage,
     compute_origins,

@@ -6,15 +6,15 @@ import numpy as np
 import polars as pl
 import pytest
 
-from tasks.lineage import (
+from affidavit.tasks.lineage import (
     LineageConfig,
     _local_band_join,
     band_join_task,
     build_lineage,
     signatures_task,
 )
-from tasks.lsh import band_keys, candidate_index_pairs
-from tasks.minhash import compute_signatures
+from affidavit.tasks.lsh import band_keys, candidate_index_pairs
+from affidavit.tasks.minhash import compute_signatures
 from tests.unit.test_lineage import DERIVED, INDEPENDENT, ORIGIN, OTHER
 
 
@@ -69,7 +69,7 @@ def test_run_on_a_local_dask_cluster_equals_in_process(tmp_path, monkeypatch):
     pytest.importorskip("prefect_dask")
     from prefect.testing.utilities import prefect_test_harness
 
-    from flows.lineage_dask import run_lineage_on_dask
+    from affidavit.flows.lineage_dask import run_lineage_on_dask
 
     docs = corpus()
     config = LineageConfig()

@@ -7,7 +7,7 @@ import io
 import polars as pl
 from rich.console import Console
 
-from flows.origins import compare_sources, render_origins
+from affidavit.flows.origins import compare_sources, render_origins
 from tests.unit.test_lineage import DERIVED, INDEPENDENT, ORIGIN, T0
 
 

@@ -9,10 +9,10 @@ from datasketch.lsh import _optimal_param
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.signatures import MinHashConfig, ShingleConfig
-from tasks.lsh import find_candidates, optimal_bands
-from tasks.minhash import EMPTY_HASH, compute_signatures
-from tasks.shingles import shingle_text
+from affidavit.schemas.signatures import MinHashConfig, ShingleConfig
+from affidavit.tasks.lsh import find_candidates, optimal_bands
+from affidavit.tasks.minhash import EMPTY_HASH, compute_signatures
+from affidavit.tasks.shingles import shingle_text
 
 WORDS = st.sampled_from(
     [
@@ -141,7 +141,7 @@ def test_huge_bucket_is_linked_as_a_star():
 
 
 def test_joining_bands_in_groups_gives_the_same_pairs(monkeypatch):
-    import tasks.lsh as lsh
+    import affidavit.tasks.lsh as lsh
 
     texts = _near_duplicate_corpus(80, seed=9)
     sigs, _ = compute_signatures(texts)

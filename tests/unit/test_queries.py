@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.enums import Angle, Mode, Side
-from tasks.queries import (
+from affidavit.schemas.enums import Angle, Mode, Side
+from affidavit.tasks.queries import (
     GAPS,
     MODES,
     ModeConfig,

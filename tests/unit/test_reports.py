@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from schemas.enums import VerdictStatus
-from schemas.verdicts import VERDICTS_SCHEMA
-from tasks.reports import (
+from affidavit.schemas.enums import VerdictStatus
+from affidavit.schemas.verdicts import VERDICTS_SCHEMA
+from affidavit.tasks.reports import (
     CLAIMREVIEW_RATINGS,
     claimreview_jsonld,
     quote_in_context,

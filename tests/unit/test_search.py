@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 import pytest
 
-from tasks.search import (
+from affidavit.tasks.search import (
     ArchiveProvider,
     SearchConfig,
     SearchHit,
@@ -23,7 +23,7 @@ from tasks.search import (
     probe_providers,
     search_config_from_env,
 )
-from warehouse.search_index import SearchIndex
+from affidavit.warehouse.search_index import SearchIndex
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 CASSETTES = DATA / "archives" / "wayback-cdx-cassettes"

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from warehouse import search_index as si
-from warehouse.search_index import SearchIndex, bm25_score_matrix
+from affidavit.warehouse import search_index as si
+from affidavit.warehouse.search_index import SearchIndex, bm25_score_matrix
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from schemas.signatures import ShingleConfig
-from tasks.shingles import normalize_for_shingles, shingle_text, split_words
+from affidavit.schemas.signatures import ShingleConfig
+from affidavit.tasks.shingles import normalize_for_shingles, shingle_text, split_words
 
 
 def test_normalize_folds_case_width_ligatures_and_punctuation():
@@ -57,6 +57,6 @@ def test_normalisation_is_idempotent_and_split_matches(text):
 
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=300))
 def test_ascii_fast_path_equals_the_general_path(text):
-    from tasks.shingles import _normalize_unicode
+    from affidavit.tasks.shingles import _normalize_unicode
 
     assert normalize_for_shingles(text) == _normalize_unicode(text)

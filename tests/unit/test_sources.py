@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from schemas.enums import SourceType
-from tasks.sources import (
+from affidavit.schemas.enums import SourceType
+from affidavit.tasks.sources import (
     CredibilityLists,
     classify_source,
     credibility_weight,

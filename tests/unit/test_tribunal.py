@@ -3,8 +3,8 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from schemas.enums import VerdictStatus
-from tasks.tribunal import REFUTATION_CAP, TribunalConfig, decide
+from affidavit.schemas.enums import VerdictStatus
+from affidavit.tasks.tribunal import REFUTATION_CAP, TribunalConfig, decide
 
 
 def ev(rows: list[tuple[str, str, str | None, bool]], hosts: dict[str, str] | None = None):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tasks.urls import canonicalize_url, host_of, is_tracking_param
+from affidavit.tasks.urls import canonicalize_url, host_of, is_tracking_param
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,9 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from schemas.registry import TABLES
-from warehouse.home import resolve_home
-from warehouse.store import Warehouse, WarehouseError, conform, sql_literal
+from affidavit.schemas.registry import TABLES
+from affidavit.warehouse.home import resolve_home
+from affidavit.warehouse.store import Warehouse, WarehouseError, conform, sql_literal
 
 
 def _docs(ids: list[str]) -> pl.DataFrame:
