@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from prefect import flow
 
-from affidavit.flows.context import RunRecord, open_warehouse, sync_views
+from affidavit.flows.context import publish_summary, sync_views, writing_run
 from affidavit.flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.ingest_common import ColumnMapping
@@ -46,9 +46,7 @@ def backfill_archive(
             ``$AFFIDAVIT_DASK_ADDRESS``, else the lineage runs in this process.
         progress: Progress callback (stage, rows).
     """
-    wh = open_warehouse(home)
-    run = RunRecord(wh, "backfill_archive", {"paths": list(paths)}).start()
-    try:
+    with writing_run(home, "backfill_archive", {"paths": list(paths)}) as (wh, run):
         new_ids = ingest_task(wh, list(paths), run=run, mapping=mapping, progress=progress)
         # lineage and index also pick up documents a killed run stored but did not process
         if progress:
@@ -62,8 +60,7 @@ def backfill_archive(
             progress("index", 0)
         index_task(wh, new_ids, run=run)
         sync_views(wh, run)
-    except BaseException as exc:
-        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
-        raise
-    run.finish(RunStatus.COMPLETED, f"{run.counts['documents_added']} documents added")
+        message = f"{run.counts['documents_added']} documents added"
+        run.finish(RunStatus.COMPLETED, message)
+        publish_summary(run, [], message=message, report_path=None)
     return BackfillResult(run.run_id, dict(run.counts), run.messages, RunStatus.COMPLETED)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,47 +35,65 @@ HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (def
 ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
 JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
+                                                "the research batches (default "
+                                                "$AFFIDAVIT_WORKERS or every core)")]
+DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
+                                             "research batches, or 'local' (default "
+                                             "$AFFIDAVIT_DASK_ADDRESS)")]
 
 
-def _env(home: str | None) -> None:
-    """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+def _env(home: str | None, *, write: bool = True) -> None:
+    """Check the home is a usable folder; point Prefect at it before any flow imports it.
+
+    A command that writes (``write``) holds the home's writer lock until it exits; one that
+    only reads takes no lock and starts no Prefect server.
+    """
     import tempfile
 
     from affidavit.warehouse.home import apply_prefect_environment, resolve_home
 
-    paths = resolve_home(home)
+    try:
+        paths = resolve_home(home)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        return
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
             pass
-        apply_prefect_environment(paths)
-        _lock_home(paths.root)
+        if write:
+            apply_prefect_environment(paths)
+            _lock_home(paths.root)
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
 
 
-_HOME_LOCKS: dict[Path, Any] = {}
-"""Open lock files of the homes this process uses (held until the process exits)."""
+def _read_warehouse(home: str | None) -> Any:
+    """Open the home's warehouse for a command that only reads (no lock, no Prefect)."""
+    _env(home, write=False)
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    return Warehouse(resolve_home(home))
+
+
+_HELD = ExitStack()
+"""The home locks this process holds (released when it exits)."""
 
 
 def _lock_home(root: Path) -> None:
-    """Hold an exclusive lock on the home so that two commands do not write it at once.
+    """Hold the home's writer lock so that two commands do not write it at once.
 
     A second command on the same home waits for the first (and says so) instead of racing it
-    on Prefect's database and the warehouse's check-then-write loads.
+    on Prefect's database and the warehouse's check-then-write loads. The flows take the same
+    (re-entrant) lock, so runs started from deployments wait too.
     """
-    import fcntl
+    from affidavit.warehouse.home import home_lock
 
-    if root in _HOME_LOCKS:  # this process holds it already
-        return
-    fh = (root / ".lock").open("a")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        err.print(f"[yellow]waiting:[/yellow] another affidavit command is using {root}")
-        fcntl.flock(fh, fcntl.LOCK_EX)
-    _HOME_LOCKS[root] = fh
+    _HELD.enter_context(home_lock(root, on_wait=lambda r: err.print(
+        f"[yellow]waiting:[/yellow] another affidavit command is using {r}")))
 
 
 def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
@@ -152,13 +171,21 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         if not as_json:
             err.print(f"[red]{result.message}[/red]")
         raise typer.Exit(EXIT_NO_CAPABILITY)
+    if result.status is RunStatus.FAILED:
+        if not as_json:
+            err.print(f"[red]run failed:[/red] {result.message}")
+        raise typer.Exit(1)
 
 
 def _run_research(call: Any, *, as_json: bool, title: str) -> None:
     """Run a research flow under progress bars; print its verdicts (or a clean error)."""
+    from affidavit.flows.context import RunFailed
+
     try:
         with _progress() as prog:
             res = call(_ingest_progress(prog), _round_progress(prog))
+    except RunFailed as exc:  # the flow run is FAILED; what it wrote is still shown
+        res = exc.result
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -179,11 +206,10 @@ def _ingest_progress(prog: Progress) -> Any:
 def _round_progress(prog: Progress) -> Any:
     state: dict[str, Any] = {}
 
-    def cb(round_no: int, active: int) -> None:
+    def cb(done: int, total: int) -> None:
         if "t" not in state:
-            state["t"] = prog.add_task("research", total=None)
-        prog.update(state["t"], description=f"research round {round_no}: {active} claim(s)",
-                    advance=1)
+            state["t"] = prog.add_task("research (claims)", total=total)
+        prog.update(state["t"], completed=done, total=total)
 
     return cb
 
@@ -256,6 +282,8 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -263,17 +291,17 @@ def run(
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
-    _env(home)
-    from affidavit.flows.factcheck import factcheck
-
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _env(home)
+    from affidavit.flows.factcheck import factcheck
+
     _run_research(
         lambda ingest, rounds: factcheck(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
-            progress=ingest, round_progress=rounds),
+            workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts")
 
 
@@ -307,12 +335,9 @@ def verdicts(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
-    _env(home)
-    from affidavit.flows.context import open_warehouse
-
     if status and status.upper() not in STATUSES:
         _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
-    wh = open_warehouse(home)
+    wh = _read_warehouse(home)
     where = "where status = $status" if status else ""
     params: dict[str, Any] = {"limit": limit}
     if status:
@@ -336,6 +361,8 @@ def verify(
     file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -343,9 +370,6 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
-    _env(home)
-    from affidavit.flows.analyst import verify as verify_flow
-
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
     _check_choices(mode, judge)
@@ -357,9 +381,12 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
+    _env(home)
+    from affidavit.flows.analyst import verify as verify_flow
+
     _run_research(
-        lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
-                                      round_progress=rounds),
+        lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home, workers=workers,
+                                      dask=dask, round_progress=rounds),
         as_json=as_json, title="verify")
 
 
@@ -368,6 +395,8 @@ def research(
     question: Annotated[str, typer.Argument(help="the question or claim")],
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -375,14 +404,15 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
-    _env(home)
-    from affidavit.flows.analyst import research_question
-
     _check_choices(mode, judge)
     if not question.strip():
         _fail("nothing to research: the question is empty", 2)
+    _env(home)
+    from affidavit.flows.analyst import research_question
+
     _run_research(
         lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
+                                            workers=workers, dask=dask,
                                             round_progress=rounds),
         as_json=as_json, title="research")
 
@@ -401,13 +431,13 @@ def source(
 
     Example: affidavit source page.html
     """
-    _env(home)
+    _env(home, write=False)
     from dataclasses import asdict
 
-    from affidavit.flows.analyst import check_source
+    from affidavit.flows.reads import profile_source
 
     try:
-        prof = check_source(target, home=home, wayback=wayback, url=url)
+        prof = profile_source(target, wayback=wayback, url=url)
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -432,10 +462,11 @@ def recall(
 
     Example: affidavit recall "Lumen Bridge"
     """
-    _env(home)
-    from affidavit.flows.analyst import recall as recall_flow
+    from datetime import UTC, datetime
 
-    df = recall_flow(query, limit=limit, home=home)
+    from affidavit.flows.reads import recall_findings
+
+    df = recall_findings(_read_warehouse(home), query, limit=limit, now=datetime.now(UTC))
     rows = df.to_dicts()
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
@@ -456,11 +487,11 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
-    _env(home)
-    from affidavit.flows.analyst import origins as origins_flow
+    _env(home, write=False)
     from affidavit.flows.origins import render_origins
+    from affidavit.flows.reads import origins_of
 
-    res = origins_flow(targets, home=home)
+    res = origins_of(targets)
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {m}")
     if res.report is None:

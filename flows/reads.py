@@ -1,0 +1,152 @@
+"""What the read-only commands do, without a Prefect flow run: no server, no lock.
+
+``verdicts``, ``recall``, ``source`` and ``origins`` read the warehouse or the given files and
+write nothing, so they start no Prefect server (about 10 s saved per command). The same
+functions back the flows of ``affidavit.flows.analyst`` for users who want them as flow runs.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from affidavit.warehouse.store import Warehouse, load_sql
+
+if TYPE_CHECKING:  # the lineage and source modules import Prefect: only where they are used
+    from affidavit.flows.origins import OriginsReport
+    from affidavit.tasks.sources import CredibilityLists, SourceProfile
+
+
+def recall_findings(wh: Warehouse, query: str, *, limit: int = 20,
+                    now: datetime) -> pl.DataFrame:
+    """Return prior verdicts whose claim contains every word of ``query`` and not yet expired.
+
+    The query is bound as a parameter (``warehouse/sql/recall.sql``), never spliced into SQL.
+
+    Returns:
+        ``verdicts_latest`` rows, at most ``limit``.
+    """
+    words = [w.lower() for w in query.split() if w.strip()]
+    return wh.query(load_sql("recall"), {"now": now, "words": words, "limit": limit})
+
+
+def profile_source(target: str, *, wayback: bool = False, url: str | None = None
+                   ) -> SourceProfile:
+    """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
+
+    A URL is fetched with the guarded fetcher; a file is read from disk (``url`` names the
+    address it was saved from, for host and identifier checks). With ``wayback`` the first
+    capture time comes from the Wayback CDX API (network), so a page dated later than its first
+    capture is flagged as re-dated. Credibility lists come from ``AFFIDAVIT_CREDIBILITY_LOW`` /
+    ``_HIGH``.
+
+    Raises:
+        ValueError: When the target cannot be read or fetched, or a credibility list cannot be
+            read.
+    """
+    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.search import WaybackCDX
+    from affidavit.tasks.sources import classify_source
+
+    html: str | None = None
+    if target.lower().startswith(("http://", "https://")):
+        res = Fetcher().fetch(target)
+        if res.error or res.status is None or res.status >= 400:
+            raise ValueError(f"cannot fetch {target}: {res.error or res.status}")
+        html = res.content.decode("utf-8", "replace")
+        url = res.final_url or target
+    else:
+        path = Path(target)
+        if not path.is_file():
+            raise ValueError(f"no such file: {target}")
+        html = path.read_bytes().decode("utf-8", "replace")
+        url = url or page_url(html)
+    first_seen = WaybackCDX().first_seen(url) if wayback and url else None
+    return classify_source(url, html=html, first_seen=first_seen,
+                           credibility_lists=credibility_lists_from_env())
+
+
+def credibility_lists_from_env(environ: Mapping[str, str] | None = None
+                               ) -> CredibilityLists | None:
+    """Load the credibility lists named by ``AFFIDAVIT_CREDIBILITY_LOW`` / ``_HIGH`` (host files).
+
+    Raises:
+        ValueError: When a named file cannot be read.
+    """
+    from affidavit.tasks.sources import CredibilityLists
+
+    env = os.environ if environ is None else environ
+    low, high = env.get("AFFIDAVIT_CREDIBILITY_LOW"), env.get("AFFIDAVIT_CREDIBILITY_HIGH")
+    if not low and not high:
+        return None
+    try:
+        return CredibilityLists.from_files(low=low or None, high=high or None)
+    except OSError as exc:
+        raise ValueError(f"cannot read a credibility list: {exc}") from exc
+
+
+_CANONICAL = re.compile(
+    r"""<link\b[^>]*\brel=["']?canonical["']?[^>]*\bhref=["']([^"'>\s]+)"""
+    r"""|<link\b[^>]*\bhref=["']([^"'>\s]+)["'][^>]*\brel=["']?canonical"""
+    r"""|<meta\b[^>]*\bproperty=["']og:url["'][^>]*\bcontent=["']([^"'>\s]+)""",
+    re.IGNORECASE,
+)
+
+
+def page_url(html: str) -> str | None:
+    """Return the address a saved page declares (``<link rel=canonical>`` or ``og:url``).
+
+    >>> page_url('<link rel="canonical" href="https://example.org/a">')
+    'https://example.org/a'
+    """
+    m = _CANONICAL.search(html[:200_000])
+    if not m:
+        return None
+    found = next(g for g in m.groups() if g)
+    return found if found.lower().startswith(("http://", "https://")) else None
+
+
+def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.DataFrame,
+                                                                               list[str]]:
+    """Read documents from files or URLs without storing them (for ``origins``)."""
+    from affidavit.tasks.ingest import ingest_path
+    from affidavit.tasks.ingest_common import ColumnMapping
+
+    frames, messages = [], []
+    for t in targets:
+        try:
+            for batch in ingest_path(t, mapping=ColumnMapping(), fetcher=fetcher):
+                messages.extend(batch.messages)
+                df = pl.from_arrow(batch.documents)
+                assert isinstance(df, pl.DataFrame)
+                frames.append(df)
+        except (OSError, ValueError) as exc:
+            messages.append(f"{t}: {exc}")
+    docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+    return docs, messages
+
+
+@dataclass
+class OriginsResult:
+    """``compare_sources`` on loaded documents, with the loader's messages."""
+
+    report: OriginsReport | None
+    messages: list[str]
+
+
+def origins_of(targets: Sequence[str]) -> OriginsResult:
+    """Compute the lineage of a set of documents (files or URLs): raw count vs origins."""
+    from affidavit.flows.origins import compare_sources
+
+    docs, messages = load_documents(targets)
+    if docs.is_empty():
+        return OriginsResult(None, messages + ["no documents could be read"])
+    docs = docs.unique("doc_id", keep="first", maintain_order=True)
+    return OriginsResult(compare_sources(docs), messages)
