@@ -25,6 +25,7 @@ from affidavit.flows.context import (
 )
 from affidavit.flows.fanout import (
     BATCH_RETRIES,
+    CLAIMS_PER_BATCH,
     BatchOutcome,
     BatchSpec,
     batch_pool,
@@ -200,6 +201,7 @@ def research_in_batches(
     now: datetime,
     workers: int | None = None,
     dask: str | None = None,
+    batch_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> tuple[list[BatchOutcome], list[str]]:
     """Fan the claims out in batches, one Prefect task per batch; gather what each wrote.
@@ -216,12 +218,13 @@ def research_in_batches(
         now: The run's clock.
         workers: Local worker processes (default ``$AFFIDAVIT_WORKERS`` or every core).
         dask: A Dask scheduler address or ``"local"`` (default ``$AFFIDAVIT_DASK_ADDRESS``).
+        batch_size: Claims per batch (default ``CLAIMS_PER_BATCH``).
         progress: Called with (claims done, claims in all) as batches finish.
 
     Returns:
         The outcomes of the batches that landed (in batch order) and one note per failed batch.
     """
-    batches = split_batches(claims)
+    batches = split_batches(claims, batch_size or CLAIMS_PER_BATCH)
     lists = credibility_lists_from_env()
 
     def inline(batch_no: int, batch: Sequence[Mapping[str, Any]]) -> BatchOutcome:
@@ -260,6 +263,7 @@ def research_in_batches(
                                               unmapped(pool))
             index = {f.task_run_id: i for i, f in enumerate(futures)}
             for fut in as_completed(futures):
+                fut.wait()
                 collect(index[fut.task_run_id], fut.state)
     outcomes.sort(key=lambda o: o.batch_no)
     for o in outcomes:
@@ -279,6 +283,7 @@ def execute_research_run(
     progress: Callable[[int, int], None] | None = None,
     workers: int | None = None,
     dask: str | None = None,
+    batch_size: int | None = None,
 ) -> FactcheckResult:
     """Preflight, research the claims in batches, report; finish the run record.
 
@@ -302,7 +307,8 @@ def execute_research_run(
     wh.append_unique("claims", pl.DataFrame(claims, infer_schema_length=None))
     run.counts["claims"] += len(claims)
     outcomes, failed = research_in_batches(wh, run, claims, caps=caps, mode=mode, now=now,
-                                           workers=workers, dask=dask, progress=progress)
+                                           workers=workers, dask=dask, batch_size=batch_size,
+                                           progress=progress)
     n_fallbacks = sum(o.n_fallbacks for o in outcomes)
     if n_fallbacks:
         note = f"LLM judge failed on {n_fallbacks} pair(s): lexical judge used for them"
@@ -407,6 +413,7 @@ def factcheck(
     home: str | None = None,
     workers: int | None = None,
     dask: str | None = None,
+    batch_size: int | None = None,
     progress: Progress | None = None,
     round_progress: Callable[[int, int], None] | None = None,
 ) -> FactcheckResult:
@@ -426,6 +433,8 @@ def factcheck(
             ``$AFFIDAVIT_WORKERS`` or every core).
         dask: Dask scheduler address (or ``"local"``) for the research batches (default
             ``$AFFIDAVIT_DASK_ADDRESS``).
+        batch_size: Claims per research batch (one Prefect task each; default
+            ``affidavit.flows.fanout.CLAIMS_PER_BATCH``).
         progress: Ingest progress callback.
         round_progress: Research progress callback (claims done, claims in all).
 
@@ -449,4 +458,5 @@ def factcheck(
             return FactcheckResult(run.run_id, RunStatus.COMPLETED, "no claims to check",
                                    counts=dict(run.counts), messages=run.messages)
         return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
-                                    progress=round_progress, workers=workers, dask=dask)
+                                    progress=round_progress, workers=workers, dask=dask,
+                                    batch_size=batch_size)
