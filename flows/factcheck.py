@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
-from prefect import flow, unmapped
+from prefect import flow, task, unmapped
+from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -27,11 +28,11 @@ from affidavit.flows.fanout import (
     BATCH_RETRIES,
     CLAIMS_PER_BATCH,
     BatchOutcome,
+    BatchPool,
     BatchSpec,
     batch_pool,
     batch_spec,
     research_batch,
-    research_batch_task,
     split_batches,
 )
 from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
@@ -189,6 +190,17 @@ def max_judge_failure_share(environ: Mapping[str, str] | None = None) -> float:
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got {raw!r}")
     return value
+
+
+@task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def research_batch_task(batch_no: int, claims: list[dict[str, Any]], pool: BatchPool
+                        ) -> BatchOutcome:
+    """One Prefect task run per batch: research, decide and write it where ``pool`` runs batches.
+
+    A failure is retried ``BATCH_RETRIES`` times; the batch's part files are rewritten, so a
+    retry adds no duplicate rows.
+    """
+    return pool.run(batch_no, claims)
 
 
 def research_in_batches(

@@ -13,9 +13,10 @@ Where batches run (``BatchPool``):
   core);
 * ``dask``: a Dask cluster (``tcp://host:8786``, or ``local`` for a temporary 2-worker cluster).
 
-Only the Prefect task of each batch (its retries, its state) lives in the flow's process; the work
-it sends to a process or a Dask worker is a plain function, so workers never talk to Prefect
-and never start a Prefect server of their own.
+Only the Prefect task of each batch (its retries, its state; ``affidavit.flows.factcheck``)
+lives in the flow's process; the work it sends to a process or a Dask worker is a plain
+function of this module, which does not import Prefect: workers never talk to Prefect and never
+start a Prefect server of their own.
 """
 
 from __future__ import annotations
@@ -30,13 +31,10 @@ from datetime import datetime
 from typing import Any
 
 import polars as pl
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 
 from affidavit.flows.context import RunRecord
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
-from affidavit.flows.stages import materialize_web_hits
 from affidavit.schemas.enums import Mode, Volatility
 from affidavit.tasks.claims import expires_at
 from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
@@ -209,6 +207,8 @@ def research_batch(
 
 def _materialize_locked(wh: Warehouse, hits: list[Any], record: RunRecord) -> dict[str, str]:
     """Store web hits as documents, one batch at a time (they write documents and the index)."""
+    from affidavit.flows.stages import materialize_web_hits
+
     with home_lock(wh.paths.root, name=".materialize.lock"):
         return materialize_web_hits(wh, hits, run=record)
 
@@ -395,13 +395,6 @@ def batch_pool(
         pool = BatchPool("inline", run_inline=run_inline)
     with pool:
         yield pool
-
-
-@task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
-def research_batch_task(batch_no: int, claims: list[dict[str, Any]], pool: BatchPool
-                        ) -> BatchOutcome:
-    """One Prefect task run per batch: research, decide and write the batch (retried on failure)."""
-    return pool.run(batch_no, claims)
 
 
 def merge_counts(total: Counter[str], outcome: BatchOutcome) -> None:
