@@ -100,7 +100,8 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
     api, env, root = server
     _prefect(["work-pool", "create", "affidavit", "--type", "process"], env)
     out = _prefect(["deploy", "--all", "--prefect-file", "deployments/prefect.yaml"], env)
-    assert "feeds-hourly" in out and "archive-backfill" in out
+    assert "feeds-hourly" in out
+    assert "archive-backfill" in out
 
     client = httpx.Client(base_url=api, timeout=30)
     deps = {d["name"]: d for d in client.post("/deployments/filter", json={}).json()}
@@ -144,7 +145,8 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
     keys = {a.get("key") for a in arts}
     assert {"affidavit-backfill-archive", "affidavit-factcheck"} <= keys
     summary = next(a for a in arts if a.get("key") == "affidavit-factcheck")
-    assert "report:" in summary["data"] and "SUPPORTED" in summary["data"]
+    assert "report:" in summary["data"]
+    assert "SUPPORTED" in summary["data"]
 
     from affidavit.warehouse.home import resolve_home
     from affidavit.warehouse.store import Warehouse
