@@ -70,13 +70,12 @@ def _env(home: str | None, *, write: bool = True) -> None:
               f"a writable folder): {exc.strerror or exc}")
 
 
-def _read_warehouse(home: str | None) -> Any:
-    """Open the home's warehouse for a command that only reads (no lock, no Prefect)."""
+def _read_home(home: str | None) -> Any:
+    """Resolve the home of a command that only reads (no lock, no Prefect)."""
     _env(home, write=False)
     from affidavit.warehouse.home import resolve_home
-    from affidavit.warehouse.store import Warehouse
 
-    return Warehouse(resolve_home(home))
+    return resolve_home(home)
 
 
 _HELD = ExitStack()
@@ -337,21 +336,16 @@ def verdicts(
     """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
     if status and status.upper() not in STATUSES:
         _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
-    wh = _read_warehouse(home)
-    where = "where status = $status" if status else ""
-    params: dict[str, Any] = {"limit": limit}
-    if status:
-        params["status"] = status.upper()
-    df = wh.query(f"select * from verdicts_latest {where} order by decided_at desc limit $limit",
-                  params)
-    rows = df.to_dicts()
+    from affidavit.flows.reads import latest_verdicts
+
+    rows, by_status = latest_verdicts(_read_home(home), status=status.upper() if status else None,
+                                      limit=limit)
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
-    counts = wh.query("select status, count(*) as n from verdicts_latest group by 1")
     console.print(_verdict_table(rows, f"latest verdicts ({len(rows)} shown)"))
     total = dict.fromkeys(STATUSES, 0)
-    total.update(dict(counts.iter_rows()))
+    total.update(by_status)
     console.print("all claims: " + ", ".join(f"{k} {v}" for k, v in total.items()))
 
 
@@ -464,10 +458,9 @@ def recall(
     """
     from datetime import UTC, datetime
 
-    from affidavit.flows.reads import recall_findings
+    from affidavit.flows.reads import recall_rows
 
-    df = recall_findings(_read_warehouse(home), query, limit=limit, now=datetime.now(UTC))
-    rows = df.to_dicts()
+    rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
@@ -508,11 +501,14 @@ def origins(
 
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
-    from affidavit.warehouse.store import WarehouseError
-
     try:
         app()
-    except WarehouseError as exc:
+    except Exception as exc:
+        # a WarehouseError can only come from the store module once imported; importing it here
+        # would cost the read-only commands Polars and pyarrow
+        store = sys.modules.get("affidavit.warehouse.store")
+        if store is None or not isinstance(exc, store.WarehouseError):
+            raise
         err.print(f"[red]error:[/red] {exc}")
         raise SystemExit(1) from exc
 

@@ -15,13 +15,15 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import polars as pl
+from affidavit.warehouse.home import HomePaths
+from affidavit.warehouse.readonly import query_views, sql_text
 
-from affidavit.warehouse.store import Warehouse, load_sql
+if TYPE_CHECKING:  # Polars, lineage and source modules: imported only where they are used
+    import polars as pl
 
-if TYPE_CHECKING:  # the lineage and source modules import Prefect: only where they are used
     from affidavit.flows.origins import OriginsReport
     from affidavit.tasks.sources import CredibilityLists, SourceProfile
+    from affidavit.warehouse.store import Warehouse
 
 
 def recall_findings(wh: Warehouse, query: str, *, limit: int = 20,
@@ -34,7 +36,45 @@ def recall_findings(wh: Warehouse, query: str, *, limit: int = 20,
         ``verdicts_latest`` rows, at most ``limit``.
     """
     words = [w.lower() for w in query.split() if w.strip()]
-    return wh.query(load_sql("recall"), {"now": now, "words": words, "limit": limit})
+    return wh.query(sql_text("recall"), {"now": now, "words": words, "limit": limit})
+
+
+def recall_rows(paths: HomePaths, query: str, *, limit: int = 20,
+                now: datetime) -> list[dict[str, Any]]:
+    """Like ``recall_findings``, as dicts, from the stored views when it can (no Polars import)."""
+    words = [w.lower() for w in query.split() if w.strip()]
+    rows = query_views(paths, sql_text("recall"), {"now": now, "words": words, "limit": limit})
+    if rows is None:
+        return recall_findings(_warehouse(paths), query, limit=limit, now=now).to_dicts()
+    return rows
+
+
+def latest_verdicts(paths: HomePaths, *, status: str | None, limit: int
+                    ) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Return the newest verdicts (at most ``limit``, of ``status`` if given) and all counts.
+
+    Returns:
+        (rows of ``verdicts_latest``, newest first; claims per status over the whole view).
+    """
+    where = "where status = $status" if status else ""
+    params: dict[str, Any] = {"limit": limit}
+    if status:
+        params["status"] = status
+    sql = f"select * from verdicts_latest {where} order by decided_at desc limit $limit"
+    count_sql = "select status, count(*) as n from verdicts_latest group by 1"
+    rows = query_views(paths, sql, params)
+    counts = query_views(paths, count_sql) if rows is not None else None
+    if rows is None or counts is None:
+        wh = _warehouse(paths)
+        rows = wh.query(sql, params).to_dicts()
+        counts = wh.query(count_sql).to_dicts()
+    return rows, {str(r["status"]): int(r["n"]) for r in counts}
+
+
+def _warehouse(paths: HomePaths) -> Warehouse:
+    from affidavit.warehouse.store import Warehouse
+
+    return Warehouse(paths)
 
 
 def profile_source(target: str, *, wayback: bool = False, url: str | None = None
@@ -116,6 +156,8 @@ def page_url(html: str) -> str | None:
 def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.DataFrame,
                                                                                list[str]]:
     """Read documents from files or URLs without storing them (for ``origins``)."""
+    import polars as pl
+
     from affidavit.tasks.ingest import ingest_path
     from affidavit.tasks.ingest_common import ColumnMapping
 
