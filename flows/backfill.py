@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from prefect import flow
 
 from affidavit.flows.context import publish_summary, sync_views, writing_run
+from affidavit.flows.fanout import dask_client
 from affidavit.flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.ingest_common import ColumnMapping
@@ -42,18 +44,21 @@ def backfill_archive(
         paths: Files (or feed URLs) to read.
         home: affidavit home (default ``$AFFIDAVIT_HOME`` or ``./.affidavit``).
         mapping: Column mapping for dumps.
-        dask: Dask scheduler address (or ``"local"``) for the lineage stage; default
-            ``$AFFIDAVIT_DASK_ADDRESS``, else the lineage runs in this process.
+        dask: Dask scheduler address (or ``"local"`` for a temporary 2-worker cluster) for
+            ingest parsing (one task per source) and the lineage stage; default
+            ``$AFFIDAVIT_DASK_ADDRESS``, else both run in this process.
         progress: Progress callback (stage, rows).
     """
-    with writing_run(home, "backfill_archive", {"paths": list(paths)}) as (wh, run):
-        new_ids = ingest_task(wh, list(paths), run=run, mapping=mapping, progress=progress)
+    dask = dask or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
+    with (writing_run(home, "backfill_archive", {"paths": list(paths)}) as (wh, run),
+          dask_client(dask) if dask else nullcontext() as client):
+        new_ids = ingest_task(wh, list(paths), run=run, mapping=mapping, progress=progress,
+                              dask_client=client)
         # lineage and index also pick up documents a killed run stored but did not process
         if progress:
             progress("lineage", 0)
-        dask = dask or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
-        if dask:  # a subflow on the Dask task runner: not wrapped in a task
-            refresh_lineage(wh, new_ids, run=run, dask=dask)
+        if client is not None:  # a subflow on the Dask task runner: not wrapped in a task
+            refresh_lineage(wh, new_ids, run=run, dask=client.scheduler.address)
         else:
             lineage_task(wh, new_ids, run=run)
         if progress:

@@ -224,9 +224,9 @@ def backfill(
     text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
     date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
     "published_at",
-    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
-                                             "lineage stage, or 'local' (default "
-                                             "$AFFIDAVIT_DASK_ADDRESS)")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for ingest "
+                                             "parsing and the lineage stage, or 'local' "
+                                             "(default $AFFIDAVIT_DASK_ADDRESS)")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest archives and dumps into the warehouse; update lineage and the search index.

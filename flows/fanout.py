@@ -320,7 +320,7 @@ class BatchPool:
         self._dask_address = dask_address
         self._executor: Any = None
         self._client: Any = None
-        self._cluster: Any = None
+        self._client_cm: Any = None
         self._spec_ref: Any = spec
 
     def __enter__(self) -> BatchPool:
@@ -332,24 +332,16 @@ class BatchPool:
             self._executor = ProcessPoolExecutor(
                 max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         elif self.kind == "dask":
-            from distributed import Client, LocalCluster
-
-            if self._dask_address in (None, "local"):
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1,
-                                             processes=True, dashboard_address=None)
-                self._client = Client(self._cluster)
-            else:
-                self._client = Client(self._dask_address)
+            self._client_cm = dask_client(self._dask_address or "local", workers=self.workers)
+            self._client = self._client_cm.__enter__()
             self._spec_ref = self._client.scatter(self._spec, broadcast=True)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
-        if self._client is not None:
-            self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        if self._client_cm is not None:
+            self._client_cm.__exit__(None, None, None)
 
     def run(self, batch_no: int, claims: Sequence[Mapping[str, Any]]) -> BatchOutcome:
         """Run one batch where this pool runs them and wait for its outcome."""
@@ -400,3 +392,64 @@ def batch_pool(
 def merge_counts(total: Counter[str], outcome: BatchOutcome) -> None:
     """Add a batch's counts to the run's."""
     total.update(outcome.counts)
+
+
+# -- ingest parsing on Dask --------------------------------------------------------------------
+
+def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any], str | None]:
+    """Parse one source into document batches on a worker (a plain function: no Prefect).
+
+    Returns:
+        The ``IngestBatch`` list, and None; or an empty list and the error, as the driver
+        reports it (``"no such file"``, ``"is a directory, not a file"`` or the exception's text).
+    """
+    from affidavit.tasks.ingest import ingest_path
+
+    try:
+        return list(ingest_path(source, mapping=mapping, kind=kind)), None  # type: ignore[arg-type]
+    except FileNotFoundError:
+        return [], "no such file"
+    except IsADirectoryError:
+        return [], "is a directory, not a file"
+    except (OSError, ValueError) as exc:
+        return [], str(exc)
+
+
+@contextmanager
+def dask_client(address: str, *, workers: int = 2) -> Iterator[Any]:
+    """Connect to a Dask scheduler, or start a temporary local cluster for ``"local"``.
+
+    A local cluster's workers get the flow's Prefect API (``PREFECT_API_URL``, or the address of
+    the ephemeral server this process runs) so that Prefect tasks sent to them report there
+    instead of each starting a Prefect server of its own. Workers of a remote cluster need
+    ``PREFECT_API_URL`` set in their own environment for that.
+    """
+    from distributed import Client, LocalCluster
+
+    if address != "local":
+        with Client(address) as client:
+            yield client
+        return
+    env: dict[str, str] = {}
+    api = os.environ.get("PREFECT_API_URL") or _ephemeral_api_url()
+    if api:
+        env["PREFECT_API_URL"] = api
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None, env=env) as cluster, Client(cluster) as client:
+        yield client
+
+
+def _ephemeral_api_url() -> str | None:
+    """Return the API of the ephemeral Prefect server this process started, if any."""
+    import sys
+
+    if "prefect" not in sys.modules:
+        return None
+    from prefect.server.api.server import SubprocessASGIServer
+    from prefect.settings import get_current_settings
+
+    url = get_current_settings().api.url
+    if url:
+        return str(url)
+    server = SubprocessASGIServer()
+    return server.api_url if server.running else None

@@ -100,3 +100,18 @@ def test_read_only_commands_and_bad_arguments_import_no_prefect(tmp_path):
     assert res.returncode == 2
     assert "unknown mode" in res.stderr
     assert res.stdout.strip().endswith("NO_PREFECT")
+
+
+def test_parse_source_reports_unreadable_sources_like_the_driver(tmp_path):
+    from affidavit.flows.fanout import parse_source
+    from affidavit.tasks.ingest_common import ColumnMapping
+
+    good = tmp_path / "docs.jsonl"
+    good.write_text('{"id": "1", "url": "https://a.example/x", "text": "Some text here."}\n')
+    batches, error = parse_source(str(good), ColumnMapping(), None)
+    assert error is None
+    assert sum(b.documents.num_rows for b in batches) == 1
+    assert parse_source(str(tmp_path / "missing.jsonl"), ColumnMapping(), None) == (
+        [], "no such file")
+    assert parse_source(str(tmp_path), ColumnMapping(), None) == (
+        [], "is a directory, not a file")
