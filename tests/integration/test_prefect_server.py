@@ -2,8 +2,9 @@
 
 Starts ``prefect server start`` on 127.0.0.1, creates the work pool and deploys
 ``deployments/prefect.yaml`` as the README says, runs a process worker, triggers the backfill
-deployment on the demo corpus and then the feed deployment on a local feed, and checks that both
-flow runs are COMPLETED, that each published its summary artifact and that verdicts were written.
+deployment on the demo corpus and the feed deployment on a local feed at once (the home's writer
+lock makes them take turns), and checks that both flow runs are COMPLETED, that each published its
+summary artifact and that verdicts were written.
 """
 
 from __future__ import annotations
@@ -117,19 +118,23 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
                               cwd=root, stdout=(root / "worker.log").open("w"),
                               stderr=subprocess.STDOUT)
     try:
-        states = {}
-        for name, params in (("archive-backfill", {"paths": [corpus]}),
-                             ("feeds-hourly", {"feeds": [str(feed)]})):
-            run = client.post(f"/deployments/{deps[name]['id']}/create_flow_run",
-                              json={"parameters": params}).json()
+        # both at once: the worker runs them side by side, the home's writer lock serialises them
+        runs = {name: client.post(f"/deployments/{deps[name]['id']}/create_flow_run",
+                                  json={"parameters": params}).json()["id"]
+                for name, params in (("archive-backfill", {"paths": [corpus]}),
+                                     ("feeds-hourly", {"feeds": [str(feed)]}))}
 
-            def final(run_id: str = run["id"]) -> dict | None:
-                assert worker.poll() is None, (root / "worker.log").read_text()
-                fr = client.get(f"/flow_runs/{run_id}").json()
-                return fr if fr["state"]["type"] in ("COMPLETED", "FAILED", "CRASHED") else None
+        def finished() -> dict | None:
+            assert worker.poll() is None, (root / "worker.log").read_text()
+            out = {}
+            for name, run_id in runs.items():
+                state = client.get(f"/flow_runs/{run_id}").json()["state"]
+                if state["type"] not in ("COMPLETED", "FAILED", "CRASHED"):
+                    return None
+                out[name] = (state["type"], state.get("message"))
+            return out
 
-            fr = _wait_until(final, 240, f"the {name} flow run")
-            states[name] = (fr["state"]["type"], fr["state"].get("message"), fr["id"])
+        states = _wait_until(finished, 300, "both flow runs")
     finally:
         worker.terminate()
         try:
