@@ -64,7 +64,18 @@ class RunRecord:
         }
 
     def start(self) -> RunRecord:
-        """Write the run's row with status ``running``."""
+        """Write the run's row with status ``running``.
+
+        The private-address setting of the fetcher (``AFFIDAVIT_ALLOW_PRIVATE``) is recorded in
+        ``parameters["allow_private"]`` unless the flow set it.
+
+        Raises:
+            ValueError: When ``AFFIDAVIT_ALLOW_PRIVATE`` cannot be parsed.
+        """
+        from affidavit.tasks.fetch import allow_list_from_env
+
+        if "allow_private" not in self.parameters:
+            self.parameters["allow_private"] = allow_list_from_env().describe()
         self.wh.write("runs", _table([self._row(None, None)]), part=f"run-{self.run_id}")
         return self
 

@@ -24,6 +24,7 @@ from affidavit.flows.stages import (
     ingest_task,
     lineage_task,
     materialize_web_hits,
+    poll_task,
 )
 from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
 from affidavit.tasks.claims import (
@@ -32,6 +33,15 @@ from affidavit.tasks.claims import (
     extract_claims,
     read_claims_file,
 )
+from affidavit.tasks.fetch import (
+    AllowList,
+    FetchConfig,
+    Fetcher,
+    allow_list_from_env,
+    parse_allow_list,
+    strip_credentials,
+)
+from affidavit.tasks.opml import is_opml, read_opml
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.reports import claimreview_jsonld, render_html_report
 from affidavit.tasks.sources import CredibilityLists
@@ -105,6 +115,7 @@ def decide_and_write(
     mode: Mode,
     now: datetime,
     progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
 ) -> tuple[list[dict[str, Any]], ResearchResult | None]:
     """Research the researchable claims, decide every claim, write judgments/queries/verdicts.
 
@@ -118,7 +129,8 @@ def decide_and_write(
         result = research(
             wh, researchable, run=run, mode=mode, judge=caps.judge, providers=caps.providers,
             now=now, progress=progress,
-            materialize=(lambda hits: materialize_web_hits(wh, hits, run=run)) if web else None,
+            materialize=((lambda hits: materialize_web_hits(wh, hits, run=run, fetcher=fetcher))
+                         if web else None),
             credibility_lists=lists,
         )
         n_fallbacks = int(getattr(caps.judge, "n_fallbacks", 0) or 0)
@@ -249,8 +261,13 @@ def execute_research_run(
     mode: Mode,
     now: datetime,
     progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
 ) -> FactcheckResult:
-    """Preflight, then research and decide ``claims``; finish the run record."""
+    """Preflight, then research and decide ``claims``; finish the run record.
+
+    ``fetcher`` fetches the pages found by web search (default: ``Fetcher()``, whose
+    private-address setting comes from ``AFFIDAVIT_ALLOW_PRIVATE``).
+    """
     caps = run_preflight(wh, judge=judge)
     run.capabilities = caps.found
     run.degraded = list(caps.degraded)
@@ -262,7 +279,7 @@ def execute_research_run(
     wh.append_unique("claims", pl.DataFrame(claims, infer_schema_length=None))
     run.counts["claims"] += len(claims)
     verdicts, result = decide_task(wh, claims, run=run, caps=caps, mode=mode, now=now,
-                                   progress=progress)
+                                   progress=progress, fetcher=fetcher)
     report = write_report(wh, run, verdicts, result, now=now)
     sync_views(wh, run)
     n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
@@ -276,6 +293,53 @@ def execute_research_run(
         stop_reasons=result.stop_reasons if result else {},
         rounds_run=result.rounds_run if result else {},
     )
+
+
+def expand_feed_sources(
+    feeds: Sequence[str], *, run: RunRecord
+) -> tuple[list[str], list[str], dict[str, str | None]]:
+    """Split feed sources into local files and URLs, reading OPML lists as lists of feed URLs.
+
+    Credentials in URLs are dropped. A missing OPML file, or one that cannot be used, raises.
+
+    Returns:
+        (local feed files, feed URLs in order without duplicates, titles of URLs from OPML).
+
+    Raises:
+        ValueError: (``OpmlError``) for a broken, non-OPML or empty OPML file.
+        FileNotFoundError: For a missing OPML file named by ``.opml``.
+    """
+    files: list[str] = []
+    urls: list[str] = []
+    titles: dict[str, str | None] = {}
+    for src in feeds:
+        if src.lower().startswith(("http://", "https://")):
+            urls.append(strip_credentials(src))
+        elif is_opml(src) and (Path(src).exists() or src.lower().endswith(".opml")):
+            lst = read_opml(src)
+            run.messages.extend(lst.messages)
+            run.counts["opml_feeds"] += len(lst.feeds)
+            if lst.n_skipped:
+                run.counts["skip:opml_outline"] += lst.n_skipped
+            for f in lst.feeds:
+                urls.append(f.url)
+                titles.setdefault(f.url, f.title)
+        else:
+            files.append(src)
+    return files, list(dict.fromkeys(urls)), titles
+
+
+def resolve_allow_list(allow_private: str | bool | None) -> AllowList:
+    """Return the private-address setting: the flow parameter when given, else the environment.
+
+    Raises:
+        ValueError: When the value cannot be parsed (``affidavit.tasks.fetch.parse_allow_list``).
+    """
+    if allow_private is None:
+        return allow_list_from_env()
+    if isinstance(allow_private, bool):
+        return AllowList(allow_all=allow_private)
+    return parse_allow_list(allow_private)
 
 
 @flow(name="factcheck", log_prints=False, validate_parameters=False)
@@ -292,11 +356,20 @@ def factcheck(
     home: str | None = None,
     progress: Progress | None = None,
     round_progress: Callable[[int, int], None] | None = None,
+    allow_private: str | bool | None = None,
 ) -> FactcheckResult:
     """Run the main job: ingest feeds, gather claims, research them, write verdicts.
 
+    Feed URLs are polled (``flows.stages.poll_feeds``): conditional GET, per-feed state in
+    ``feeds``, backoff of failing feeds, one ``fetches`` row per attempt. Claims come from the
+    entries a URL feed added in this run (an unchanged feed, a 304, adds none, so a scheduled run
+    over unchanged feeds researches nothing); a local feed file's stored entries are checked
+    again when it adds nothing new.
+
     Args:
-        feeds: Feed files or URLs; entries become documents and claims are extracted from them.
+        feeds: Feed files or URLs, or OPML subscription lists (``.opml`` or an ``<opml>`` root)
+            whose outlines name the feeds; entries become documents and claims are extracted
+            from them.
         claims_path: A claims file (JSONL/JSON/CSV).
         claim_texts: Claims given directly.
         limit: At most this many claims in all.
@@ -307,27 +380,47 @@ def factcheck(
         home: affidavit home.
         progress: Ingest progress callback.
         round_progress: Research progress callback (round, active claims).
+        allow_private: Non-public addresses the fetcher may reach: ``"all"``/True, a list of
+            CIDR ranges and host names, or off; None reads ``AFFIDAVIT_ALLOW_PRIVATE``
+            (recorded in ``runs.parameters``).
 
     Raises:
-        ValueError: For an unknown mode or judge.
+        ValueError: For an unknown mode or judge, a bad ``allow_private`` value, or an OPML
+            file that cannot be used.
     """
     mode_enum = Mode(mode)
+    allow = resolve_allow_list(allow_private)
     wh = open_warehouse(home)
     now = utcnow()
-    run = RunRecord(wh, "factcheck", {"feeds": list(feeds), "claims": claims_path,
+    run = RunRecord(wh, "factcheck", {"feeds": [strip_credentials(f) for f in feeds],
+                                      "claims": claims_path,
                                       "n_claim_texts": len(claim_texts), "limit": limit,
-                                      "mode": mode, "judge": judge}).start()
+                                      "mode": mode, "judge": judge,
+                                      "allow_private": allow.describe()}).start()
+    fetcher = Fetcher(FetchConfig(allow_private=allow.allow_all, allow=allow))
     try:
         feed_doc_ids: list[str] = []
         if feeds:
-            feed_doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress, kind="feed")
+            files, urls, titles = expand_feed_sources(list(feeds), run=run)
+            if files:
+                feed_doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
+                                           fetcher=fetcher)
+            polled = None
+            if urls:
+                polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,
+                                   progress=progress)
+                feed_doc_ids = [*feed_doc_ids, *polled.added]
             lineage_task(wh, feed_doc_ids, run=run)
             index_task(wh, feed_doc_ids, run=run)
-            if not feed_doc_ids:
-                # entries already stored: still check their claims
+            if files and not feed_doc_ids:
+                # a local file's entries already stored: still check their claims
                 feed_doc_ids = wh.read("documents", columns=["doc_id"],
                                        where="source_path in (select unnest($p))",
-                                       params={"p": list(feeds)})["doc_id"].to_list()
+                                       params={"p": files})["doc_id"].to_list()
+            if polled is not None and not (polled.read or files):
+                run.messages.append(
+                    f"feeds: {len(polled.not_modified)} not modified, {len(polled.failed)} "
+                    f"failed, {len(polled.backed_off)} backed off: no new entries")
         claims: list[dict[str, Any]] = []
         if claims_path:
             claims += claims_from_file(claims_path, now=now, limit=limit, run=run,
@@ -346,12 +439,21 @@ def factcheck(
                 unique.append(c)
         claims = unique[:limit] if limit is not None else unique
         if not claims:
-            run.finish(RunStatus.COMPLETED, "no claims to check")
-            return FactcheckResult(run.run_id, RunStatus.COMPLETED, "no claims to check",
+            message = "no claims to check"
+            if feeds and not feed_doc_ids:
+                c = run.counts
+                message += (f" (feeds: {c['feeds_not_modified']} not modified, "
+                            f"{c['feeds_read']} read with no new entry, {c['feeds_failed']} "
+                            f"failed, {c['feeds_backed_off']} backed off)")
+            sync_views(wh, run)
+            run.finish(RunStatus.COMPLETED, message)
+            return FactcheckResult(run.run_id, RunStatus.COMPLETED, message,
                                    counts=dict(run.counts), messages=run.messages)
         return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
-                                    progress=round_progress)
+                                    progress=round_progress, fetcher=fetcher)
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise
+    finally:
+        fetcher.close()
 
