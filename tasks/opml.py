@@ -3,7 +3,8 @@
 OPML is parsed with ``listparser`` (handed bytes, so it never opens a path or a URL itself),
 after the same refusal of entity declarations and DTD internal subsets as feeds
 (:func:`affidavit.tasks.ingest_feeds.check_xml_safe`). Outlines nested in folders are read
-(their folder names are kept as categories) and said so; outlines that point at other
+(their folder names are kept as categories) and said so; a file that is not well-formed XML is
+refused whole (listparser alone would read a truncated list silently); outlines that point at other
 subscription lists are not followed (a message names them); an outline whose ``xmlUrl`` is not
 an http(s) URL is skipped with a message. A file that is not well-formed, is not OPML, or lists
 no feed at all raises :class:`OpmlError` with one line that says which.
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 from affidavit.tasks.fetch import strip_credentials
 from affidavit.tasks.ingest_feeds import FeedRefusedError, check_xml_safe
@@ -100,6 +102,17 @@ def parse_opml(data: bytes, *, source: str) -> OpmlList:
         check_xml_safe(data)
     except FeedRefusedError as exc:
         raise OpmlError(f"{source}: {exc}") from exc
+    # listparser reads broken XML leniently and silently (a truncated list gives fewer feeds
+    # and no error), so well-formedness is checked first with expat: a subscription list is
+    # used whole or not at all.
+    try:
+        parser = ElementTree.XMLParser()
+        parser.feed(data)
+        parser.close()
+    except ElementTree.ParseError as exc:
+        line, col = exc.position
+        raise OpmlError(f"{source}: not well-formed XML at line {line}, column {col + 1} "
+                        f"({str(exc).split(':')[0]}): no feed read") from exc
     result = listparser.parse(data)
     exc = result.get("bozo_exception") if result.get("bozo") else None
     version = str(result.get("version") or "")
