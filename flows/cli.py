@@ -301,12 +301,28 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _check_opml(feed or [])
     _run_research(
         lambda ingest, rounds: factcheck(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts")
+
+
+def _check_opml(feeds: list[str]) -> None:
+    """Refuse a broken or empty OPML list before any work starts (one line, exit 1)."""
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    for src in feeds:
+        if src.lower().startswith(("http://", "https://")) or not is_opml(src):
+            continue
+        try:
+            read_opml(src)
+        except FileNotFoundError:
+            _fail(f"{src}: no such file")
+        except OpmlError as exc:
+            _fail(str(exc))
 
 
 @app.command()
@@ -521,6 +537,14 @@ def main() -> None:
         app()
     except WarehouseError as exc:
         err.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(1) from exc
+    except RuntimeError as exc:
+        # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
+        # that does not answer: one line, not a traceback.
+        if not str(exc).startswith("Failed to reach API at"):
+            raise
+        err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, or "
+                  "unset PREFECT_API_URL to run on the embedded local one")
         raise SystemExit(1) from exc
 
 

@@ -210,7 +210,8 @@ def poll_feeds(
                 n_added = new.height
                 run.counts["documents_added"] += n_added
                 out.added.extend(new["doc_id"].to_list())
-            run.counts["feeds_read"] += 1
+            if not parse_failed:
+                run.counts["feeds_read"] += 1
             if progress:
                 progress(url, n_entries)
         state = record_poll(states.get(url), res, url=url, now=now, n_entries=n_entries,
