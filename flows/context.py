@@ -56,7 +56,8 @@ class RunRecord:
             "started_at": self.started_at,
             "finished_at": finished_at,
             "status": self.status.value,
-            "parameters": json.dumps(self.parameters, default=str, sort_keys=True),
+            "parameters": json.dumps(_without_credentials(self.parameters), default=str,
+                                     sort_keys=True),
             "capabilities": json.dumps(self.capabilities, default=str, sort_keys=True),
             "counts": json.dumps(dict(self.counts), sort_keys=True),
             "degraded": "; ".join(self.degraded) or None,
@@ -99,6 +100,19 @@ def sync_views(wh: Warehouse, run: RunRecord) -> None:
     except WarehouseError as exc:
         run.messages.append(f"views not refreshed (the DuckDB file is open elsewhere?): {exc}")
         run.counts["views_not_refreshed"] += 1
+
+
+def _without_credentials(value: Any) -> Any:
+    """Return ``value`` with ``user:password@`` dropped from every URL string in it (nested)."""
+    from affidavit.tasks.fetch import strip_credentials
+
+    if isinstance(value, str):
+        return strip_credentials(value) if "://" in value and "@" in value else value
+    if isinstance(value, dict):
+        return {k: _without_credentials(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_credentials(v) for v in value]
+    return value
 
 
 def _table(rows: list[dict[str, Any]]):  # noqa: ANN202

@@ -18,7 +18,7 @@ from prefect.cache_policies import NO_CACHE
 from affidavit.flows.context import RunRecord, utcnow
 from affidavit.schemas.fetches import FetchKind, FetchReason
 from affidavit.tasks.feed_poll import FeedState, fetch_row, is_due, record_poll
-from affidavit.tasks.fetch import Fetcher, FetchResult
+from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_feeds import read_fetched
@@ -55,7 +55,7 @@ def ingest_sources(
     """
     added: list[str] = []
     known = wh.existing_keys("documents")  # read once, not once per batch
-    for source in sources:
+    for source in map(strip_credentials, sources):  # never shown or stored with a password
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
                                   kind=kind)  # type: ignore[arg-type]

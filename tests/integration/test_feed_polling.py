@@ -171,8 +171,11 @@ def test_scheduled_run_twice_downloads_each_unchanged_feed_once(
         subs = tmp_path / "subs.opml"
         subs.write_bytes(opml([(p, srv.url + p) for p in FEEDS], folder="news"))
         home = str(tmp_path / "home")
-        first = factcheck(feeds=[str(subs)], home=home, mode="quick")
-        second = factcheck(feeds=[str(subs)], home=home, mode="quick")
+        # the same feed again, with credentials: stripped, so polled once and never sent
+        secret = srv.url.replace("http://", "http://bob:s3cret@") + "/feeds/alpha.xml"
+        first = factcheck(feeds=[str(subs), secret], home=home, mode="quick")
+        second = factcheck(feeds=[str(subs), secret], home=home, mode="quick")
+        assert srv.auth_headers == []
         assert all(srv.downloads[p] == 1 for p in FEEDS)
         assert all(srv.not_modified[p] == 1 for p in FEEDS)
     assert first.counts["documents_added"] == 9
@@ -185,5 +188,6 @@ def test_scheduled_run_twice_downloads_each_unchanged_feed_once(
     wh = open_warehouse(home)
     runs = wh.read("runs").to_dicts()
     assert all('"allow_private": "127.0.0.1/32"' in r["parameters"] for r in runs)
+    assert all("s3cret" not in r["parameters"] for r in runs)
     assert wh.query("select count(*) as n from fetch_outcomes where reason = 'not_modified'"
                     )["n"][0] == 1
