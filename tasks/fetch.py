@@ -764,7 +764,12 @@ class Fetcher:
             raise _FetchError(f"deadline: {self.config.deadline_s:g} s passed", retryable=False,
                               code=FetchReason.DEADLINE)
         timeout = httpx.Timeout(min(self.config.timeout_s, remaining))
-        with self._slot(host):
+        slot = self._slot(host)
+        if not slot.acquire(timeout=remaining):
+            raise _FetchError(f"deadline: {self.config.deadline_s:g} s passed waiting for a "
+                              f"free connection to {host}", retryable=False,
+                              code=FetchReason.DEADLINE)
+        try:
             try:
                 with self._client.stream("GET", url, headers=headers, timeout=timeout) as resp:
                     hdrs = {k.lower(): v for k, v in resp.headers.items()}
@@ -820,6 +825,8 @@ class Fetcher:
             except httpx.HTTPError as exc:
                 raise _FetchError(f"http: {exc!r}", retryable=False,
                                   code=FetchReason.TRANSPORT) from exc
+        finally:
+            slot.release()
 
     def _request_with_retries(
         self,
