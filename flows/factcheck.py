@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import polars as pl
 from prefect import flow, task
@@ -24,15 +25,19 @@ from affidavit.flows.stages import (
     ingest_task,
     lineage_task,
     materialize_web_hits,
+    next_fetch_seq,
     poll_task,
+    record_fetches,
 )
 from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
+from affidavit.schemas.fetches import FetchKind
 from affidavit.tasks.claims import (
     build_claim_rows,
     expires_at,
     extract_claims,
     read_claims_file,
 )
+from affidavit.tasks.feed_poll import fetch_row
 from affidavit.tasks.fetch import (
     AllowList,
     FetchConfig,
@@ -41,7 +46,7 @@ from affidavit.tasks.fetch import (
     parse_allow_list,
     strip_credentials,
 )
-from affidavit.tasks.opml import is_opml, read_opml
+from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.reports import claimreview_jsonld, render_html_report
 from affidavit.tasks.sources import CredibilityLists
@@ -296,37 +301,67 @@ def execute_research_run(
 
 
 def expand_feed_sources(
-    feeds: Sequence[str], *, run: RunRecord
+    feeds: Sequence[str],
+    *,
+    run: RunRecord,
+    wh: Warehouse | None = None,
+    fetcher: Fetcher | None = None,
 ) -> tuple[list[str], list[str], dict[str, str | None]]:
     """Split feed sources into local files and URLs, reading OPML lists as lists of feed URLs.
 
-    Credentials in URLs are dropped. A missing OPML file, or one that cannot be used, raises.
+    An OPML list is a local file (``.opml`` or an ``<opml>`` root) or, with ``fetcher``, an
+    http(s) URL whose path ends in ``.opml`` (fetched through the guard; its fetch is recorded in
+    ``fetches`` when ``wh`` is given). Credentials in URLs are dropped.
 
     Returns:
         (local feed files, feed URLs in order without duplicates, titles of URLs from OPML).
 
     Raises:
-        ValueError: (``OpmlError``) for a broken, non-OPML or empty OPML file.
+        ValueError: (``OpmlError``) for a broken, non-OPML or empty OPML list, or a remote list
+            that cannot be fetched.
         FileNotFoundError: For a missing OPML file named by ``.opml``.
     """
     files: list[str] = []
     urls: list[str] = []
     titles: dict[str, str | None] = {}
     for src in feeds:
+        lst: OpmlList | None = None
         if src.lower().startswith(("http://", "https://")):
-            urls.append(strip_credentials(src))
+            url = strip_credentials(src)
+            if fetcher is None or not urlsplit(url).path.lower().endswith(".opml"):
+                urls.append(url)
+                continue
+            lst = _fetch_opml(url, run=run, wh=wh, fetcher=fetcher)
         elif is_opml(src) and (Path(src).exists() or src.lower().endswith(".opml")):
             lst = read_opml(src)
-            run.messages.extend(lst.messages)
-            run.counts["opml_feeds"] += len(lst.feeds)
-            if lst.n_skipped:
-                run.counts["skip:opml_outline"] += lst.n_skipped
-            for f in lst.feeds:
-                urls.append(f.url)
-                titles.setdefault(f.url, f.title)
         else:
             files.append(src)
+            continue
+        run.messages.extend(lst.messages)
+        run.counts["opml_feeds"] += len(lst.feeds)
+        if lst.n_skipped:
+            run.counts["skip:opml_outline"] += lst.n_skipped
+        for f in lst.feeds:
+            urls.append(f.url)
+            titles.setdefault(f.url, f.title)
     return files, list(dict.fromkeys(urls)), titles
+
+
+def _fetch_opml(url: str, *, run: RunRecord, wh: Warehouse | None, fetcher: Fetcher) -> OpmlList:
+    """Fetch a remote OPML list through the guard (recorded in ``fetches``) and parse it.
+
+    Raises:
+        OpmlError: When it cannot be fetched or used.
+    """
+    fetched_at = utcnow()
+    res = fetcher.fetch(url)
+    if wh is not None:
+        record_fetches(wh, run, [fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
+                                           kind=FetchKind.FEED, fetched_at=fetched_at)])
+    if not res.ok:
+        raise OpmlError(f"{url}: OPML list could not be fetched "
+                        f"({res.error or f'HTTP {res.status}'})")
+    return parse_opml(res.content, source=url)
 
 
 def resolve_allow_list(allow_private: str | bool | None) -> AllowList:
@@ -401,7 +436,8 @@ def factcheck(
     try:
         feed_doc_ids: list[str] = []
         if feeds:
-            files, urls, titles = expand_feed_sources(list(feeds), run=run)
+            files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh,
+                                                      fetcher=fetcher)
             if files:
                 feed_doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
                                            fetcher=fetcher)

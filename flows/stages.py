@@ -110,7 +110,8 @@ def record_fetches(wh: Warehouse, run: RunRecord, rows: Sequence[Mapping[str, An
     return wh.write("fetches", pl.DataFrame(list(rows), infer_schema_length=None))
 
 
-def _next_seq(run: RunRecord) -> int:
+def next_fetch_seq(run: RunRecord) -> int:
+    """Return the next ``fetches`` sequence number of the run (counted in ``run.counts``)."""
     run.counts["fetches"] += 1
     return run.counts["fetches"]
 
@@ -181,7 +182,7 @@ def poll_feeds(
             f"{u}: backed off after {st.consecutive_failures} failures in a row "
             f"(last: {st.last_error or st.last_reason}); next poll at "
             f"{st.next_poll_at:%Y-%m-%d %H:%M} UTC")
-        rows.append(fetch_row(None, run_id=run.run_id, seq=_next_seq(run), kind=FetchKind.FEED,
+        rows.append(fetch_row(None, run_id=run.run_id, seq=next_fetch_seq(run), kind=FetchKind.FEED,
                               fetched_at=now, url=u, reason=FetchReason.BACKED_OFF,
                               error=f"{st.consecutive_failures} consecutive failures"))
     validators = {u: (states[u].etag, states[u].last_modified) for u in due if u in states}
@@ -227,7 +228,7 @@ def poll_feeds(
                        if state.is_backed_off else "polled again at the next run")
             run.messages.append(f"{url}: feed failed ({state.last_error}); "
                                 f"{state.consecutive_failures} failure(s) in a row, {backoff}")
-        rows.append(fetch_row(res, run_id=run.run_id, seq=_next_seq(run), kind=FetchKind.FEED,
+        rows.append(fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run), kind=FetchKind.FEED,
                               fetched_at=now, doc_ids_added=n_added if res.ok else None))
     record_fetches(wh, run, rows)
     if states:
@@ -355,7 +356,7 @@ def materialize_web_hits(
     for url, res in zip(todo, results, strict=True):
         hit = by_url[url]
         page = None
-        fetch_rows[url] = fetch_row(res, run_id=run.run_id, seq=_next_seq(run),
+        fetch_rows[url] = fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
                                     kind=FetchKind.PAGE, fetched_at=fetched_at, doc_ids_added=0)
         if res.error is None and res.status is not None and res.status < 400 and res.content:
             page = extract_html(res.content, url=res.final_url or url)

@@ -191,3 +191,21 @@ def test_scheduled_run_twice_downloads_each_unchanged_feed_once(
     assert all("s3cret" not in r["parameters"] for r in runs)
     assert wh.query("select count(*) as n from fetch_outcomes where reason = 'not_modified'"
                     )["n"][0] == 1
+
+
+def test_remote_opml_list_is_fetched_through_the_guard_and_recorded(wh, server) -> None:
+    from affidavit.flows.factcheck import expand_feed_sources
+    from affidavit.tasks.opml import OpmlError
+
+    server.files["/subs.opml"] = opml([(p, server.url + p) for p in FEEDS])
+    run = RunRecord(wh, "test", {})
+    with _fetcher() as f:
+        files, urls, titles = expand_feed_sources(
+            [server.url + "/subs.opml", "local.xml"], run=run, wh=wh, fetcher=f)
+        assert files == ["local.xml"]
+        assert urls == [server.url + p for p in FEEDS]
+        assert titles[urls[0]] == "/feeds/alpha.xml"
+        with pytest.raises(OpmlError, match="could not be fetched"):
+            expand_feed_sources([server.url + "/missing.opml"], run=run, wh=wh, fetcher=f)
+    reasons = wh.read("fetches").sort("fetch_id")["reason"].to_list()
+    assert reasons == ["ok", "http_status"]
