@@ -41,6 +41,27 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local 
 DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "research batches, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")]
+AllowOpt = Annotated[str | None, typer.Option(
+    "--allow-private", metavar="all|CIDR,HOST,…",
+    help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
+         "(comma-separated; '.corp.example' covers subdomains). Default "
+         "$AFFIDAVIT_ALLOW_PRIVATE, else off. Recorded in runs.")]
+
+
+def _apply_allow(value: str | None) -> None:
+    """Validate ``--allow-private`` and hand it to the flows through its environment variable."""
+    import os
+
+    from affidavit.tasks.fetch import ALLOW_PRIVATE_ENV, parse_allow_list
+
+    try:
+        if value is not None:
+            parse_allow_list(value)
+            os.environ[ALLOW_PRIVATE_ENV] = value
+        else:
+            parse_allow_list(os.environ.get(ALLOW_PRIVATE_ENV))
+    except ValueError as exc:
+        _fail(str(exc), 2)
 
 
 def _env(home: str | None, *, write: bool = True) -> None:
@@ -157,6 +178,10 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
                                                             sorted(skips.items())))
+        fetches = {k[6:]: v for k, v in result.counts.items() if k.startswith("fetch:")}
+        if fetches:
+            console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
+                                                             sorted(fetches.items())))
         for d in result.degraded:
             console.print(f"[yellow]degraded:[/yellow] {d}")
         for m in result.messages[:20]:
@@ -227,6 +252,7 @@ def backfill(
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for ingest "
                                              "parsing and the lineage stage, or 'local' "
                                              "(default $AFFIDAVIT_DASK_ADDRESS)")] = None,
+    allow_private: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest archives and dumps into the warehouse; update lineage and the search index.
@@ -234,6 +260,7 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
@@ -270,8 +297,8 @@ def backfill(
 
 @app.command()
 def run(
-    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL "
-                                                   "(repeatable)")] = None,
+    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL, or an OPML "
+                                                   "subscription list (repeatable)")] = None,
     claims: Annotated[str | None, typer.Option("--claims", help="claims file "
                                                "(JSONL/JSON/CSV)")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most N claims")] = None,
@@ -283,16 +310,22 @@ def run(
                                                   "left UNVERIFIED or PARTIAL")] = False,
     workers: WorkersOpt = None,
     dask: DaskOpt = None,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the main job: feeds and/or claims → research → verdicts.
+
+    --feed takes feed files, feed URLs (polled with conditional GET; state in the feeds table)
+    and OPML subscription lists.
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _apply_allow(allow_private)
+    _check_opml(feed or [])
     _env(home)
     from affidavit.flows.factcheck import factcheck
 
@@ -302,6 +335,21 @@ def run(
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts")
+
+
+def _check_opml(feeds: list[str]) -> None:
+    """Refuse a broken or empty OPML list before any work starts (one line, exit 1)."""
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    for src in feeds:
+        if src.lower().startswith(("http://", "https://")) or not is_opml(src):
+            continue
+        try:
+            read_opml(src)
+        except FileNotFoundError:
+            _fail(f"{src}: no such file")
+        except OpmlError as exc:
+            _fail(str(exc))
 
 
 @app.command()
@@ -357,6 +405,7 @@ def verify(
     judge: JudgeOpt = "lexical",
     workers: WorkersOpt = None,
     dask: DaskOpt = None,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -375,6 +424,7 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
+    _apply_allow(allow_private)
     _env(home)
     from affidavit.flows.analyst import verify as verify_flow
 
@@ -391,6 +441,7 @@ def research(
     judge: JudgeOpt = "lexical",
     workers: WorkersOpt = None,
     dask: DaskOpt = None,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -401,6 +452,7 @@ def research(
     _check_choices(mode, judge)
     if not question.strip():
         _fail("nothing to research: the question is empty", 2)
+    _apply_allow(allow_private)
     _env(home)
     from affidavit.flows.analyst import research_question
 
@@ -418,6 +470,7 @@ def source(
                                             "from")] = None,
     wayback: Annotated[bool, typer.Option("--wayback", help="ask the Wayback CDX API for the "
                                           "first capture (network)")] = False,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -426,6 +479,7 @@ def source(
     Example: affidavit source page.html
     """
     _env(home, write=False)
+    _apply_allow(allow_private)
     from dataclasses import asdict
 
     from affidavit.flows.reads import profile_source
@@ -507,10 +561,16 @@ def main() -> None:
         # a WarehouseError can only come from the store module once imported; importing it here
         # would cost the read-only commands Polars and pyarrow
         store = sys.modules.get("affidavit.warehouse.store")
-        if store is None or not isinstance(exc, store.WarehouseError):
-            raise
-        err.print(f"[red]error:[/red] {exc}")
-        raise SystemExit(1) from exc
+        if store is not None and isinstance(exc, store.WarehouseError):
+            err.print(f"[red]error:[/red] {exc}")
+            raise SystemExit(1) from exc
+        # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
+        # that does not answer: one line, not a traceback.
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
+            err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, "
+                      "or unset PREFECT_API_URL to run on the embedded local one")
+            raise SystemExit(1) from exc
+        raise
 
 
 if __name__ == "__main__":

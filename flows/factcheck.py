@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import polars as pl
 from prefect import flow, task, unmapped
@@ -22,6 +23,7 @@ from affidavit.flows.context import (
     RunRecord,
     publish_summary,
     sync_views,
+    utcnow,
     writing_run,
 )
 from affidavit.flows.fanout import (
@@ -38,9 +40,28 @@ from affidavit.flows.fanout import (
 from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
 from affidavit.flows.reads import credibility_lists_from_env
 from affidavit.flows.research_loop import ResearchResult
-from affidavit.flows.stages import Progress, index_task, ingest_task, lineage_task
+from affidavit.flows.stages import (
+    Progress,
+    index_task,
+    ingest_task,
+    lineage_task,
+    next_fetch_seq,
+    poll_task,
+    record_fetches,
+)
 from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus
+from affidavit.schemas.fetches import FetchKind
 from affidavit.tasks.claims import build_claim_rows, extract_claims, read_claims_file
+from affidavit.tasks.feed_poll import fetch_row
+from affidavit.tasks.fetch import (
+    AllowList,
+    FetchConfig,
+    Fetcher,
+    allow_list_from_env,
+    parse_allow_list,
+    strip_credentials,
+)
+from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
 from affidavit.tasks.reports import claimreview_jsonld, render_html_report
 from affidavit.warehouse.store import Warehouse
 
@@ -215,6 +236,7 @@ def research_in_batches(
     dask: str | None = None,
     batch_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
 ) -> tuple[list[BatchOutcome], list[str]]:
     """Fan the claims out in batches, one Prefect task per batch; gather what each wrote.
 
@@ -232,6 +254,7 @@ def research_in_batches(
         dask: A Dask scheduler address or ``"local"`` (default ``$AFFIDAVIT_DASK_ADDRESS``).
         batch_size: Claims per batch (default ``CLAIMS_PER_BATCH``).
         progress: Called with (claims done, claims in all) as batches finish.
+        fetcher: The guarded fetcher for pages found by web search (its settings go to workers).
 
     Returns:
         The outcomes of the batches that landed (in batch order) and one note per failed batch.
@@ -241,11 +264,12 @@ def research_in_batches(
 
     def inline(batch_no: int, batch: Sequence[Mapping[str, Any]]) -> BatchOutcome:
         return research_batch(wh, batch, run_id=run.run_id, batch_no=batch_no, caps=caps,
-                              mode=mode, now=now, credibility_lists=lists)
+                              mode=mode, now=now, credibility_lists=lists, fetcher=fetcher)
 
     def spec() -> BatchSpec:
         return batch_spec(wh, caps, run_id=run.run_id, mode=mode, now=now,
-                          credibility_lists=lists)
+                          credibility_lists=lists,
+                          fetch_config=getattr(fetcher, "config", None))
 
     outcomes: list[BatchOutcome] = []
     failed: list[str] = []
@@ -296,8 +320,12 @@ def execute_research_run(
     workers: int | None = None,
     dask: str | None = None,
     batch_size: int | None = None,
+    fetcher: Fetcher | None = None,
 ) -> FactcheckResult:
     """Preflight, research the claims in batches, report; finish the run record.
+
+    ``fetcher`` fetches the pages found by web search (default: ``Fetcher()``, whose
+    private-address setting comes from ``AFFIDAVIT_ALLOW_PRIVATE``).
 
     Raises:
         RunFailed: When research could not run (no search capability), a batch failed after
@@ -320,7 +348,7 @@ def execute_research_run(
     run.counts["claims"] += len(claims)
     outcomes, failed = research_in_batches(wh, run, claims, caps=caps, mode=mode, now=now,
                                            workers=workers, dask=dask, batch_size=batch_size,
-                                           progress=progress)
+                                           progress=progress, fetcher=fetcher)
     n_fallbacks = sum(o.n_fallbacks for o in outcomes)
     if n_fallbacks:
         note = f"LLM judge failed on {n_fallbacks} pair(s): lexical judge used for them"
@@ -363,6 +391,83 @@ def execute_research_run(
     return res
 
 
+def expand_feed_sources(
+    feeds: Sequence[str],
+    *,
+    run: RunRecord,
+    wh: Warehouse | None = None,
+    fetcher: Fetcher | None = None,
+) -> tuple[list[str], list[str], dict[str, str | None]]:
+    """Split feed sources into local files and URLs, reading OPML lists as lists of feed URLs.
+
+    An OPML list is a local file (``.opml`` or an ``<opml>`` root) or, with ``fetcher``, an
+    http(s) URL whose path ends in ``.opml`` (fetched through the guard; its fetch is recorded in
+    ``fetches`` when ``wh`` is given). Credentials in URLs are dropped.
+
+    Returns:
+        (local feed files, feed URLs in order without duplicates, titles of URLs from OPML).
+
+    Raises:
+        ValueError: (``OpmlError``) for a broken, non-OPML or empty OPML list, or a remote list
+            that cannot be fetched.
+        FileNotFoundError: For a missing OPML file named by ``.opml``.
+    """
+    files: list[str] = []
+    urls: list[str] = []
+    titles: dict[str, str | None] = {}
+    for src in feeds:
+        lst: OpmlList | None = None
+        if src.lower().startswith(("http://", "https://")):
+            url = strip_credentials(src)
+            if fetcher is None or not urlsplit(url).path.lower().endswith(".opml"):
+                urls.append(url)
+                continue
+            lst = _fetch_opml(url, run=run, wh=wh, fetcher=fetcher)
+        elif is_opml(src) and (Path(src).exists() or src.lower().endswith(".opml")):
+            lst = read_opml(src)
+        else:
+            files.append(src)
+            continue
+        run.messages.extend(lst.messages)
+        run.counts["opml_feeds"] += len(lst.feeds)
+        if lst.n_skipped:
+            run.counts["skip:opml_outline"] += lst.n_skipped
+        for f in lst.feeds:
+            urls.append(f.url)
+            titles.setdefault(f.url, f.title)
+    return files, list(dict.fromkeys(urls)), titles
+
+
+def _fetch_opml(url: str, *, run: RunRecord, wh: Warehouse | None, fetcher: Fetcher) -> OpmlList:
+    """Fetch a remote OPML list through the guard (recorded in ``fetches``) and parse it.
+
+    Raises:
+        OpmlError: When it cannot be fetched or used.
+    """
+    fetched_at = utcnow()
+    res = fetcher.fetch(url)
+    if wh is not None:
+        record_fetches(wh, run, [fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
+                                           kind=FetchKind.FEED, fetched_at=fetched_at)])
+    if not res.ok:
+        raise OpmlError(f"{url}: OPML list could not be fetched "
+                        f"({res.error or f'HTTP {res.status}'})")
+    return parse_opml(res.content, source=url)
+
+
+def resolve_allow_list(allow_private: str | bool | None) -> AllowList:
+    """Return the private-address setting: the flow parameter when given, else the environment.
+
+    Raises:
+        ValueError: When the value cannot be parsed (``affidavit.tasks.fetch.parse_allow_list``).
+    """
+    if allow_private is None:
+        return allow_list_from_env()
+    if isinstance(allow_private, bool):
+        return AllowList(allow_all=allow_private)
+    return parse_allow_list(allow_private)
+
+
 def gather_claims(
     wh: Warehouse,
     run: RunRecord,
@@ -395,18 +500,37 @@ def gather_claims(
     return unique[:limit] if limit is not None else unique
 
 
-def ingest_feeds(wh: Warehouse, run: RunRecord, feeds: Sequence[str],
-                 progress: Progress | None) -> list[str]:
-    """Ingest feeds (documents → lineage → index); return their documents, stored before or not."""
+def ingest_feeds(wh: Warehouse, run: RunRecord, feeds: Sequence[str], *, now: datetime,
+                 fetcher: Fetcher, progress: Progress | None) -> list[str]:
+    """Ingest feed files and poll feed URLs (documents → lineage → index).
+
+    Returns:
+        The documents whose claims the run checks: what the feeds added, or a local feed file's
+        stored entries when it added nothing.
+    """
     if not feeds:
         return []
-    doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress, kind="feed")
+    doc_ids: list[str] = []
+    files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh, fetcher=fetcher)
+    if files:
+        doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
+                              fetcher=fetcher)
+    polled = None
+    if urls:
+        polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,
+                           progress=progress)
+        doc_ids = [*doc_ids, *polled.added]
     lineage_task(wh, doc_ids, run=run)
     index_task(wh, doc_ids, run=run)
-    if not doc_ids:  # entries already stored: still check their claims
+    if files and not doc_ids:
+        # a local file's entries already stored: still check their claims
         doc_ids = wh.read("documents", columns=["doc_id"],
                           where="source_path in (select unnest($p))",
-                          params={"p": list(feeds)})["doc_id"].to_list()
+                          params={"p": files})["doc_id"].to_list()
+    if polled is not None and not (polled.read or files):
+        run.messages.append(
+            f"feeds: {len(polled.not_modified)} not modified, {len(polled.failed)} "
+            f"failed, {len(polled.backed_off)} backed off: no new entries")
     return doc_ids
 
 
@@ -423,6 +547,7 @@ def factcheck(
     text_column: str | None = None,
     from_unresolved: bool = False,
     home: str | None = None,
+    allow_private: str | bool | None = None,
     workers: int | None = None,
     dask: str | None = None,
     batch_size: int | None = None,
@@ -431,8 +556,16 @@ def factcheck(
 ) -> FactcheckResult:
     """Run the main job: ingest feeds, gather claims, research them in batches, write verdicts.
 
+    Feed URLs are polled (``flows.stages.poll_feeds``): conditional GET, per-feed state in
+    ``feeds``, backoff of failing feeds, one ``fetches`` row per attempt. Claims come from the
+    entries a URL feed added in this run (an unchanged feed, a 304, adds none, so a scheduled run
+    over unchanged feeds researches nothing); a local feed file's stored entries are checked
+    again when it adds nothing new.
+
     Args:
-        feeds: Feed files or URLs; entries become documents and claims are extracted from them.
+        feeds: Feed files or URLs, or OPML subscription lists (``.opml`` or an ``<opml>`` root)
+            whose outlines name the feeds; entries become documents and claims are extracted
+            from them.
         claims_path: A claims file (JSONL/JSON/CSV).
         claim_texts: Claims given directly.
         limit: At most this many claims in all.
@@ -441,6 +574,9 @@ def factcheck(
         text_column: Column holding the claim text in the claims file (auto-detected if None).
         from_unresolved: Also re-check the claims whose latest verdict is UNVERIFIED or PARTIAL.
         home: affidavit home.
+        allow_private: Non-public addresses the fetcher may reach: ``"all"``/True, a list of
+            CIDR ranges and host names, or off; None reads ``AFFIDAVIT_ALLOW_PRIVATE``
+            (recorded in ``runs.parameters``).
         workers: Local worker processes for the research batches (default
             ``$AFFIDAVIT_WORKERS`` or every core).
         dask: Dask scheduler address (or ``"local"``) for the research batches (default
@@ -451,24 +587,35 @@ def factcheck(
         round_progress: Research progress callback (claims done, claims in all).
 
     Raises:
-        ValueError: For an unknown mode or judge.
+        ValueError: For an unknown mode or judge, a bad ``allow_private`` value, or an OPML
+            file that cannot be used.
         RunFailed: See ``execute_research_run``; the flow run ends FAILED with the reason.
     """
     mode_enum = Mode(mode)
-    with writing_run(home, "factcheck", {
-            "feeds": list(feeds), "claims": claims_path, "n_claim_texts": len(claim_texts),
-            "limit": limit, "mode": mode, "judge": judge}) as (wh, run):
+    allow = resolve_allow_list(allow_private)
+    params = {"feeds": [strip_credentials(f) for f in feeds], "claims": claims_path,
+              "n_claim_texts": len(claim_texts), "limit": limit, "mode": mode, "judge": judge,
+              "allow_private": allow.describe()}
+    fetch_config = FetchConfig(allow_private=allow.allow_all, allow=allow)
+    with writing_run(home, "factcheck", params) as (wh, run), Fetcher(fetch_config) as fetcher:
         now = run.started_at
-        feed_doc_ids = ingest_feeds(wh, run, feeds, progress)
+        feed_doc_ids = ingest_feeds(wh, run, feeds, now=now, fetcher=fetcher, progress=progress)
         claims = gather_claims(wh, run, now=now, claims_path=claims_path,
                                claim_texts=claim_texts, feed_doc_ids=feed_doc_ids,
                                from_unresolved=from_unresolved, limit=limit,
                                text_column=text_column)
         if not claims:
-            run.finish(RunStatus.COMPLETED, "no claims to check")
-            publish_summary(run, [], message="no claims to check", report_path=None)
-            return FactcheckResult(run.run_id, RunStatus.COMPLETED, "no claims to check",
+            message = "no claims to check"
+            if feeds and not feed_doc_ids:
+                c = run.counts
+                message += (f" (feeds: {c['feeds_not_modified']} not modified, "
+                            f"{c['feeds_read']} read with no new entry, {c['feeds_failed']} "
+                            f"failed, {c['feeds_backed_off']} backed off)")
+            sync_views(wh, run)
+            run.finish(RunStatus.COMPLETED, message)
+            publish_summary(run, [], message=message, report_path=None)
+            return FactcheckResult(run.run_id, RunStatus.COMPLETED, message,
                                    counts=dict(run.counts), messages=run.messages)
         return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
                                     progress=round_progress, workers=workers, dask=dask,
-                                    batch_size=batch_size)
+                                    batch_size=batch_size, fetcher=fetcher)

@@ -53,6 +53,10 @@ BATCH_RETRIES = 2
 """Retries of a failed batch before it is recorded as failed (its part files are rewritten,
 so a retry adds no duplicate rows)."""
 
+FETCH_SEQ_BLOCK = 1_000_000
+"""``fetches`` sequence numbers reserved for each batch (``fetch_id`` is run id and sequence):
+batch ``b`` numbers its fetches from ``(b + 1) * FETCH_SEQ_BLOCK``, the run's own (feeds) from 1."""
+
 FALLBACK_NOTE = "LLM judge failed on some of this claim's pairs: lexical judge used for them"
 """``verdicts.degraded`` note of a claim whose LLM judgments fell back to the lexical judge."""
 
@@ -127,6 +131,7 @@ def research_batch(
     mode: Mode,
     now: datetime,
     credibility_lists: CredibilityLists | None = None,
+    fetcher: Any = None,
 ) -> BatchOutcome:
     """Research, decide and write one batch of claims (its judgments, queries and verdicts).
 
@@ -142,11 +147,14 @@ def research_batch(
         mode: Research mode.
         now: The run's clock.
         credibility_lists: Hosts of low / high credibility the user pointed to.
+        fetcher: The guarded fetcher for pages found by web search (default ``Fetcher()``).
 
     Returns:
         The batch's outcome.
     """
     record = RunRecord(wh, "batch", {}, run_id=run_id)  # counts and notes only; never written
+    seq0 = (batch_no + 1) * FETCH_SEQ_BLOCK
+    record.counts["fetches"] = seq0  # this batch's block of fetches sequence numbers
     researchable = [c for c in claims if c.get("is_researchable", True)]
     part = f"{run_id}-b{batch_no:05d}"
     judge = caps.judge
@@ -156,8 +164,8 @@ def research_batch(
         web = any(p.name != "archive" for p in caps.providers)
         result = research(
             wh, researchable, run=record, mode=mode, judge=judge, providers=caps.providers,
-            now=now, materialize=(lambda hits: _materialize_locked(wh, hits, record)) if web
-            else None, credibility_lists=credibility_lists,
+            now=now, materialize=(lambda hits: _materialize_locked(wh, hits, record, fetcher))
+            if web else None, credibility_lists=credibility_lists,
         )
         if result.judgments.height:
             wh.write("judgments", result.judgments, part=part)
@@ -193,6 +201,7 @@ def research_batch(
     for row in rows:
         record.counts[f"status:{row['status']}"] += 1
     record.counts["verdicts"] += len(rows)
+    record.counts["fetches"] -= seq0
     return BatchOutcome(
         batch_no=batch_no, verdicts=rows, judgments=judgments,
         queries_tried=result.queries_tried if result else {},
@@ -205,12 +214,13 @@ def research_batch(
     )
 
 
-def _materialize_locked(wh: Warehouse, hits: list[Any], record: RunRecord) -> dict[str, str]:
+def _materialize_locked(wh: Warehouse, hits: list[Any], record: RunRecord,
+                        fetcher: Any) -> dict[str, str]:
     """Store web hits as documents, one batch at a time (they write documents and the index)."""
     from affidavit.flows.stages import materialize_web_hits
 
     with home_lock(wh.paths.root, name=".materialize.lock"):
-        return materialize_web_hits(wh, hits, run=record)
+        return materialize_web_hits(wh, hits, run=record, fetcher=fetcher)
 
 
 # -- running a batch somewhere else ------------------------------------------------------------
@@ -232,6 +242,8 @@ class BatchSpec:
         degraded: What the preflight found missing.
         credibility_lists: Hosts of low / high credibility.
         now: The run's clock.
+        fetch_config: The guarded fetcher's settings (private-address allow list) for pages
+            found by web search.
     """
 
     home: str
@@ -246,10 +258,12 @@ class BatchSpec:
     degraded: tuple[str, ...]
     credibility_lists: CredibilityLists | None
     now: datetime
+    fetch_config: Any = None
 
 
 def batch_spec(wh: Warehouse, caps: Capabilities, *, run_id: str, mode: Mode, now: datetime,
-               credibility_lists: CredibilityLists | None) -> BatchSpec:
+               credibility_lists: CredibilityLists | None, fetch_config: Any = None
+               ) -> BatchSpec:
     """Describe the run's capabilities so that a worker process can rebuild them."""
     names = tuple(p.name for p in caps.providers)
     searxng = next((getattr(p, "base_url", None) for p in caps.providers
@@ -259,7 +273,7 @@ def batch_spec(wh: Warehouse, caps: Capabilities, *, run_id: str, mode: Mode, no
         home=str(wh.paths.root), run_id=run_id, mode=mode.value, judge_kind=kind,
         judge_name=caps.judge_name, llm_config=llm_config_from_env() if kind == "llm" else None,
         idf=corpus_idf(wh), providers=names, searxng_url=searxng, degraded=tuple(caps.degraded),
-        credibility_lists=credibility_lists, now=now,
+        credibility_lists=credibility_lists, now=now, fetch_config=fetch_config,
     )
 
 
@@ -283,7 +297,12 @@ def _worker_state(spec: BatchSpec) -> tuple[Warehouse, Capabilities]:
         judge = make_judge(spec.judge_kind, llm_config=spec.llm_config, idf=spec.idf)
         caps = Capabilities(providers=providers, judge=judge, judge_name=spec.judge_name,
                             degraded=list(spec.degraded))
-        _WORKER.update(key=key, wh=wh, caps=caps)
+        fetcher = None
+        if spec.fetch_config is not None:
+            from affidavit.tasks.fetch import Fetcher
+
+            fetcher = Fetcher(spec.fetch_config)
+        _WORKER.update(key=key, wh=wh, caps=caps, fetcher=fetcher)
     return _WORKER["wh"], _WORKER["caps"]
 
 
@@ -293,7 +312,7 @@ def run_batch_in_worker(spec: BatchSpec, batch_no: int,
     wh, caps = _worker_state(spec)
     return research_batch(wh, claims, run_id=spec.run_id, batch_no=batch_no, caps=caps,
                           mode=Mode(spec.mode), now=spec.now,
-                          credibility_lists=spec.credibility_lists)
+                          credibility_lists=spec.credibility_lists, fetcher=_WORKER["fetcher"])
 
 
 class BatchPool:
