@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import sys
 from contextlib import ExitStack
@@ -101,6 +102,7 @@ def _read_home(home: str | None) -> Any:
 
 _HELD = ExitStack()
 """The home locks this process holds (released when it exits)."""
+atexit.register(_HELD.close)  # before interpreter teardown clears the lock registry
 
 
 def _lock_home(root: Path) -> None:
