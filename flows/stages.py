@@ -266,9 +266,9 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     ones (``affidavit.tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or
     ``"local"``
     for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
-    Prefect tasks on Dask (``affidavit.flows.lineage_dask``); the result equals the incremental
-    one, and
-    only rows not stored yet are added.
+    Prefect tasks on Dask (``affidavit.flows.lineage_dask``) when the new documents are at least
+    half of all (a first backfill); the result equals the incremental one, and only rows not
+    stored yet are added. A smaller addition stays incremental, in process.
 
     Returns:
         Number of new lineage edges.
@@ -280,6 +280,12 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     new_doc_ids = sorted(set(new_doc_ids) | (set(all_docs["doc_id"].to_list()) - signed))
     if not new_doc_ids:
         return 0
+    # Dask rebuilds the whole lineage; a small addition stays incremental, in process (adding
+    # 25 documents to 20k on Dask rebuilt all of them: 126 s against 40 s incremental)
+    if dask and len(new_doc_ids) * 2 < all_docs.height:
+        run.messages.append(f"lineage: {len(new_doc_ids)} new of {all_docs.height} documents "
+                            "updated incrementally in process, not rebuilt on Dask")
+        dask = None
     if dask:
         from affidavit.flows.lineage_dask import run_lineage_on_dask
 
