@@ -146,3 +146,26 @@ def _run_row(home: str, run_id: str) -> dict:
 
     wh = Warehouse(resolve_home(home))
     return wh.read("runs", where="run_id = $r", params={"r": run_id}).to_dicts()[0]
+
+
+def test_a_small_addition_stays_incremental_when_dask_is_asked(demo_home):
+    """Adding a few documents must not rebuild the whole lineage on the cluster."""
+    import polars as pl
+
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import refresh_lineage
+    from affidavit.tasks.ingest_common import rows_to_documents
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(demo_home))
+    batch = rows_to_documents([{"url": "https://late.example/a", "title": "Late",
+                                "text": "A late story about something else entirely."}],
+                              source_kind="archive", source_path=None)
+    new = wh.append_new("documents", pl.from_arrow(batch.documents))
+    run = RunRecord(wh, "test", {})
+    # an address nobody listens on: contacting the cluster would fail the call
+    refresh_lineage(wh, new["doc_id"].to_list(), run=run, dask="tcp://127.0.0.1:9")
+    assert "lineage_on_dask" not in run.counts
+    assert any("updated incrementally in process" in m for m in run.messages)
+    assert wh.count("signatures") == wh.count("documents")
