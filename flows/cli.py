@@ -364,10 +364,15 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     demo_dir = resources.files("affidavit.flows").joinpath("demo")
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
+    from affidavit.flows.context import RunFailed
+
     with _progress() as prog:
         backfill_archive([docs], home=home, progress=_ingest_progress(prog))
-        res = factcheck(claims_path=claims_file, home=home, mode="standard",
-                        round_progress=_round_progress(prog))
+        try:
+            res = factcheck(claims_path=claims_file, home=home, mode="standard",
+                            round_progress=_round_progress(prog))
+        except RunFailed as exc:  # printed, then a non-zero exit
+            res = exc.result
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
         from affidavit.warehouse.home import resolve_home

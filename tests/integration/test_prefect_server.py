@@ -153,6 +153,11 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
     assert "report:" in summary["data"]
     assert "SUPPORTED" in summary["data"]
 
+    # … and in its flow run's logs
+    logs = client.post("/logs/filter", json={"logs": {"flow_run_id": {
+        "any_": list(runs.values())}}, "limit": 200}).json()
+    assert sum("summary of run" in (rec.get("message") or "") for rec in logs) == 2
+
     from affidavit.warehouse.home import resolve_home
     from affidavit.warehouse.store import Warehouse
 
