@@ -12,9 +12,11 @@ temporary one by default; skipped when the home already holds documents), then r
   other in the flow's process: the sequential reference);
 * ``dask``: a temporary local Dask cluster of 2 worker processes.
 
-Prints one JSON line per configuration: wall time, claims, verdicts by status, and whether the
-verdicts, judgments and queries equal those of the first configuration (run and time columns
-aside).
+Prints a CPU control first (two pure-Python loops one after the other, then on two processes:
+whether the machine had a free second core), then one JSON line per configuration: wall time,
+claims, verdicts by status, and whether the verdicts, judgments and queries equal those of the
+first configuration (run and time columns aside). The first configuration also pays the start
+of Prefect's local server.
 """
 
 from __future__ import annotations
@@ -48,6 +50,33 @@ def run_tables(wh: Any, run_id: str) -> dict[str, list[dict[str, Any]]]:
     return out
 
 
+def _burn(n: int) -> float:
+    t0 = time.perf_counter()
+    x = 0
+    for i in range(n):
+        x += i * i
+    return time.perf_counter() - t0
+
+
+def cpu_control(n: int = 20_000_000) -> dict[str, float]:
+    """Time two pure-Python loops one after the other, then on two processes at once.
+
+    On a machine with a free second core the second figure is about half the first; on a
+    shared machine whose cores are busy it is not, and neither can a parallel run be faster.
+    """
+    import multiprocessing
+
+    t0 = time.perf_counter()
+    _burn(n)
+    _burn(n)
+    seq = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pool.map(_burn, [n, n])
+    return {"cpu_control_sequential_s": round(seq, 2),
+            "cpu_control_two_processes_s": round(time.perf_counter() - t0, 2)}
+
+
 def main() -> None:
     """Run the benchmark and print its figures."""
     ap = argparse.ArgumentParser()
@@ -75,6 +104,7 @@ def main() -> None:
         print(json.dumps({"backfill_documents_added": b.counts.get("documents_added", 0),
                           "backfill_s": round(time.perf_counter() - t0, 1), "home": home}),
               flush=True)
+    print(json.dumps(cpu_control()), flush=True)
     reference = None
     for config in args.configs.split(","):
         kw: dict[str, Any] = ({"dask": "local", "workers": 2} if config == "dask"
