@@ -14,6 +14,7 @@ from affidavit.flows.fanout import dask_client
 from affidavit.flows.stages import Progress, index_task, ingest_task, lineage_task, refresh_lineage
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.ingest_common import ColumnMapping
+from affidavit.warehouse.home import configured_prefect_api
 
 
 @dataclass
@@ -57,6 +58,11 @@ def backfill_archive(
         # lineage and index also pick up documents a killed run stored but did not process
         if progress:
             progress("lineage", 0)
+        if client is not None and dask != "local" and not configured_prefect_api():
+            run.messages.append(
+                "lineage on a remote Dask cluster runs Prefect tasks on its workers: without "
+                "PREFECT_API_URL set here and on the workers, each worker starts a Prefect "
+                "server of its own")
         if client is not None:  # a subflow on the Dask task runner: not wrapped in a task
             refresh_lineage(wh, new_ids, run=run, dask=client.scheduler.address)
         else:
