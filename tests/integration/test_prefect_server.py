@@ -154,9 +154,13 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
     assert "SUPPORTED" in summary["data"]
 
     # … and in its flow run's logs
-    logs = client.post("/logs/filter", json={"logs": {"flow_run_id": {
-        "any_": list(runs.values())}}, "limit": 200}).json()
-    assert sum("summary of run" in (rec.get("message") or "") for rec in logs) == 2
+    def summary_logged(run_id: str) -> bool:  # logs reach the API in batches: poll a little
+        logs = client.post("/logs/filter", json={"logs": {"flow_run_id": {"any_": [run_id]}},
+                                                 "sort": "TIMESTAMP_DESC", "limit": 200}).json()
+        return any("summary of run" in (rec.get("message") or "") for rec in logs)
+
+    for run_id in runs.values():
+        _wait_until(lambda r=run_id: summary_logged(r), 60, "the summary in the run's logs")
 
     from affidavit.warehouse.home import resolve_home
     from affidavit.warehouse.store import Warehouse
