@@ -150,8 +150,9 @@ def prefect_environment(
 ) -> dict[str, str]:
     """Return the environment Prefect needs, respecting a Prefect API the user configured.
 
-    With an API configured (``PREFECT_API_URL`` or the active profile, see
-    ``configured_prefect_api``) only analytics are turned off: Prefect's home and profile stay
+    Logs go to the API from level INFO (each run's summary), to the terminal from WARNING. With
+    an API configured (``PREFECT_API_URL`` or the active profile, see
+    ``configured_prefect_api``) only that and analytics are set: Prefect's home and profile stay
     the user's. Without one, Prefect runs offline in ephemeral mode with ``PREFECT_HOME`` under
     the affidavit home and a 120 s server start-up timeout (the 20 s default is too short on a
     loaded 2-core machine).
@@ -160,7 +161,11 @@ def prefect_environment(
     out = {
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "DO_NOT_TRACK": "1",
-        "PREFECT_LOGGING_LEVEL": env.get("PREFECT_LOGGING_LEVEL", "WARNING"),
+        # INFO reaches the flow runs' logs in the API (each run's summary); the terminal shows
+        # warnings only
+        "PREFECT_LOGGING_LEVEL": env.get("PREFECT_LOGGING_LEVEL", "INFO"),
+        "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": env.get(
+            "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING"),
     }
     if configured_prefect_api(env):
         return out
