@@ -116,7 +116,8 @@ class PassageResult:
             ``full_sentence`` (bool, some run holds a whole sentence of both documents;
             needs ``sentence_lengths``), ``quoted_chars`` (int64, longest run that holds a
             figure and that one document sets in quotation marks and the other states, 0
-            when none; needs ``quoted_ranges``).
+            when none; needs ``quoted_ranges``), ``i_lo``, ``i_hi``, ``j_lo``, ``j_hi``
+            (int64, the word range ``[lo, hi)`` of each document that its shared runs span).
         n_furniture_ngrams: Distinct n-grams dropped as page furniture of a host.
         n_common_ngrams: Distinct n-grams dropped for occurring in too many documents.
     """
@@ -136,6 +137,10 @@ _EMPTY_PAIRS = pl.DataFrame(
         "total_chars": pl.Int64,
         "full_sentence": pl.Boolean,
         "quoted_chars": pl.Int64,
+        "i_lo": pl.Int64,
+        "i_hi": pl.Int64,
+        "j_lo": pl.Int64,
+        "j_hi": pl.Int64,
     }
 )
 
@@ -441,7 +446,14 @@ def find_shared_passages(
             a, b = int(start[r] - offsets[d]), int(stop[r] - offsets[d])
             if not any(ch.isdigit() for w in words_per_doc[d][a:b] for ch in w):
                 quoted_run[r] = False
+    doc_i = runs["i"].to_numpy().astype(np.int64)
+    doc_j = runs["j"].to_numpy().astype(np.int64)
+    diag_all = runs["diag"].to_numpy()
     runs = runs.with_columns(
+        i_lo=pl.Series(start - offsets[doc_i], dtype=pl.Int64),
+        i_hi=pl.Series(stop - offsets[doc_i], dtype=pl.Int64),
+        j_lo=pl.Series(start + diag_all - offsets[doc_j], dtype=pl.Int64),
+        j_hi=pl.Series(stop + diag_all - offsets[doc_j], dtype=pl.Int64),
         chars=pl.Series(chars, dtype=pl.Int64),
         full=pl.Series(full, dtype=pl.Boolean),
         quoted=pl.Series(quoted_run, dtype=pl.Boolean),
@@ -455,6 +467,10 @@ def find_shared_passages(
             total_chars=pl.col("chars").sum(),
             full_sentence=pl.col("full").any(),
             quoted_chars=pl.when(pl.col("quoted")).then(pl.col("chars")).otherwise(0).max(),
+            i_lo=pl.col("i_lo").min(),
+            i_hi=pl.col("i_hi").max(),
+            j_lo=pl.col("j_lo").min(),
+            j_hi=pl.col("j_hi").max(),
         )
         .with_columns(
             pl.col("n_shared").cast(pl.Int64),

@@ -554,3 +554,57 @@ def test_short_stock_sentence_of_a_template_makes_no_quote_edge():
     n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
     assert n_quotes(build_lineage(stories)) == 0
     assert n_quotes(build_lineage(stories, config=LineageConfig(quote_min_sentence_words=1))) == 1
+
+
+_RELEASE = (
+    "Harlow Turbines said on Monday that it had won an order for 40 offshore wind turbines "
+    "worth 310 million euros from a Baltic utility. Deliveries of the turbines will begin in "
+    "the spring of 2026 and run for two years. The company expects the order to keep its "
+    "Rostock plant busy until the end of the decade."
+)
+_QUOTED_SENTENCE = (
+    "Deliveries of the turbines will begin in the spring of 2026 and run for two years."
+)
+_OWN_WORDS = [
+    "Wind power shares rose in Frankfurt as traders bet on more orders from the region.",
+    "The utility has struggled with grid connections on the coast for several winters.",
+    "Unions at the yard welcomed the news after months of uncertainty about short time work.",
+    "Analysts said prices for large turbines had stabilised after two years of increases.",
+]
+
+
+_TAILS = [
+    "Its shares closed two percent higher in a quiet market on Monday afternoon.",
+    "The regional government called the contract a vote of confidence in the port.",
+    "Competitors from Denmark and Spain had also bid for the work, people said.",
+    "Harlow will publish its third quarter figures at the end of October as planned.",
+]
+
+
+def test_quote_edges_form_a_forest_and_skip_compilations():
+    """Rewrites quoting one sentence each get one quote edge (to the source), not a clique;
+    a later page made of other stories' passages gets no quote parent."""
+    rows = [doc("release", _RELEASE, host="harlow.example", hours=0)]
+    for n, own in enumerate(_OWN_WORDS):
+        text = f"{own} {_QUOTED_SENTENCE} {_TAILS[n]}"
+        rows.append(doc(f"rewrite{n}", text, host=f"news{n}.example", hours=2 + n))
+    rows += [doc("other", OTHER, host="wire.example", hours=1),
+             doc("independent", INDEPENDENT, host="grain.example", hours=1.5)]
+    first = lambda text: text.split(". ")[0] + "."  # noqa: E731
+    digest = (
+        f"In deals: {first(OTHER)}\n\nIn grains: {first(INDEPENDENT)}\n\nAnd in energy: "
+        f"{_QUOTED_SENTENCE} More next week."
+    )
+    rows.append(doc("digest", digest, host="digest.example", hours=12))
+    res = build_lineage(frame(rows))
+    quotes = res.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value)
+    assert quotes["child_doc_id"].is_unique().all()
+    assert set(quotes["child_doc_id"]) == {f"rewrite{n}" for n in range(4)}
+    assert set(quotes["parent_doc_id"]) == {"release"}
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["digest"] == "digest"
+    lax = build_lineage(frame(rows), config=LineageConfig(quote_max_foreign=2)).origins
+    assert lax.filter(pl.col("doc_id") == "digest")["origin_doc_id"].item() != "digest"
+    cliques = build_lineage(frame(rows), config=LineageConfig(quote_forest=False))
+    n_clique = cliques.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
+    assert n_clique > quotes.height
