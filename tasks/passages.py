@@ -219,6 +219,10 @@ def _template_starts(
         return np.zeros(0, dtype=np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     keep = has_host[doc]
+    # a template is in at least template_min_docs documents, so it occurs at least as often:
+    # counting occurrences first (one sort) leaves a small remainder for the exact count
+    uniq, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
+    keep &= n_occ[inverse] >= config.template_min_docs
     frame = pl.DataFrame(
         {"h": hashes[keep], "g": starts[keep], "doc": doc[keep], "host": host_of_doc[doc[keep]]}
     )
