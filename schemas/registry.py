@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA
 from affidavit.schemas.claims import CLAIMS_SCHEMA
 from affidavit.schemas.documents import DOCUMENTS_SCHEMA
 from affidavit.schemas.judgments import JUDGMENTS_SCHEMA
@@ -23,4 +24,6 @@ TABLES: dict[str, pa.Schema] = {
     "judgments": JUDGMENTS_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
     "runs": RUNS_SCHEMA,
+    "audits": AUDITS_SCHEMA,
+    "audit_claims": AUDIT_CLAIMS_SCHEMA,
 }
