@@ -1,0 +1,838 @@
+"""Answer audit: label each claim of an answer against the evidence it was written from.
+
+Pure functions first (reading records, splitting claims, the lexical auditor, building rows);
+the flow in ``affidavit.flows.audit`` wraps them. The evidence of a record is the *outputs* of
+the tool calls its answer read; inputs (paths, commands, URLs) only say what an output is about.
+
+Labels (DESIGN.md, *Answer audit*):
+
+* ``CONTRADICTED``: a figure, version, date or negation of the claim differs from what the
+  evidence says about the same thing. Always carries a quote that the anchor gate finds in that
+  record's evidence.
+* ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
+  does not cover (no output holds the word), on a claim the evidence otherwise speaks to.
+* ``UNSUPPORTED``: nothing in the evidence is behind the claim (a numeric claim no output holds,
+  or none of its terms or figures in the evidence); every claim of a record without evidence.
+* ``SUPPORTED``: otherwise.
+
+The lexical auditor needs no model. It reuses the lexical judge's tokenizer, IDF and sentence
+splitter and the judge itself for the quote of a supported claim, and the anchor gate
+(``affidavit.tasks.anchor``) for every quote it keeps.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from affidavit.schemas.audits import (
+    AuditLabel,
+    AuditRecord,
+    ClaimAudit,
+    EvidenceItem,
+    make_audit_id,
+)
+from affidavit.tasks.audit_scanner import ScanHit, find_numeric_claims, number_tokens, scan_answer
+from affidavit.tasks.claims import STOP_WORDS, split_answer_claims
+
+__all__ = [
+    "AUDIT_MIN_QUOTE_CHARS",
+    "AuditOutcome",
+    "LexicalAuditor",
+    "anchor_evidence_quote",
+    "audit_rows",
+    "read_sessions",
+    "record_from_files",
+    "scanner_only",
+    "split_claims",
+]
+
+AUDIT_MIN_QUOTE_CHARS = 8
+"""Shortest quote the audit admits, in normalised characters. Tool outputs are terse (``errors
+0``, ``14``), so the anchor gate's default of 24 (chosen for articles) would reject genuine
+lines; 8 characters still refuse a bare number or word, which matches by coincidence."""
+
+MAX_ANSWER_CHARS = 100_000
+"""Longest answer read; a longer one is a counted skip (``answer_too_long``)."""
+MAX_EVIDENCE_CHARS = 2_000_000
+"""Most characters of evidence outputs read per record; beyond it the record is skipped
+(``evidence_too_long``) rather than audited on part of what it read."""
+
+ANSWER_COLUMNS = ("answer", "response", "output_text", "completion", "text")
+ID_COLUMNS = ("id", "case_id", "record_id", "session_id", "uid")
+EVIDENCE_COLUMNS = ("evidence", "tool_calls", "tools", "context")
+_MAX_MESSAGES = 20
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading records.
+
+
+def _pick(record: Mapping[str, Any], explicit: str | None, candidates: Iterable[str]) -> str | None:
+    if explicit is not None:
+        return explicit
+    lower = {k.lower(): k for k in record if isinstance(k, str)}
+    for c in candidates:
+        if c in lower:
+            return lower[c]
+    return None
+
+
+def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
+    """Parse an evidence value: a list of ``{tool, input, output}`` (or a JSON string of one).
+
+    Raises:
+        ValueError: When the value is not such a list.
+    """
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        if not value.strip():
+            return ()
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise ValueError("evidence is a string that is not JSON") from None
+    if hasattr(value, "tolist"):  # numpy arrays from Parquet
+        value = value.tolist()
+    if not isinstance(value, list | tuple):
+        raise ValueError(f"evidence is a {type(value).__name__}, not a list")
+    items = []
+    for i, e in enumerate(value):
+        if isinstance(e, str):
+            items.append(EvidenceItem("text", "", e))
+            continue
+        if not isinstance(e, Mapping):
+            raise ValueError(f"evidence item {i} is a {type(e).__name__}, not an object")
+        out = e.get("output", e.get("content", e.get("result")))
+        if out is None:
+            raise ValueError(f"evidence item {i} has no output")
+        if not isinstance(out, str):
+            out = json.dumps(out, ensure_ascii=False)
+        items.append(EvidenceItem(str(e.get("tool") or "tool"), str(e.get("input") or ""), out))
+    return tuple(items)
+
+
+def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tuple[int, Any]]:
+    """Yield ``(line or record number, raw record)``; bad JSON lines are counted skips."""
+    def note(msg: str) -> None:
+        if len(notes) < _MAX_MESSAGES:
+            notes.append(msg)
+
+    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
+    ext = suffixes[-1] if suffixes else ""
+    if ext == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            pf = pq.ParquetFile(path)
+        except Exception as exc:  # noqa: BLE001 - any reader error is a bad file
+            raise ValueError(f"{path.name} is not a readable Parquet file: {exc}") from None
+        n = 0
+        for batch in pf.iter_batches(batch_size=1024):
+            for row in batch.to_pylist():
+                n += 1
+                yield n, row
+        return
+    import gzip
+    import io
+
+    raw = path.open("rb")
+    fh = (io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace")
+          if path.suffix == ".gz" else io.TextIOWrapper(raw, encoding="utf-8-sig",
+                                                        errors="replace"))
+    with fh:
+        if ext in (".jsonl", ".ndjson", ".jsonlines"):
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    yield lineno, json.loads(line)
+                except json.JSONDecodeError as exc:
+                    skips["bad_json"] += 1
+                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+        elif ext == ".json":
+            try:
+                data = json.load(fh)
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"{path.name} is not valid JSON ({exc.msg} at line "
+                                 f"{exc.lineno})") from None
+            if isinstance(data, dict):
+                lists = [v for v in data.values() if isinstance(v, list)]
+                data = lists[0] if len(lists) == 1 else [data]
+            if not isinstance(data, list):
+                raise ValueError(f"{path.name} holds neither a list nor an object of records")
+            yield from enumerate(data, 1)
+        else:
+            raise ValueError(f"unsupported sessions file {path.name!r} (jsonl, json, parquet)")
+
+
+def read_sessions(
+    path: str | Path,
+    *,
+    id_column: str | None = None,
+    answer_column: str | None = None,
+    evidence_column: str | None = None,
+    limit: int | None = None,
+) -> tuple[list[AuditRecord], Counter[str], list[str]]:
+    """Read answers to audit from a JSONL, JSON or Parquet file (``.gz`` for the text ones).
+
+    One record per answer, ``{id, answer, evidence: [{tool, input, output}]}`` (the audit-dev
+    shape). Columns not given are found case-insensitively among :data:`ID_COLUMNS`,
+    :data:`ANSWER_COLUMNS` and :data:`EVIDENCE_COLUMNS`. A record without evidence is kept (the
+    scanner alone audits it); a malformed one is skipped, counted by reason and noted with its
+    line (JSONL) or record number; the rest are kept. Ids repeated in one file: the first wins.
+
+    Args:
+        path: The file.
+        id_column: Column of the record id; a record without one gets ``line-<n>``.
+        answer_column: Column of the answer text.
+        evidence_column: Column of the evidence list.
+        limit: Stop after this many good records.
+
+    Returns:
+        ``(records, skips, notes)``: skips by reason (``bad_json``, ``not_an_object``,
+        ``missing_answer``, ``bad_evidence``, ``answer_too_long``, ``evidence_too_long``,
+        ``duplicate_id``); notes name the columns used and the first skipped lines.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: On an unsupported extension, an unreadable JSON or Parquet file, or a
+            negative ``limit``.
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(p)
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    records: list[AuditRecord] = []
+    skips: Counter[str] = Counter()
+    notes: list[str] = []
+    seen: set[str] = set()
+    cols: tuple[str | None, str | None, str | None] | None = None
+
+    def skip(reason: str, n: int, detail: str) -> None:
+        skips[reason] += 1
+        if len(notes) < _MAX_MESSAGES:
+            notes.append(f"line {n}: {detail}")
+
+    if limit == 0:
+        return records, skips, notes
+    for n, rec in _iter_raw(p, skips, notes):
+        if not isinstance(rec, Mapping):
+            skip("not_an_object", n, "not an object")
+            continue
+        if cols is None:
+            cols = (_pick(rec, id_column, ID_COLUMNS), _pick(rec, answer_column, ANSWER_COLUMNS),
+                    _pick(rec, evidence_column, EVIDENCE_COLUMNS))
+            notes.insert(0, f"columns: id={cols[0]!r}, answer={cols[1]!r}, evidence={cols[2]!r}")
+        icol, acol, ecol = cols
+        answer = rec.get(acol) if acol else None
+        if not isinstance(answer, str) or not answer.strip():
+            skip("missing_answer", n, f"no answer text in column {acol!r}")
+            continue
+        if len(answer) > MAX_ANSWER_CHARS:
+            skip("answer_too_long", n, f"answer of {len(answer)} characters")
+            continue
+        try:
+            evidence = _evidence_items(rec.get(ecol)) if ecol else ()
+        except ValueError as exc:
+            skip("bad_evidence", n, str(exc))
+            continue
+        if sum(len(e.output) for e in evidence) > MAX_EVIDENCE_CHARS:
+            skip("evidence_too_long", n, "evidence outputs over the size cap")
+            continue
+        rid = rec.get(icol) if icol else None
+        rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
+        if rid in seen:
+            skip("duplicate_id", n, f"id {rid!r} already read")
+            continue
+        seen.add(rid)
+        records.append(AuditRecord(rid, answer, evidence, n))
+        if limit is not None and len(records) >= limit:
+            break
+    return records, skips, notes
+
+
+def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Path]) -> AuditRecord:
+    """Build one record from an answer file and evidence files (each file one tool output).
+
+    Raises:
+        FileNotFoundError: When a file does not exist.
+        ValueError: When the answer is empty.
+    """
+    ap = Path(answer_path)
+    if not ap.is_file():
+        raise FileNotFoundError(ap)
+    answer = ap.read_bytes().decode("utf-8", "replace")
+    if not answer.strip():
+        raise ValueError(f"{ap} holds no answer text")
+    items = []
+    for e in evidence_paths:
+        ep = Path(e)
+        if not ep.is_file():
+            raise FileNotFoundError(ep)
+        items.append(EvidenceItem("read_file", str(e), ep.read_bytes().decode("utf-8", "replace")))
+    return AuditRecord(ap.name, answer, tuple(items), None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims and quotes.
+
+
+def split_claims(answer: str) -> list[ClaimAudit]:
+    """Split an answer into its claims (the claims stage's ``split_answer_claims``), unlabelled.
+
+    An answer with no sentence the stage keeps is one claim, whole.
+    """
+    cands = split_answer_claims(answer)
+    if not cands:
+        text = " ".join(answer.split())
+        return [ClaimAudit(text, 0, len(answer))] if text else []
+    return [ClaimAudit(c.text, c.span_start, c.span_end) for c in cands]
+
+
+def _attach_flags(claims: Sequence[ClaimAudit], flags: Sequence[ScanHit]) -> None:
+    for h in flags:
+        for c in claims:
+            if c.span_start is not None and c.span_start <= h.start < (c.span_end or 0):
+                c.flags.append(h.flag)
+                break
+
+
+def anchor_evidence_quote(
+    quote: str, outputs: Sequence[str], *, prefer: int | None = None
+) -> tuple[int | None, Any]:
+    """Locate a quote in a record's evidence outputs with the anchor gate.
+
+    Args:
+        quote: The quote.
+        outputs: The record's evidence outputs.
+        prefer: Index of the output to try first (the one the quote was taken from).
+
+    Returns:
+        ``(evidence_index, Anchor)``: the first output that admits the quote, or ``(None,
+        FAILED anchor)``.
+    """
+    from affidavit.tasks.anchor import anchor_quote
+
+    order = list(range(len(outputs)))
+    if prefer is not None and 0 <= prefer < len(outputs):
+        order.remove(prefer)
+        order.insert(0, prefer)
+    last = None
+    for i in order:
+        a = anchor_quote(quote, outputs[i], min_chars=AUDIT_MIN_QUOTE_CHARS, diagnose=False)
+        if a.is_admitted:
+            return i, a
+        last = a
+    if last is None:
+        last = anchor_quote(quote, "", min_chars=AUDIT_MIN_QUOTE_CHARS)
+    return None, last
+
+
+# ---------------------------------------------------------------------------------------------
+# The lexical auditor.
+
+_NEGATION = re.compile(r"\b(?:not|no|never|without|none|nothing|neither|nor|cannot)\b|n't\b",
+                       re.IGNORECASE)
+_ZERO = re.compile(r"(?<![\w.])0(?![\w.])|\bnone\b|\bno\b", re.IGNORECASE)
+_FREQUENCY = re.compile(
+    r"\bevery\s+(?:\d+\s*\w+|other\s+\w+|(?:second|minute|hour|day|week|month|year|night|"
+    r"morning|run|request|build|push|commit|release|deploy)s?)\b", re.IGNORECASE)
+""""every 30 seconds", "every day": a frequency, not a claim over a whole range."""
+_SYNONYMS = {
+    "depend": "requir", "need": "requir", "requir": "requir", "require": "requir",
+    "fail": "fail", "failur": "fail", "pass": "pass", "remov": "drop", "delet": "drop",
+    "drop": "drop",
+}
+"""Words that tool outputs and answers use for one relation (``Requires:`` of ``pip show``
+against "depends on"), mapped to one key; general usage of packaging and test tools."""
+_EVENT_VERBS = re.compile(
+    r"\b(reverted|rolled back|yanked|deprecated|renamed|removed|deleted|dropped|fixed|"
+    r"disabled|enabled|bumped|upgraded|downgraded|merged)\b", re.IGNORECASE)
+"""Events an answer reports about a named change ("the CSV export change was reverted")."""
+_GENERIC = frozenset(
+    """change changes commit commits afterwards later earlier since before after now then
+    also still already version release update""".split())
+_TIME_UNIT_WORDS = frozenset(
+    "ns us µs ms s sec secs second seconds min mins minute minutes h hr hrs hour hours day days "
+    "week weeks month months year years".split())
+_UNIT_SECONDS = {"s": 1, "sec": 1, "secs": 1, "second": 1, "seconds": 1, "min": 60, "mins": 60,
+                 "minute": 60, "minutes": 60, "h": 3600, "hr": 3600, "hrs": 3600, "hour": 3600,
+                 "hours": 3600, "day": 86400, "days": 86400}
+_PER_UNIT = re.compile(r"(?<![\w.])(\d+)\s+[A-Za-z ]{0,40}?\bper\s+(second|minute|hour|day)\b",
+                       re.IGNORECASE)
+_WINDOW = re.compile(r"(?<![\w.])(\d+)\s*;\s*w\s*=\s*(\d+)")
+"""RateLimit-Policy header quota and window (``600;w=3600``: 600 per 3600 s), IETF
+draft-ietf-httpapi-ratelimit-headers."""
+_COUNT_NOUN = re.compile(r"(?<![\w.\-#])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b")
+_ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
+_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+")
+
+
+@lru_cache(maxsize=1)
+def _stop_terms() -> frozenset[str]:
+    from affidavit.tasks.judge_lexical import tokenize
+
+    return frozenset(tokenize(" ".join(STOP_WORDS))) | frozenset(STOP_WORDS)
+
+
+def _terms(text: str) -> list[str]:
+    """Content terms of a text: the judge's folded, stemmed words, stop words and figures out."""
+    from affidavit.tasks.judge_lexical import tokenize
+
+    stop = _stop_terms()
+    out = []
+    for t in tokenize(text):
+        if t in stop or t.startswith("#") or len(t) < 2 or t.isdigit():
+            continue
+        out.append(_SYNONYMS.get(t, t))
+    return list(dict.fromkeys(out))
+
+
+@dataclass(slots=True)
+class _Passage:
+    """A line of an evidence output (or a sentence of a long line)."""
+
+    index: int  # evidence output
+    start: int
+    end: int
+    text: str
+    terms: frozenset[str]
+    numbers: frozenset[str]
+
+
+@dataclass(slots=True)
+class _Evidence:
+    outputs: list[str]
+    passages: list[_Passage]
+    terms: frozenset[str]  # outputs and inputs
+    numbers: frozenset[str]  # outputs only
+    idf: dict[str, float] = field(default_factory=dict)
+
+
+def _parse_evidence(items: Sequence[EvidenceItem]) -> _Evidence:
+    from affidavit.tasks.judge_lexical import compute_idf, split_sentences
+
+    outputs = [e.output for e in items]
+    passages: list[_Passage] = []
+    for i, out in enumerate(outputs):
+        for m in re.finditer(r"[^\n]+", out):
+            a, b = m.span()
+            line = out[a:b]
+            if not line.strip():
+                continue
+            spans = [(a + x, a + y) for x, y in split_sentences(line)] if len(line) > 300 \
+                else [(a, b)]
+            for x, y in spans:
+                seg = out[x:y]
+                passages.append(_Passage(i, x, y, seg, frozenset(_terms(seg)),
+                                         frozenset(number_tokens(seg))))
+    terms = set().union(*(p.terms for p in passages)) if passages else set()
+    for e in items:
+        terms.update(_terms(e.input))
+    numbers = frozenset(t for p in passages for t in p.numbers)
+    idf = compute_idf(p.text for p in passages) if passages else {"": 1.0}
+    return _Evidence(outputs, passages, frozenset(terms), numbers, idf)
+
+
+def _weight(ev: _Evidence, term: str) -> float:
+    return ev.idf.get(term, ev.idf.get("", 1.0))
+
+
+def _overlap(ev: _Evidence, terms: Sequence[str], p: _Passage) -> float:
+    """IDF-weighted share of ``terms`` found in passage ``p`` (0..1)."""
+    if not terms:
+        return 0.0
+    total = sum(_weight(ev, t) for t in terms)
+    return sum(_weight(ev, t) for t in terms if t in p.terms) / total if total else 0.0
+
+
+def _coverage(ev: _Evidence, terms: Sequence[str]) -> float:
+    """Share of ``terms`` found anywhere in the evidence (outputs and inputs), 0..1."""
+    return sum(t in ev.terms for t in terms) / len(terms) if terms else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class _Finding:
+    label: AuditLabel
+    reason: str
+    passage: _Passage | None = None
+
+
+def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
+    """Two ISO dates that differ in exactly one of year, month, day."""
+    return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+
+
+class LexicalAuditor:
+    """The default auditor: rules on figures, dates, negations and absolute words; no model.
+
+    Args:
+        judge: A judge with ``judge_batch(pairs)`` used to quote the evidence behind a supported
+            claim; default the lexical judge.
+        coverage_floor: A claim none of whose figures the evidence holds and fewer than this
+            share of whose terms appear in the evidence (outputs and inputs) has nothing behind
+            it: UNSUPPORTED. 0.25 = fewer than one term in four; set by reading the term
+            coverage of the audit-dev claims, where supported claims without a held figure
+            cover a third of their terms or more.
+
+    Attributes:
+        name: ``"lexical"``.
+    """
+
+    name = "lexical"
+
+    def __init__(self, *, judge: Any | None = None, coverage_floor: float = 0.25) -> None:
+        if judge is None:
+            from affidavit.tasks.judge_lexical import LexicalJudge
+
+            judge = LexicalJudge()
+        self.judge = judge
+        self.coverage_floor = coverage_floor
+
+    def audit(self, record: AuditRecord, claims: Sequence[ClaimAudit],
+              flags: Sequence[ScanHit]) -> None:
+        """Label ``claims`` of ``record`` in place (the record must have evidence)."""
+        ev = _parse_evidence(record.evidence)
+        flagged_words = {h.flag for h in flags if h.kind == "absolute"}
+        flagged_nums = {h.flag for h in flags if h.kind != "absolute"}
+        supported: list[ClaimAudit] = []
+        for c in claims:
+            f = self._decide(c, ev, flagged_words, flagged_nums)
+            c.label, c.reason = f.label, f.reason
+            if f.passage is not None:
+                self._quote(c, ev, f.passage)
+            if f.label is AuditLabel.CONTRADICTED and c.anchor in (None, "FAILED"):
+                c.label = AuditLabel.UNSUPPORTED  # never a contradiction without its quote
+                c.reason += " (its quote could not be anchored: kept as unsupported)"
+            if c.label is AuditLabel.SUPPORTED:
+                supported.append(c)
+        if supported and ev.outputs:
+            pairs = [(c.text, out) for c in supported for out in ev.outputs]
+            results = self.judge.judge_batch(pairs)
+            k = len(ev.outputs)
+            for j, c in enumerate(supported):
+                best = max(range(k), key=lambda i: results[j * k + i].relevance)
+                r = results[j * k + best]
+                if r.quote:
+                    idx, a = anchor_evidence_quote(r.quote, ev.outputs, prefer=best)
+                    if a.is_admitted:
+                        c.quote, c.evidence_index = r.quote, idx
+                        c.quote_start, c.quote_end, c.anchor = a.span_start, a.span_end, a.kind.value
+
+    # -- rules ---------------------------------------------------------------------------------
+
+    def _decide(self, c: ClaimAudit, ev: _Evidence, flagged_words: set[str],
+                flagged_nums: set[str]) -> _Finding:
+        text = c.text
+        hits = find_numeric_claims(text)
+        missing = [h for h in hits if not all(t in ev.numbers for t in h.tokens)]
+        held = [t for t in number_tokens(text) if t in ev.numbers]
+        terms = _terms(text)
+        for h in missing:
+            found = self._figure_conflict(h, text, terms, held, ev)
+            if found:
+                return found
+        for rule in (self._rate_conflict, self._count_conflict, self._negation_conflict,
+                     self._event_conflict):
+            found = rule(text, terms, ev)
+            if found:
+                return found
+        coverage = _coverage(ev, terms)
+        if missing:
+            return _Finding(AuditLabel.UNSUPPORTED,
+                            f"no evidence output holds {missing[0].text!r}")
+        absolute = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in flagged_words]
+        if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
+                             and absolute[0].lower() == "every"):
+            word = absolute[0].lower()
+            if coverage > 0 or held:
+                return _Finding(AuditLabel.OVERSTATED,
+                                f"{word!r}: no evidence output covers the whole range it claims")
+            return _Finding(AuditLabel.UNSUPPORTED,
+                            f"{word!r}, and nothing in the evidence speaks to the claim")
+        if not held and coverage < self.coverage_floor:
+            return _Finding(AuditLabel.UNSUPPORTED,
+                            f"the evidence holds {coverage:.0%} of the claim's terms and none "
+                            "of its figures")
+        return _Finding(AuditLabel.SUPPORTED, "the evidence holds its figures and terms")
+
+    def _best_passage(self, ev: _Evidence, terms: Sequence[str], anchors: Sequence[str],
+                      ok: Any) -> tuple[_Passage, float] | None:
+        best: tuple[_Passage, float] | None = None
+        for p in ev.passages:
+            if not ok(p):
+                continue
+            score = _overlap(ev, terms, p) + sum(1.0 for t in anchors if t in p.numbers)
+            if score > 0 and (best is None or score > best[1]):
+                best = (p, score)
+        return best
+
+    def _figure_conflict(self, h: ScanHit, text: str, terms: list[str], held: list[str],
+                         ev: _Evidence) -> _Finding | None:
+        """A version, date, percentage or measure the evidence gives otherwise for the same
+        thing: the passage sharing most of the claim's other terms or held figures holds a
+        figure of the same kind, and not the claim's."""
+        if h.kind == "date":
+            want = _ISO_DATE.search(h.text)
+            assert want is not None
+            claimed = want.groups()
+            for p in ev.passages:
+                for m in _ISO_DATE.finditer(p.text):
+                    if _near_miss_date(claimed, m.groups()):
+                        return _Finding(AuditLabel.CONTRADICTED,
+                                        f"the evidence dates it {m.group(0)}, not {h.text}", p)
+
+            def ok(p: _Passage) -> bool:
+                return bool(_ISO_DATE.search(p.text))
+        elif h.kind == "version":
+            def ok(p: _Passage) -> bool:
+                return any(t not in h.tokens for t in _DOTTED.findall(p.text))
+        elif h.kind == "percent":
+            def ok(p: _Passage) -> bool:
+                return "%" in p.text or "percent" in p.text.lower()
+        else:
+            unit = re.sub(r"^[\d\s\-]+", "", h.text)
+            family = _TIME_UNIT_WORDS if unit.lower() in _TIME_UNIT_WORDS else None
+
+            def ok(p: _Passage) -> bool:
+                words = {w.lower() for w in re.findall(r"[A-Za-zµ/]+", p.text)}
+                has_unit = bool(words & family) if family else unit in p.text
+                return has_unit and bool(re.search(r"(?<![\w.])\d+(?![\w.])", p.text))
+        claim_terms = [t for t in terms if t not in _stop_terms()]
+        best = self._best_passage(ev, claim_terms, held, ok)
+        if best is None:
+            return None
+        p, score = best
+        shared = [t for t in claim_terms if t in p.terms]
+        if not shared and not any(t in p.numbers for t in held):
+            return None
+        if score < 0.3:
+            return None
+        return _Finding(AuditLabel.CONTRADICTED,
+                        f"the evidence gives another figure where the claim says {h.text!r}", p)
+
+    def _rate_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """"N per minute" against a rate-limit policy whose window for N is another length."""
+        m = _PER_UNIT.search(text)
+        if not m:
+            return None
+        n, unit = m.group(1), m.group(2).lower()
+        for p in ev.passages:
+            for w in _WINDOW.finditer(p.text):
+                if w.group(1) == n and int(w.group(2)) != _UNIT_SECONDS[unit]:
+                    return _Finding(AuditLabel.CONTRADICTED,
+                                    f"the policy allows {n} per {w.group(2)} s, not per {unit}", p)
+        return None
+
+    def _count_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """"212 files" where the evidence counts the same noun otherwise ("7 files changed")
+        and never with the claim's number: a count of something else."""
+        for m in _COUNT_NOUN.finditer(text):
+            n, noun = m.group(1), m.group(2)
+            key = _terms(noun)
+            if not key or noun.lower() in _TIME_UNIT_WORDS or len(n) == 4:
+                continue
+            same, other = False, None
+            for p in ev.passages:
+                for q in _COUNT_NOUN.finditer(p.text):
+                    if _terms(q.group(2))[:1] != key[:1]:
+                        continue
+                    if q.group(1) == n:
+                        same = True
+                    elif other is None:
+                        other = (p, q.group(1))
+            if other and not same:
+                return _Finding(AuditLabel.CONTRADICTED,
+                                f"the evidence counts {other[1]} {noun}, not {n}", other[0])
+        return None
+
+    def _negation_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """A negated claim ("does not depend on pyarrow", "without a restart") whose negated
+        terms stand, affirmed, in the passage most about the claim among those holding them all
+        (no negation, no zero count there)."""
+        m = _NEGATION.search(text)
+        if not m:
+            return None
+        tail = re.split(r"[,;]", text[m.end():], maxsplit=1)[0]
+        obj = [t for t in _terms(tail) if t not in _GENERIC]
+        if not obj:
+            return None
+        holding = [p for p in ev.passages if all(t in p.terms for t in obj)]
+        if not holding:
+            return None
+        best = max(holding, key=lambda p: _overlap(ev, terms, p))  # first of the best
+        if _NEGATION.search(best.text) or _ZERO.search(best.text):
+            return None  # the passage most about the claim negates it too, or counts zero
+        return _Finding(AuditLabel.CONTRADICTED,
+                        f"the evidence states it without the negation ({m.group(0)!r})", best)
+
+    def _event_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """An event the evidence records for something else: the claim says X was reverted
+        (removed, yanked...), the evidence's revert names other things, and X stands in the
+        evidence elsewhere."""
+        m = _EVENT_VERBS.search(text)
+        if not m:
+            return None
+        verb = _terms(m.group(1))
+        subject = [t for t in _terms(text[: m.start()]) if t not in _GENERIC]
+        if not verb or len(subject) < 2:
+            return None
+        events = [p for p in ev.passages if verb[0] in p.terms]
+        if not events:
+            return None
+        if any(sum(t in p.terms for t in subject) * 2 >= len(subject) for p in events):
+            return None
+        elsewhere = [p for p in ev.passages if p not in events
+                     and sum(t in p.terms for t in subject) * 2 >= len(subject)]
+        if not elsewhere:
+            return None
+        return _Finding(AuditLabel.CONTRADICTED,
+                        f"the evidence's {m.group(1)} concerns something else", events[0])
+
+    # -- quotes --------------------------------------------------------------------------------
+
+    def _quote(self, c: ClaimAudit, ev: _Evidence, p: _Passage) -> None:
+        """Quote passage ``p`` (widened to its neighbours when shorter than the audit minimum)
+        and anchor it in its output."""
+        out = ev.outputs[p.index]
+        a, b = p.start, p.end
+        while len(" ".join(out[a:b].split())) < AUDIT_MIN_QUOTE_CHARS + 4 and (a > 0 or b < len(out)):
+            a = out.rfind("\n", 0, max(a - 1, 0)) + 1 if a > 0 else 0
+            nb = out.find("\n", b + 1)
+            b = len(out) if nb < 0 else nb
+        quote = out[a:b].strip()
+        idx, anchor = anchor_evidence_quote(quote, ev.outputs, prefer=p.index)
+        c.quote = quote
+        c.anchor = anchor.kind.value
+        if anchor.is_admitted:
+            c.evidence_index, c.quote_start, c.quote_end = idx, anchor.span_start, anchor.span_end
+
+
+# ---------------------------------------------------------------------------------------------
+# One record, end to end.
+
+
+@dataclass(slots=True)
+class AuditOutcome:
+    """The audit of one record.
+
+    Attributes:
+        record: The record.
+        auditor: ``"scanner"`` (no evidence), ``"lexical"`` or ``"llm:<model>"``.
+        claims: Its claims, labelled (``label`` None where a failed model left them).
+        flags: Scanner hits.
+        degraded: Why the auditor could not label the record, or ``None``.
+        n_demoted: Model contradictions whose quote failed the anchor gate.
+        latency_ms: Time spent by the auditor on the record (model calls), or ``None``.
+    """
+
+    record: AuditRecord
+    auditor: str
+    claims: list[ClaimAudit]
+    flags: list[ScanHit]
+    degraded: str | None = None
+    n_demoted: int = 0
+    latency_ms: int | None = None
+
+
+def scanner_only(record: AuditRecord) -> AuditOutcome | None:
+    """Audit a record by the scanner alone when it has no evidence (every claim UNSUPPORTED).
+
+    Returns:
+        The outcome, or ``None`` when the record has evidence (an auditor must label it).
+    """
+    if record.evidence:
+        return None
+    claims = split_claims(record.answer)
+    flags = scan_answer(record.answer, [])
+    _attach_flags(claims, flags)
+    for c in claims:
+        c.label = AuditLabel.UNSUPPORTED
+        c.reason = "no evidence was read"
+    return AuditOutcome(record, "scanner", claims, flags)
+
+
+def audit_lexical(records: Sequence[AuditRecord], auditor: LexicalAuditor | None = None
+                  ) -> list[AuditOutcome]:
+    """Audit records with the lexical auditor (records without evidence by the scanner alone)."""
+    auditor = auditor or LexicalAuditor()
+    out = []
+    for r in records:
+        only = scanner_only(r)
+        if only is not None:
+            out.append(only)
+            continue
+        claims = split_claims(r.answer)
+        flags = scan_answer(r.answer, [e.output for e in r.evidence])
+        _attach_flags(claims, flags)
+        auditor.audit(r, claims, flags)
+        out.append(AuditOutcome(r, auditor.name, claims, flags))
+    return out
+
+
+def audit_rows(
+    outcome: AuditOutcome, *, run_id: str, now: datetime, source: str | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Build the ``audits`` row and the ``audit_claims`` rows of one outcome.
+
+    Returns:
+        ``(audit_row, claim_rows)`` with the columns of ``AUDITS_SCHEMA`` and
+        ``AUDIT_CLAIMS_SCHEMA``.
+    """
+    rec = outcome.record
+    audit_id = make_audit_id(rec, outcome.auditor)
+    labels = Counter(c.label for c in outcome.claims)
+    row = {
+        "audit_id": audit_id,
+        "record_id": rec.record_id,
+        "run_id": run_id,
+        "source": source,
+        "answer": rec.answer,
+        "content_sha256": rec.content_sha256,
+        "auditor": outcome.auditor,
+        "n_evidence": len(rec.evidence),
+        "n_claims": len(outcome.claims),
+        "n_supported": labels[AuditLabel.SUPPORTED],
+        "n_overstated": labels[AuditLabel.OVERSTATED],
+        "n_unsupported": labels[AuditLabel.UNSUPPORTED],
+        "n_contradicted": labels[AuditLabel.CONTRADICTED],
+        "n_unlabelled": labels[None],
+        "n_demoted": outcome.n_demoted,
+        "scanner_flags": [h.flag for h in outcome.flags],
+        "n_scanner_flags": len(outcome.flags),
+        "degraded": outcome.degraded,
+        "latency_ms": outcome.latency_ms,
+        "audited_at": now,
+    }
+    claim_rows = [
+        {
+            "audit_id": audit_id,
+            "claim_index": i,
+            "record_id": rec.record_id,
+            "text": c.text,
+            "span_start": c.span_start,
+            "span_end": c.span_end,
+            "label": c.label.value if c.label is not None else None,
+            "reason": c.reason,
+            "quote": c.quote or None,
+            "evidence_index": c.evidence_index,
+            "quote_start": c.quote_start,
+            "quote_end": c.quote_end,
+            "anchor": c.anchor,
+            "flags": list(c.flags),
+            "is_demoted": c.is_demoted,
+            "auditor": outcome.auditor,
+        }
+        for i, c in enumerate(outcome.claims)
+    ]
+    return row, claim_rows
