@@ -47,6 +47,7 @@ __all__ = [
     "AuditOutcome",
     "LexicalAuditor",
     "anchor_evidence_quote",
+    "attach_flags",
     "audit_rows",
     "read_sessions",
     "record_from_files",
@@ -299,7 +300,7 @@ def split_claims(answer: str) -> list[ClaimAudit]:
     return [ClaimAudit(c.text, c.span_start, c.span_end) for c in cands]
 
 
-def _attach_flags(claims: Sequence[ClaimAudit], flags: Sequence[ScanHit]) -> None:
+def attach_flags(claims: Sequence[ClaimAudit], flags: Sequence[ScanHit]) -> None:
     for h in flags:
         for c in claims:
             if c.span_start is not None and c.span_start <= h.start < (c.span_end or 0):
@@ -755,7 +756,7 @@ def scanner_only(record: AuditRecord) -> AuditOutcome | None:
         return None
     claims = split_claims(record.answer)
     flags = scan_answer(record.answer, [])
-    _attach_flags(claims, flags)
+    attach_flags(claims, flags)
     for c in claims:
         c.label = AuditLabel.UNSUPPORTED
         c.reason = "no evidence was read"
@@ -774,7 +775,7 @@ def audit_lexical(records: Sequence[AuditRecord], auditor: LexicalAuditor | None
             continue
         claims = split_claims(r.answer)
         flags = scan_answer(r.answer, [e.output for e in r.evidence])
-        _attach_flags(claims, flags)
+        attach_flags(claims, flags)
         auditor.audit(r, claims, flags)
         out.append(AuditOutcome(r, auditor.name, claims, flags))
     return out

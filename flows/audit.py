@@ -1,0 +1,258 @@
+"""The answer audit flows: ``audit_sessions`` (a file of records, in batches) and
+``audit_answer`` (one answer and its evidence files).
+
+read records → (per batch) scanner + auditor → ``audits`` / ``audit_claims`` (idempotent) →
+report → run record. Records without evidence are audited by the scanner alone; a failed model
+call leaves its record unlabelled, counted in the run and stored in ``audits.degraded``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA, AuditRecord
+from affidavit.schemas.enums import RunStatus
+from affidavit.tasks.audit import (
+    AuditOutcome,
+    LexicalAuditor,
+    audit_lexical,
+    audit_rows,
+    read_sessions,
+    record_from_files,
+)
+from affidavit.warehouse.store import Warehouse
+
+AUDITORS = ("lexical", "llm")
+DEFAULT_BATCH = 500
+"""Records per Prefect task run: large enough that orchestration stays a small share of a run
+(DESIGN.md: task runs per batch, never per row), small enough to write progress often."""
+
+
+@dataclass
+class AuditRunResult:
+    """Outcome of an audit run.
+
+    Attributes:
+        run_id: The run.
+        status: Run status.
+        message: One line for the user.
+        audits: The ``audits`` rows of the records of this run (new or already stored).
+        claims: Their ``audit_claims`` rows.
+        counts: Records read, rows written, skips by reason, failures.
+        degraded: What the run lacked (model failures).
+        messages: Notes (columns used, skipped lines).
+        report_path: The run's HTML report.
+    """
+
+    run_id: str
+    status: RunStatus
+    message: str
+    audits: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    degraded: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    report_path: str | None = None
+
+
+def make_auditor(auditor: str, *, card_path: str | None = None) -> Any:
+    """Build the auditor by name: ``lexical`` (default) or ``llm`` (the configured endpoint).
+
+    Raises:
+        ValueError: For an unknown auditor, or ``llm`` with no endpoint configured.
+        FileNotFoundError: When the card file does not exist.
+    """
+    if auditor == "lexical":
+        return LexicalAuditor()
+    if auditor == "llm":
+        from affidavit.tasks.audit_llm import LLMAuditor, audit_config_from_env, read_card
+
+        cfg = audit_config_from_env()
+        if cfg is None:
+            raise ValueError("the llm auditor needs AFFIDAVIT_LLM_BASE_URL and "
+                             "AFFIDAVIT_LLM_MODEL")
+        return LLMAuditor(cfg, card=read_card(card_path))
+    raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+
+
+def audit_batch(records: Sequence[AuditRecord], auditor: Any) -> list[AuditOutcome]:
+    """Audit one batch of records with ``auditor`` (lexical or LLM)."""
+    if isinstance(auditor, LexicalAuditor):
+        return audit_lexical(records, auditor)
+    return auditor.audit_records(records)
+
+
+def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunRecord,
+                   source: str | None, known: dict[str, set[tuple[Any, ...]]]
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Write a batch's rows (only those not stored yet) and count them in the run.
+
+    Returns:
+        The batch's audit and claim rows (all of them, stored before or now).
+    """
+    now = utcnow()
+    audits, claims = [], []
+    for o in outcomes:
+        a, cs = audit_rows(o, run_id=run.run_id, now=now, source=source)
+        audits.append(a)
+        claims.extend(cs)
+        run.counts[f"auditor:{o.auditor}"] += 1
+        if o.degraded:
+            run.counts["llm_failures" if o.degraded.startswith("llm failed") else
+                       "llm_partial_replies"] += 1
+        run.counts["contradictions_demoted"] += o.n_demoted
+        for c in o.claims:
+            run.counts[f"label:{c.label.value if c.label else 'UNLABELLED'}"] += 1
+    if audits:
+        added = wh.append_new("audits", pa.Table.from_pylist(audits, schema=AUDITS_SCHEMA),
+                              known=known["audits"])
+        run.counts["audits_written"] += added.height
+    if claims:
+        added = wh.append_new("audit_claims",
+                              pa.Table.from_pylist(claims, schema=AUDIT_CLAIMS_SCHEMA),
+                              known=known["audit_claims"])
+        run.counts["audit_claims_written"] += added.height
+    return audits, claims
+
+
+audit_batch_task = task(audit_batch, name="audit-batch", cache_policy=NO_CACHE)
+
+
+def _execute(wh: Warehouse, run: RunRecord, records: Sequence[AuditRecord], *, auditor: str,
+             card_path: str | None, source: str | None, batch_size: int,
+             progress: Callable[[int], None] | None) -> AuditRunResult:
+    engine = make_auditor(auditor, card_path=card_path)
+    known = {"audits": wh.existing_keys("audits"), "audit_claims": wh.existing_keys("audit_claims")}
+    all_audits: list[dict[str, Any]] = []
+    all_claims: list[dict[str, Any]] = []
+    try:
+        for start in range(0, len(records), batch_size):
+            batch = records[start : start + batch_size]
+            outcomes = audit_batch_task(batch, engine)
+            a, c = store_outcomes(wh, outcomes, run=run, source=source, known=known)
+            all_audits += a
+            all_claims += c
+            if progress is not None:
+                progress(len(batch))
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    failures = run.counts.get("llm_failures", 0)
+    if failures:
+        run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
+        run.messages += [f"llm: {d}" for d in getattr(engine, "degradations", [])[:20]]
+    report = _write_report(wh, run, all_audits, all_claims)
+    sync_views(wh, run)
+    msg = (f"{len(all_audits)} answers audited ({run.counts.get('audits_written', 0)} new), "
+           f"{len(all_claims)} claims")
+    if failures:
+        msg += f"; the llm auditor failed on {failures}"
+    run.finish(RunStatus.COMPLETED, msg)
+    return AuditRunResult(run.run_id, RunStatus.COMPLETED, msg, all_audits, all_claims,
+                          dict(run.counts), list(run.degraded), list(run.messages), str(report))
+
+
+def _write_report(wh: Warehouse, run: RunRecord, audits: list[dict[str, Any]],
+                  claims: list[dict[str, Any]]) -> Path:
+    from affidavit.tasks.reports import render_audit_report
+
+    folder = wh.paths.reports / run.run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    html = render_audit_report({"run_id": run.run_id, "degraded": run.degraded}, audits, claims)
+    path = folder / "report.html"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+@flow(name="audit_sessions", log_prints=False, validate_parameters=False)
+def audit_sessions(
+    path: str,
+    *,
+    auditor: str = "lexical",
+    card_path: str | None = None,
+    id_column: str | None = None,
+    answer_column: str | None = None,
+    evidence_column: str | None = None,
+    limit: int | None = None,
+    batch_size: int = DEFAULT_BATCH,
+    home: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AuditRunResult:
+    """Audit a file of answer records (JSONL, JSON, Parquet), in batches.
+
+    Args:
+        path: The sessions file, one record per answer: ``{id, answer, evidence: [{tool,
+            input, output}]}``.
+        auditor: ``lexical`` or ``llm``.
+        card_path: Facts-and-limits card of the LLM auditor.
+        id_column: Column mapping (auto-detected when ``None``).
+        answer_column: Column mapping.
+        evidence_column: Column mapping.
+        limit: At most this many records.
+        batch_size: Records per task run.
+        home: affidavit home.
+        progress: Called with the number of records of each finished batch.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: For an unreadable file, an unknown auditor, a bad batch size.
+    """
+    if auditor not in AUDITORS:
+        raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    wh = open_warehouse(home)
+    run = RunRecord(wh, "audit_sessions", {"path": path, "auditor": auditor, "card": card_path,
+                                           "limit": limit, "batch_size": batch_size}).start()
+    try:
+        records, skips, notes = read_sessions(path, id_column=id_column,
+                                              answer_column=answer_column,
+                                              evidence_column=evidence_column, limit=limit)
+        run.counts["records_read"] = len(records)
+        run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+        run.messages += notes
+        return _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
+                        batch_size=batch_size, progress=progress)
+    except BaseException as exc:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+@flow(name="audit_answer", log_prints=False, validate_parameters=False)
+def audit_answer(
+    answer_path: str,
+    evidence_paths: Sequence[str] = (),
+    *,
+    auditor: str = "lexical",
+    card_path: str | None = None,
+    home: str | None = None,
+) -> AuditRunResult:
+    """Audit one answer file against evidence files (each file one tool output).
+
+    Raises:
+        FileNotFoundError: When a file does not exist.
+        ValueError: For an empty answer or an unknown auditor.
+    """
+    if auditor not in AUDITORS:
+        raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+    wh = open_warehouse(home)
+    run = RunRecord(wh, "audit_answer", {"answer": answer_path, "evidence": list(evidence_paths),
+                                         "auditor": auditor, "card": card_path}).start()
+    try:
+        record = record_from_files(answer_path, evidence_paths)
+        run.counts["records_read"] = 1
+        return _execute(wh, run, [record], auditor=auditor, card_path=card_path,
+                        source=f"answer:{answer_path}", batch_size=1, progress=None)
+    except BaseException as exc:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        raise
