@@ -785,9 +785,11 @@ def split_clauses(text: str, *, min_words: int = 3) -> list[tuple[int, int]]:
     return sorted(p for p in out if p[1] > p[0])
 
 
-_LOWER_SENTENCE = re.compile(r"(?<=\w)\.\s+(?=[a-z@/`])")
-"""A period before a lowercase word: a sentence break in answers, which start sentences with
-identifiers ("... four files. vendor-77c0aa.js is the largest")."""
+_LOWER_SENTENCE = re.compile(
+    r"(?<=\w)\.\s+(?=[a-z@/`])|(?<=ms)\.\s+(?=[A-Z])")
+"""A period before a lowercase word (answers start sentences with identifiers: "... four
+files. vendor-77c0aa.js is the largest"), or after a figure's unit that :func:`split_sentences`
+reads as an abbreviation ("in 30 ms. Python ...")."""
 
 
 def split_answer_claims(text: str) -> list[ClaimCandidate]:
@@ -812,8 +814,11 @@ def split_answer_claims(text: str) -> list[ClaimCandidate]:
             start = marker.end()
         for m in _LOWER_SENTENCE.finditer(text, start, end):
             before = text[start : m.start()].split()
-            if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
-                continue
+            if text[m.end()].islower():
+                if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+                    continue
+            elif not re.search(r"\d\s?ms$", text[start : m.start()]):
+                continue  # "Ms. Smith": only a figure's "ms" ends a sentence here
             spans.append((start, m.start() + 1))
             start = m.end()
         spans.append((start, end))
