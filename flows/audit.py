@@ -1,5 +1,6 @@
-"""The answer audit flows: ``audit_sessions`` (a file of records, in batches) and
-``audit_answer`` (one answer and its evidence files).
+"""The answer audit flows: ``audit_sessions`` (records in batches) and ``audit_answer``.
+
+``audit_sessions`` reads a file of records; ``audit_answer`` one answer and its evidence files.
 
 read records → (per batch) scanner + auditor → ``audits`` / ``audit_claims`` (idempotent) →
 report → run record. Records without evidence are audited by the scanner alone; a failed model

@@ -301,6 +301,7 @@ def split_claims(answer: str) -> list[ClaimAudit]:
 
 
 def attach_flags(claims: Sequence[ClaimAudit], flags: Sequence[ScanHit]) -> None:
+    """Append each scanner flag to the claim whose span holds it (in place)."""
     for h in flags:
         for c in claims:
             if c.span_start is not None and c.span_start <= h.start < (c.span_end or 0):
@@ -528,7 +529,8 @@ class LexicalAuditor:
                     idx, a = anchor_evidence_quote(r.quote, ev.outputs, prefer=best)
                     if a.is_admitted:
                         c.quote, c.evidence_index = r.quote, idx
-                        c.quote_start, c.quote_end, c.anchor = a.span_start, a.span_end, a.kind.value
+                        c.quote_start, c.quote_end = a.span_start, a.span_end
+                        c.anchor = a.kind.value
 
     # -- rules ---------------------------------------------------------------------------------
 
@@ -580,9 +582,11 @@ class LexicalAuditor:
 
     def _figure_conflict(self, h: ScanHit, text: str, terms: list[str], held: list[str],
                          ev: _Evidence) -> _Finding | None:
-        """A version, date, percentage or measure the evidence gives otherwise for the same
-        thing: the passage sharing most of the claim's other terms or held figures holds a
-        figure of the same kind, and not the claim's."""
+        """Find a version, date, percentage or measure the evidence gives otherwise.
+
+        The passage sharing most of the claim's other terms or held figures holds a figure of
+        the same kind, and not the claim's (a date one field off anywhere counts too).
+        """
         if h.kind == "date":
             want = _ISO_DATE.search(h.text)
             assert want is not None
@@ -636,8 +640,11 @@ class LexicalAuditor:
         return None
 
     def _count_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
-        """"212 files" where the evidence counts the same noun otherwise ("7 files changed")
-        and never with the claim's number: a count of something else."""
+        """Find a count of something else.
+
+        "212 files" where the evidence counts the same noun otherwise ("7 files changed") and
+        never with the claim's number.
+        """
         for m in _COUNT_NOUN.finditer(text):
             n, noun = m.group(1), m.group(2)
             key = _terms(noun)
@@ -658,9 +665,12 @@ class LexicalAuditor:
         return None
 
     def _negation_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
-        """A negated claim ("does not depend on pyarrow", "without a restart") whose negated
+        """Find a negation the evidence does not share.
+
+        A negated claim ("does not depend on pyarrow", "without a restart") whose negated
         terms stand, affirmed, in the passage most about the claim among those holding them all
-        (no negation, no zero count there)."""
+        (no negation, no zero count there).
+        """
         m = _NEGATION.search(text)
         if not m:
             return None
@@ -678,9 +688,11 @@ class LexicalAuditor:
                         f"the evidence states it without the negation ({m.group(0)!r})", best)
 
     def _event_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
-        """An event the evidence records for something else: the claim says X was reverted
-        (removed, yanked...), the evidence's revert names other things, and X stands in the
-        evidence elsewhere."""
+        """Find an event the evidence records for something else.
+
+        The claim says X was reverted (removed, yanked...), the evidence's revert names other
+        things, and X stands in the evidence elsewhere.
+        """
         m = _EVENT_VERBS.search(text)
         if not m:
             return None
@@ -703,11 +715,11 @@ class LexicalAuditor:
     # -- quotes --------------------------------------------------------------------------------
 
     def _quote(self, c: ClaimAudit, ev: _Evidence, p: _Passage) -> None:
-        """Quote passage ``p`` (widened to its neighbours when shorter than the audit minimum)
-        and anchor it in its output."""
+        """Quote passage ``p`` (widened to neighbour lines when short) and anchor it."""
         out = ev.outputs[p.index]
         a, b = p.start, p.end
-        while len(" ".join(out[a:b].split())) < AUDIT_MIN_QUOTE_CHARS + 4 and (a > 0 or b < len(out)):
+        short = AUDIT_MIN_QUOTE_CHARS + 4
+        while len(" ".join(out[a:b].split())) < short and (a > 0 or b < len(out)):
             a = out.rfind("\n", 0, max(a - 1, 0)) + 1 if a > 0 else 0
             nb = out.find("\n", b + 1)
             b = len(out) if nb < 0 else nb

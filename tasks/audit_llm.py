@@ -38,8 +38,8 @@ import httpx
 from affidavit.schemas.audits import AuditLabel, AuditRecord, ClaimAudit
 from affidavit.tasks.audit import (
     AuditOutcome,
-    attach_flags,
     anchor_evidence_quote,
+    attach_flags,
     scanner_only,
     split_claims,
 )
@@ -124,10 +124,10 @@ def read_card(path: str | Path | None) -> str:
 
 
 def shorten_output(text: str, cap: int) -> str:
-    """Shorten an evidence output to about ``cap`` characters: head and tail, cut marked.
+    r"""Shorten an evidence output to about ``cap`` characters: head and tail, cut marked.
 
     >>> shorten_output("a" * 10 + "b" * 10, 8)
-    'aaaa\\n[... 12 characters cut ...]\\nbbbb'
+    'aaaa\n[... 12 characters cut ...]\nbbbb'
     >>> shorten_output("short", 8)
     'short'
     """
@@ -287,8 +287,10 @@ class LLMAuditor(LLMJudge):
         self.n_demoted = 0
 
     def audit_records(self, records: Sequence[AuditRecord]) -> list[AuditOutcome]:
-        """Audit records, at most ``concurrency`` calls in flight; one outcome per record, in
-        order. Records without evidence are audited by the scanner alone, never sent."""
+        """Audit records, at most ``concurrency`` calls in flight; one outcome each, in order.
+
+        Records without evidence are audited by the scanner alone, never sent.
+        """
         outcomes: list[AuditOutcome | None] = [None] * len(records)
         todo: list[int] = []
         for i, r in enumerate(records):

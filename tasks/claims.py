@@ -694,8 +694,11 @@ def _verb_form(word: str) -> bool:
 
 
 def _has_finite(words: list[str]) -> bool:
-    """Whether a clause has a finite verb: :func:`_has_verb`, or a lowercase -s form after a
-    word that is not a determiner, and not the clause's last word ("the image builds from")."""
+    """Whether a clause has a finite verb.
+
+    By :func:`_has_verb`, or a lowercase -s form after a word that is not a determiner, and
+    not the clause's last word ("the image builds from").
+    """
     if _has_verb(" ".join(words)):
         return True
     return any(
@@ -705,8 +708,10 @@ def _has_finite(words: list[str]) -> bool:
 
 
 def _subject_then_verb(words: list[str], *, strict: bool) -> bool:
-    """Whether a clause opens with its own subject and a verb within three words, or (not
-    ``strict``) with a verb whose subject is elided ("and reports version 2.11.4")."""
+    """Whether a clause opens with its own subject and a verb within three words.
+
+    Not ``strict``, a verb whose subject is elided also counts ("and reports version 2.11.4").
+    """
     if not words:
         return False
     if not strict and _verb_form(words[0]) and words[0][0].islower():
@@ -793,9 +798,11 @@ reads as an abbreviation ("in 30 ms. Python ...")."""
 
 
 def split_answer_claims(text: str) -> list[ClaimCandidate]:
-    """Split an answer into its factual claims: sentences (:func:`split_sentences`), then their
-    coordinated clauses (:func:`split_clauses`). Questions are left out; nothing is scored away,
-    since every statement of an audited answer is checked.
+    """Split an answer into its factual claims, each with its span.
+
+    Sentences (:func:`split_sentences`, and breaks before identifiers), then their coordinated
+    clauses (:func:`split_clauses`). Questions are left out; nothing is scored away, since every
+    statement of an audited answer is checked.
 
     Args:
         text: The answer.
@@ -803,7 +810,7 @@ def split_answer_claims(text: str) -> list[ClaimCandidate]:
     Returns:
         Candidates in answer order; ``text[c.span_start:c.span_end]`` is the clause as written.
 
-    >>> [c.text for c in split_answer_claims("It builds with hatchling and needs Python 3.10. Why?")]
+    >>> [c.text for c in split_answer_claims("It builds with hatchling and needs Python 3.10.")]
     ['It builds with hatchling', 'needs Python 3.10']
     """
     found: list[ClaimCandidate] = []

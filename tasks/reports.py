@@ -609,9 +609,11 @@ q{font-family:ui-monospace,monospace;font-size:12px;background:#fff3a3}
  {%- if a.degraded %} · {{ a.degraded }}{% endif %}</span>
 <table>
 {%- for c in claims.get(a.audit_id, []) %}
-<tr><td><span class="badge" style="background:{{ colour(c.label) }}">{{ c.label or "—" }}</span></td>
+<tr><td><span class="badge" style="background:{{ colour(c.label) }}">
+{{- c.label or "—" }}</span></td>
 <td>{{ c.text }}<br><span class="muted">{{ c.reason }}</span>
-{%- if c.quote %}<br><q>{{ c.quote }}</q> <span class="muted">{{ c.anchor }}</span>{% endif %}</td></tr>
+{%- if c.quote %}<br><q>{{ c.quote }}</q> <span class="muted">{{ c.anchor }}</span>
+{%- endif %}</td></tr>
 {%- endfor %}
 </table></div>
 {%- endfor %}

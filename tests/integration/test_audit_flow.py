@@ -41,13 +41,16 @@ def test_sessions_cli_writes_tables_once_and_counts_the_bad_line(prefect_harness
     assert out["counts"]["audits_written"] == 2
     assert out["counts"]["skip:bad_json"] == 1
     by_id = {a["record_id"]: a for a in out["audits"]}
-    assert by_id["s1"]["auditor"] == "lexical" and by_id["s1"]["n_contradicted"] == 1
-    assert by_id["s2"]["auditor"] == "scanner" and by_id["s2"]["n_unsupported"] == 1
+    assert by_id["s1"]["auditor"] == "lexical"
+    assert by_id["s1"]["n_contradicted"] == 1
+    assert by_id["s2"]["auditor"] == "scanner"
+    assert by_id["s2"]["n_unsupported"] == 1
     assert by_id["s2"]["scanner_flags"] == ["always", "30 ms"]
     assert Path(out["report"]).read_text(encoding="utf-8").count('class="card"') == 2
     again = runner.invoke(app, ["audit", "--sessions", str(src), "--home", str(home)])
     assert again.exit_code == 0, again.output
-    assert "summary:" in again.output and "(0 new)" in again.output
+    assert "summary:" in again.output
+    assert "(0 new)" in again.output
     assert _sql(home, "select count(*) from audits") == [(2,)]
     assert _sql(home, "select count(*) from audit_claims") == [(3,)]
     assert _sql(home, "select label, quote from audit_claims where label = 'CONTRADICTED'") == [
@@ -64,7 +67,8 @@ def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
                                    str(tmp_path / "pyproject.toml"), "--home",
                                    str(tmp_path / "h")])
     assert res.exit_code == 0, res.output
-    assert "CONTRADICTED" in res.output and "requires-python" in res.output
+    assert "CONTRADICTED" in res.output
+    assert "requires-python" in res.output
 
 
 @pytest.mark.parametrize(
@@ -101,15 +105,18 @@ def test_llm_failures_leave_the_run_usable_and_are_counted(prefect_harness, tmp_
         srv.httpd.shutdown()
         srv.httpd.server_close()
     assert res.status.value == "completed"
-    assert res.counts["llm_failures"] == 1 and res.counts["audits_written"] == 2
+    assert res.counts["llm_failures"] == 1
+    assert res.counts["audits_written"] == 2
     assert all("wren" in c["messages"][-1]["content"] for c in srv.calls)  # s2 never sent
     assert any("llm auditor failed on 1" in d for d in res.degraded)
     rows = _sql(home, "select record_id, auditor, n_unlabelled, degraded from audits "
                       "order by record_id")
-    assert rows[0][:3] == ("s1", "llm:scripted", 2) and "HTTP 500" in rows[0][3]
+    assert rows[0][:3] == ("s1", "llm:scripted", 2)
+    assert "HTTP 500" in rows[0][3]
     assert rows[1][:3] == ("s2", "scanner", 0)
     [(counts, degraded)] = _sql(home, "select counts, degraded from runs")
-    assert json.loads(counts)["llm_failures"] == 1 and "llm auditor failed" in degraded
+    assert json.loads(counts)["llm_failures"] == 1
+    assert "llm auditor failed" in degraded
 
 
 def test_audit_dev_writes_48_audits_and_twice_adds_none(prefect_harness, tmp_path):

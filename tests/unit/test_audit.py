@@ -1,4 +1,4 @@
-"""The answer audit: reading records, splitting claims, the lexical auditor, rows (invented cases)."""
+"""The answer audit on invented cases: records, claims, the lexical auditor, rows."""
 
 from __future__ import annotations
 
@@ -127,7 +127,8 @@ def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ..
     [out] = audit_lexical([rec])
     [c] = [c for c in out.claims if c.text == claim]
     assert c.label is AuditLabel.CONTRADICTED, c.reason
-    assert c.quote and c.anchor in ("EXACT", "NORMALIZED")
+    assert c.quote
+    assert c.anchor in ("EXACT", "NORMALIZED")
     assert anchor_quote(c.quote, outputs[c.evidence_index], min_chars=8).is_admitted
     assert outputs[c.evidence_index][c.quote_start:c.quote_end] == c.quote
 
@@ -213,7 +214,8 @@ def test_read_sessions_jsonl_counts_malformed_lines(tmp_path: Path) -> None:
     records, skips, notes = read_sessions(p)
     assert [r.record_id for r in records] == ["a", "d"]
     assert records[0].evidence == (EvidenceItem("shell", "x", "ok"),)
-    assert records[1].evidence == () and records[1].line == 7
+    assert records[1].evidence == ()
+    assert records[1].line == 7
     assert skips == {"bad_json": 1, "missing_answer": 1, "bad_evidence": 2, "not_an_object": 1,
                      "duplicate_id": 1}
     assert any(n.startswith("line 2:") for n in notes)
@@ -246,7 +248,8 @@ def test_record_from_files(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("55 tests pass.", encoding="utf-8")
     (tmp_path / "e.txt").write_text(PYTEST, encoding="utf-8")
     rec = record_from_files(tmp_path / "a.txt", [tmp_path / "e.txt"])
-    assert rec.answer == "55 tests pass." and rec.evidence[0].output == PYTEST
+    assert rec.answer == "55 tests pass."
+    assert rec.evidence[0].output == PYTEST
     with pytest.raises(FileNotFoundError):
         record_from_files(tmp_path / "a.txt", [tmp_path / "missing.txt"])
 
@@ -264,7 +267,8 @@ def test_rows_conform_to_the_schemas_and_ids_are_stable() -> None:
     conform(pa.Table.from_pylist([a], schema=AUDITS_SCHEMA), AUDITS_SCHEMA)
     conform(pa.Table.from_pylist(cs, schema=AUDIT_CLAIMS_SCHEMA), AUDIT_CLAIMS_SCHEMA)
     assert a["audit_id"] == make_audit_id(rec, "lexical")
-    assert a["n_contradicted"] == 1 and a["n_claims"] == len(cs) == 2
+    assert a["n_contradicted"] == 1
+    assert a["n_claims"] == len(cs) == 2
     assert a["scanner_flags"] == ["3.9", "all"]
     changed = AuditRecord("r1", rec.answer + " ", rec.evidence)
     assert make_audit_id(changed, "lexical") != a["audit_id"]

@@ -121,11 +121,16 @@ def test_honest_auditor_labels_stand_and_request_is_deterministic(server: Script
     [o] = auditor.audit_records([_record()])
     assert [c.label for c in o.claims] == [AuditLabel.SUPPORTED, AuditLabel.CONTRADICTED]
     contra = o.claims[1]
-    assert contra.anchor == "EXACT" and contra.evidence_index == 0
+    assert contra.anchor == "EXACT"
+    assert contra.evidence_index == 0
     assert PYTEST[contra.quote_start:contra.quote_end] == GENUINE
-    assert o.degraded is None and o.n_demoted == 0 and auditor.n_failures == 0
+    assert o.degraded is None
+    assert o.n_demoted == 0
+    assert auditor.n_failures == 0
     req = server.calls[0]
-    assert req["temperature"] == 0 and req["max_tokens"] == 700 and req["model"] == "scripted"
+    assert req["temperature"] == 0
+    assert req["max_tokens"] == 700
+    assert req["model"] == "scripted"
     assert req["messages"][0]["content"].startswith(METHOD_PROMPT)
     assert "Tool outputs are complete." in req["messages"][0]["content"]
 
@@ -139,7 +144,8 @@ def test_lying_auditor_invented_contradiction_never_stands(server: ScriptedServe
     assert [c.is_demoted for c in o.claims] == [True, True]
     assert all(DEMOTED_FLAG in c.flags for c in o.claims)
     assert o.claims[0].anchor == "FAILED"
-    assert o.n_demoted == 2 and auditor.n_demoted == 2
+    assert o.n_demoted == 2
+    assert auditor.n_demoted == 2
 
 
 @pytest.mark.parametrize(
@@ -175,10 +181,13 @@ def test_500s_fail_open_counted_and_the_run_goes_on(server: ScriptedServer) -> N
     auditor = _auditor(server, max_retries=2)
     bad, good = auditor.audit_records([_record("bad"), _record("good", other)])
     assert [c.label for c in bad.claims] == [None, None]
-    assert bad.degraded is not None and "HTTP 500" in bad.degraded
+    assert bad.degraded is not None
+    assert "HTTP 500" in bad.degraded
     assert [h.flag for h in bad.flags] == []  # the scanner still ran: all its figures are held
-    assert good.claims[0].label is AuditLabel.SUPPORTED and good.degraded is None
-    assert auditor.n_failures == 1 and len(auditor.degradations) == 1
+    assert good.claims[0].label is AuditLabel.SUPPORTED
+    assert good.degraded is None
+    assert auditor.n_failures == 1
+    assert len(auditor.degradations) == 1
     assert sum(1 for c in server.calls if ANSWER in c["messages"][-1]["content"]) == 3
 
 
@@ -188,7 +197,8 @@ def test_timeout_fails_open_within_the_record_cap(server: ScriptedServer) -> Non
     t0 = time.perf_counter()
     [o] = auditor.audit_records([_record()])
     assert time.perf_counter() - t0 < 1.9
-    assert o.degraded is not None and "timeout" in o.degraded.lower()
+    assert o.degraded is not None
+    assert "timeout" in o.degraded.lower()
     assert all(c.label is None for c in o.claims)
     assert auditor.n_failures == 1
 
@@ -197,7 +207,8 @@ def test_garbage_reply_fails_open(server: ScriptedServer) -> None:
     server.script[ANSWER] = [{"content": "I cannot audit this."}]
     auditor = _auditor(server)
     [o] = auditor.audit_records([_record()])
-    assert o.degraded is not None and "no usable claim entry" in o.degraded
+    assert o.degraded is not None
+    assert "no usable claim entry" in o.degraded
     assert auditor.n_failures == 1
 
 
@@ -226,7 +237,9 @@ def test_long_evidence_is_shortened_head_and_tail_with_a_marked_cut() -> None:
     from affidavit.tasks.audit import split_claims
 
     user = build_audit_messages(rec, split_claims(rec.answer), char_cap=2_000)[1]["content"]
-    assert "HEAD-LINE" in user and "TAIL-LINE" in user and "a.txt" in user
+    assert "HEAD-LINE" in user
+    assert "TAIL-LINE" in user
+    assert "a.txt" in user
     assert "characters cut ...]" in user
     assert len(user) < 3_000
     assert shorten_output("abc", 10) == "abc"
