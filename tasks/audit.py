@@ -345,7 +345,11 @@ def anchor_evidence_quote(
 
 _NEGATION = re.compile(r"\b(?:not|no|never|without|none|nothing|neither|nor|cannot)\b|n't\b",
                        re.IGNORECASE)
-_ZERO = re.compile(r"(?<![\w.])0(?![\w.])|\bnone\b|\bno\b", re.IGNORECASE)
+_ZERO = re.compile(
+    r"(?<![\w.])0(?![\w.])|\bnone\b|\bno\b|\bempty\b|\bnull\b|=\s*(?:\[\s*\]|\{\s*\})",
+    re.IGNORECASE)
+"""A zero count or an empty value ("errors 0", "none", "dependencies = []"): the evidence
+agreeing with a negated claim ("there were no errors", "it has no dependencies")."""
 _FREQUENCY = re.compile(
     r"\bevery\s+(?:\d+\s*\w+|other\s+\w+|(?:second|minute|hour|day|week|month|year|night|"
     r"morning|run|request|build|push|commit|release|deploy)s?)\b", re.IGNORECASE)
@@ -375,7 +379,9 @@ _PER_UNIT = re.compile(r"(?<![\w.])(\d+)\s+[A-Za-z ]{0,40}?\bper\s+(second|minut
 _WINDOW = re.compile(r"(?<![\w.])(\d+)\s*;\s*w\s*=\s*(\d+)")
 """RateLimit-Policy header quota and window (``600;w=3600``: 600 per 3600 s), IETF
 draft-ietf-httpapi-ratelimit-headers."""
-_COUNT_NOUN = re.compile(r"(?<![\w.\-#])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b")
+_COUNT_NOUN = re.compile(r"(?<![\w.\-#/])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b(?![./_\\-]\w)")
+"""A count and its noun ("7 files changed"); not a number before a file name ("1201
+users.csv")."""
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+")
 

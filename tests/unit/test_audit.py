@@ -273,3 +273,18 @@ def test_rows_conform_to_the_schemas_and_ids_are_stable() -> None:
     changed = AuditRecord("r1", rec.answer + " ", rec.evidence)
     assert make_audit_id(changed, "lexical") != a["audit_id"]
     assert make_audit_id(rec, "llm:m") != a["audit_id"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "output"),
+    [
+        ("The export lists 120 users.", "121 users.csv\n"),  # wc -l on a file name
+        ("wren has no dependencies.", '[project]\nname = "wren"\ndependencies = []\n'),
+        ("None of the jobs were cancelled.", "job build: success\njob lint: success\n"),
+    ],
+    ids=["count-before-a-file-name", "empty-list", "none-of"],
+)
+def test_no_contradiction_without_the_same_thing_said_otherwise(answer: str,
+                                                                output: str) -> None:
+    labels = _audit(answer, output)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
