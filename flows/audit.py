@@ -9,8 +9,10 @@ call leaves its record unlabelled, counted in the run and stored in ``audits.deg
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,7 @@ from affidavit.tasks.audit import (
     LexicalAuditor,
     audit_lexical,
     audit_rows,
-    read_sessions,
+    iter_sessions,
     record_from_files,
 )
 from affidavit.warehouse.store import Warehouse
@@ -45,7 +47,8 @@ class AuditRunResult:
         run_id: The run.
         status: Run status.
         message: One line for the user.
-        audits: The ``audits`` rows of the records of this run (new or already stored).
+        audits: The ``audits`` rows of the run's records (new or already stored), the first
+            :data:`REPORT_MAX_AUDITS` of them.
         claims: Their ``audit_claims`` rows.
         counts: Records read, rows written, skips by reason, failures.
         degraded: What the run lacked (model failures).
@@ -127,20 +130,32 @@ def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunR
 audit_batch_task = task(audit_batch, name="audit-batch", cache_policy=NO_CACHE)
 
 
-def _execute(wh: Warehouse, run: RunRecord, records: Sequence[AuditRecord], *, auditor: str,
+REPORT_MAX_AUDITS = 1000
+"""Most audits listed in a run's report and kept in its result (the first ones; the tables hold
+them all), so that a run over a million records stays bounded in memory."""
+
+
+def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, auditor: str,
              card_path: str | None, source: str | None, batch_size: int,
              progress: Callable[[int], None] | None) -> AuditRunResult:
     engine = make_auditor(auditor, card_path=card_path)
     known = {"audits": wh.existing_keys("audits"), "audit_claims": wh.existing_keys("audit_claims")}
-    all_audits: list[dict[str, Any]] = []
-    all_claims: list[dict[str, Any]] = []
+    kept_audits: list[dict[str, Any]] = []
+    kept_claims: list[dict[str, Any]] = []
+    n_audits = n_claims = 0
+    it = iter(records)
     try:
-        for start in range(0, len(records), batch_size):
-            batch = records[start : start + batch_size]
+        while batch := list(islice(it, batch_size)):
             outcomes = audit_batch_task(batch, engine)
             a, c = store_outcomes(wh, outcomes, run=run, source=source, known=known)
-            all_audits += a
-            all_claims += c
+            n_audits += len(a)
+            n_claims += len(c)
+            room = REPORT_MAX_AUDITS - len(kept_audits)
+            if room > 0:
+                kept_audits += a[:room]
+                ids = {x["audit_id"] for x in a[:room]}
+                kept_claims += [x for x in c if x["audit_id"] in ids]
+            run.counts["records_read"] += len(batch)
             if progress is not None:
                 progress(len(batch))
     finally:
@@ -150,14 +165,17 @@ def _execute(wh: Warehouse, run: RunRecord, records: Sequence[AuditRecord], *, a
     if failures:
         run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
         run.messages += [f"llm: {d}" for d in getattr(engine, "degradations", [])[:20]]
-    report = _write_report(wh, run, all_audits, all_claims)
+    if n_audits > len(kept_audits):
+        run.messages.append(f"the report lists the first {len(kept_audits)} of {n_audits} "
+                            "audits; the audits table holds them all")
+    report = _write_report(wh, run, kept_audits, kept_claims)
     sync_views(wh, run)
-    msg = (f"{len(all_audits)} answers audited ({run.counts.get('audits_written', 0)} new), "
-           f"{len(all_claims)} claims")
+    msg = (f"{n_audits} answers audited ({run.counts.get('audits_written', 0)} new), "
+           f"{n_claims} claims")
     if failures:
         msg += f"; the llm auditor failed on {failures}"
     run.finish(RunStatus.COMPLETED, msg)
-    return AuditRunResult(run.run_id, RunStatus.COMPLETED, msg, all_audits, all_claims,
+    return AuditRunResult(run.run_id, RunStatus.COMPLETED, msg, kept_audits, kept_claims,
                           dict(run.counts), list(run.degraded), list(run.messages), str(report))
 
 
@@ -216,14 +234,19 @@ def audit_sessions(
     run = RunRecord(wh, "audit_sessions", {"path": path, "auditor": auditor, "card": card_path,
                                            "limit": limit, "batch_size": batch_size}).start()
     try:
-        records, skips, notes = read_sessions(path, id_column=id_column,
-                                              answer_column=answer_column,
-                                              evidence_column=evidence_column, limit=limit)
-        run.counts["records_read"] = len(records)
-        run.counts.update({f"skip:{k}": v for k, v in skips.items()})
-        run.messages += notes
-        return _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
-                        batch_size=batch_size, progress=progress)
+        skips: Counter[str] = Counter()
+        notes: list[str] = []
+        records = iter_sessions(path, skips=skips, notes=notes, id_column=id_column,
+                                answer_column=answer_column, evidence_column=evidence_column,
+                                limit=limit)
+        result = _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
+                          batch_size=batch_size, progress=progress)
+        if skips:  # counted as the file was streamed: rewrite the run's row with them
+            run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+            run.finish(RunStatus.COMPLETED, result.message)
+            result.counts = dict(run.counts)
+        result.messages = notes + result.messages
+        return result
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise
@@ -251,7 +274,6 @@ def audit_answer(
                                          "auditor": auditor, "card": card_path}).start()
     try:
         record = record_from_files(answer_path, evidence_paths)
-        run.counts["records_read"] = 1
         return _execute(wh, run, [record], auditor=auditor, card_path=card_path,
                         source=f"answer:{answer_path}", batch_size=1, progress=None)
     except BaseException as exc:

@@ -49,6 +49,7 @@ __all__ = [
     "anchor_evidence_quote",
     "attach_flags",
     "audit_rows",
+    "iter_sessions",
     "read_sessions",
     "record_from_files",
     "scanner_only",
@@ -175,6 +176,88 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
             raise ValueError(f"unsupported sessions file {path.name!r} (jsonl, json, parquet)")
 
 
+def iter_sessions(
+    path: str | Path,
+    *,
+    skips: Counter[str],
+    notes: list[str],
+    id_column: str | None = None,
+    answer_column: str | None = None,
+    evidence_column: str | None = None,
+    limit: int | None = None,
+) -> Iterator[AuditRecord]:
+    """Stream the records of a sessions file (see :func:`read_sessions`), one at a time.
+
+    Skips are counted in ``skips`` and noted in ``notes`` as the stream goes, so a file of a
+    million records is never held in memory (a ``.json`` file is parsed whole, by nature).
+
+    Raises:
+        FileNotFoundError: When the file does not exist (at the call, not at the first record).
+        ValueError: On an unsupported extension or a negative ``limit`` (at the call), or an
+            unreadable JSON or Parquet file (at the first record).
+    """
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(p)
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
+    if (suffixes[-1] if suffixes else "") not in (".jsonl", ".ndjson", ".jsonlines", ".json",
+                                                  ".parquet"):
+        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+    return _records(p, skips, notes, (id_column, answer_column, evidence_column), limit)
+
+
+def _records(p: Path, skips: Counter[str], notes: list[str],
+             explicit: tuple[str | None, str | None, str | None],
+             limit: int | None) -> Iterator[AuditRecord]:
+    seen: set[str] = set()
+    cols: tuple[str | None, str | None, str | None] | None = None
+    n_good = 0
+
+    def skip(reason: str, n: int, detail: str) -> None:
+        skips[reason] += 1
+        if len(notes) < _MAX_MESSAGES:
+            notes.append(f"line {n}: {detail}")
+
+    if limit == 0:
+        return
+    for n, rec in _iter_raw(p, skips, notes):
+        if not isinstance(rec, Mapping):
+            skip("not_an_object", n, "not an object")
+            continue
+        if cols is None:
+            cols = (_pick(rec, explicit[0], ID_COLUMNS), _pick(rec, explicit[1], ANSWER_COLUMNS),
+                    _pick(rec, explicit[2], EVIDENCE_COLUMNS))
+            notes.insert(0, f"columns: id={cols[0]!r}, answer={cols[1]!r}, evidence={cols[2]!r}")
+        icol, acol, ecol = cols
+        answer = rec.get(acol) if acol else None
+        if not isinstance(answer, str) or not answer.strip():
+            skip("missing_answer", n, f"no answer text in column {acol!r}")
+            continue
+        if len(answer) > MAX_ANSWER_CHARS:
+            skip("answer_too_long", n, f"answer of {len(answer)} characters")
+            continue
+        try:
+            evidence = _evidence_items(rec.get(ecol)) if ecol else ()
+        except ValueError as exc:
+            skip("bad_evidence", n, str(exc))
+            continue
+        if sum(len(e.output) for e in evidence) > MAX_EVIDENCE_CHARS:
+            skip("evidence_too_long", n, "evidence outputs over the size cap")
+            continue
+        rid = rec.get(icol) if icol else None
+        rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
+        if rid in seen:
+            skip("duplicate_id", n, f"id {rid!r} already read")
+            continue
+        seen.add(rid)
+        yield AuditRecord(rid, answer, evidence, n)
+        n_good += 1
+        if limit is not None and n_good >= limit:
+            return
+
+
 def read_sessions(
     path: str | Path,
     *,
@@ -208,57 +291,11 @@ def read_sessions(
         ValueError: On an unsupported extension, an unreadable JSON or Parquet file, or a
             negative ``limit``.
     """
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(p)
-    if limit is not None and limit < 0:
-        raise ValueError(f"limit must be >= 0, got {limit}")
-    records: list[AuditRecord] = []
     skips: Counter[str] = Counter()
     notes: list[str] = []
-    seen: set[str] = set()
-    cols: tuple[str | None, str | None, str | None] | None = None
-
-    def skip(reason: str, n: int, detail: str) -> None:
-        skips[reason] += 1
-        if len(notes) < _MAX_MESSAGES:
-            notes.append(f"line {n}: {detail}")
-
-    if limit == 0:
-        return records, skips, notes
-    for n, rec in _iter_raw(p, skips, notes):
-        if not isinstance(rec, Mapping):
-            skip("not_an_object", n, "not an object")
-            continue
-        if cols is None:
-            cols = (_pick(rec, id_column, ID_COLUMNS), _pick(rec, answer_column, ANSWER_COLUMNS),
-                    _pick(rec, evidence_column, EVIDENCE_COLUMNS))
-            notes.insert(0, f"columns: id={cols[0]!r}, answer={cols[1]!r}, evidence={cols[2]!r}")
-        icol, acol, ecol = cols
-        answer = rec.get(acol) if acol else None
-        if not isinstance(answer, str) or not answer.strip():
-            skip("missing_answer", n, f"no answer text in column {acol!r}")
-            continue
-        if len(answer) > MAX_ANSWER_CHARS:
-            skip("answer_too_long", n, f"answer of {len(answer)} characters")
-            continue
-        try:
-            evidence = _evidence_items(rec.get(ecol)) if ecol else ()
-        except ValueError as exc:
-            skip("bad_evidence", n, str(exc))
-            continue
-        if sum(len(e.output) for e in evidence) > MAX_EVIDENCE_CHARS:
-            skip("evidence_too_long", n, "evidence outputs over the size cap")
-            continue
-        rid = rec.get(icol) if icol else None
-        rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
-        if rid in seen:
-            skip("duplicate_id", n, f"id {rid!r} already read")
-            continue
-        seen.add(rid)
-        records.append(AuditRecord(rid, answer, evidence, n))
-        if limit is not None and len(records) >= limit:
-            break
+    records = list(iter_sessions(path, skips=skips, notes=notes, id_column=id_column,
+                                 answer_column=answer_column, evidence_column=evidence_column,
+                                 limit=limit))
     return records, skips, notes
 
 
