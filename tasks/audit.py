@@ -423,6 +423,15 @@ _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+")
 
 
+_NAME_NUMBER = re.compile(r"\b([A-Za-z][\w.\-]*[A-Za-z])\s+v?(\d{1,3})\b(?![.\d%])")
+"""A name and a bare version number ("Node 16", "PostgreSQL 15")."""
+_LEANING = re.compile(r"(?:both|all|each|none|neither)\b", re.IGNORECASE)
+"""A clause that opens with a bare quantifier leans on the clause before it for its subject."""
+_COLLECTIVE = re.compile(r"\b(?:both|all|every|each)\b", re.IGNORECASE)
+_PATH = re.compile(r"(?<![\w/.])(?:[\w.\-]+/)+[\w\-]+\.[A-Za-z0-9]{1,8}\b")
+"""A relative file path with a folder and an extension (``tests/test_export.py``)."""
+
+
 @lru_cache(maxsize=1)
 def _stop_terms() -> frozenset[str]:
     from affidavit.tasks.judge_lexical import tokenize
@@ -551,8 +560,14 @@ class LexicalAuditor:
         flagged_words = {h.flag for h in flags if h.kind == "absolute"}
         flagged_nums = {h.flag for h in flags if h.kind != "absolute"}
         supported: list[ClaimAudit] = []
-        for c in claims:
-            f = self._decide(c, ev, flagged_words, flagged_nums)
+        for k, c in enumerate(claims):
+            context: list[str] = []
+            prev = claims[k - 1] if k else None
+            if prev is not None and _LEANING.match(c.text) and prev.span_end is not None \
+                    and c.span_start is not None \
+                    and "." not in record.answer[prev.span_end : c.span_start]:
+                context = _terms(prev.text)  # "2 failures, both in a.py": both of what
+            f = self._decide(c, ev, flagged_words, flagged_nums, context)
             c.label, c.reason = f.label, f.reason
             if f.passage is not None:
                 self._quote(c, ev, f.passage)
@@ -578,18 +593,18 @@ class LexicalAuditor:
     # -- rules ---------------------------------------------------------------------------------
 
     def _decide(self, c: ClaimAudit, ev: _Evidence, flagged_words: set[str],
-                flagged_nums: set[str]) -> _Finding:
+                flagged_nums: set[str], context: Sequence[str] = ()) -> _Finding:
         text = c.text
         hits = find_numeric_claims(text)
         missing = [h for h in hits if not all(t in ev.numbers for t in h.tokens)]
         held = [t for t in number_tokens(text) if t in ev.numbers]
-        terms = _terms(text)
+        terms = list(dict.fromkeys([*_terms(text), *context]))
         for h in missing:
             found = self._figure_conflict(h, text, terms, held, ev)
             if found:
                 return found
-        for rule in (self._rate_conflict, self._count_conflict, self._negation_conflict,
-                     self._event_conflict):
+        for rule in (self._name_version_conflict, self._rate_conflict, self._count_conflict,
+                     self._negation_conflict, self._event_conflict, self._location_conflict):
             found = rule(text, terms, ev)
             if found:
                 return found
@@ -668,6 +683,58 @@ class LexicalAuditor:
             return None
         return _Finding(AuditLabel.CONTRADICTED,
                         f"the evidence gives another figure where the claim says {h.text!r}", p)
+
+    def _name_version_conflict(self, text: str, terms: list[str],
+                               ev: _Evidence) -> _Finding | None:
+        """Find a major version the evidence gives otherwise for the same name.
+
+        "Node 16" (a capitalised name, then a bare number no output holds) where the evidence
+        writes the name followed, across at most six non-word characters, by another version
+        (``"node": ">=18.17"``, ``django==4.2.11``); a version starting with the claim's number
+        ("3" against ``>=3.10``) agrees.
+        """
+        for m in _NAME_NUMBER.finditer(text):
+            name, num = m.group(1), m.group(2)
+            if num in ev.numbers or not (name[0].isupper() or "." in name):
+                continue
+            after = re.compile(re.escape(name) + r"[^\w\n]{0,6}v?(\d+(?:\.\d+)*)", re.IGNORECASE)
+            found: list[tuple[_Passage, str]] = []
+            for p in ev.passages:
+                found += [(p, x.group(1)) for x in after.finditer(p.text)]
+            if not found or any(v == num or v.startswith(num + ".") for _, v in found):
+                continue
+            p, v = found[0]
+            return _Finding(AuditLabel.CONTRADICTED,
+                            f"the evidence gives {name} {v}, not {name} {num}", p)
+        return None
+
+    def _location_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find an item the evidence places elsewhere than "both/all ... in <path>" says.
+
+        The claim puts a whole set ("both failures", "all errors") in one path; a passage about
+        the same thing (it or the line before it shares a term of the claim other than the
+        path's) names another path of the same folder and extension.
+        """
+        if not _COLLECTIVE.search(text):
+            return None
+        m = _PATH.search(text)
+        if not m:
+            return None
+        path = m.group(0)
+        folder, ext = path.rsplit("/", 1)[0], Path(path).suffix
+        others = [t for t in terms if t not in _terms(path) and t not in _GENERIC]
+        for k, p in enumerate(ev.passages):
+            prev = ev.passages[k - 1] if k and ev.passages[k - 1].index == p.index else None
+            near = p.terms | (prev.terms if prev is not None else frozenset())
+            if not any(t in near for t in others):  # the line or the one before it (compiler
+                continue  # output puts the location under the message)
+            for q in _PATH.finditer(p.text):
+                other = q.group(0)
+                if other != path and other.rsplit("/", 1)[0] == folder and \
+                        Path(other).suffix == ext:
+                    return _Finding(AuditLabel.CONTRADICTED,
+                                    f"the evidence places one in {other}, not all in {path}", p)
+        return None
 
     def _rate_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """"N per minute" against a rate-limit policy whose window for N is another length."""

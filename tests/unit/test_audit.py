@@ -43,6 +43,10 @@ CONFIG_DOC = (
     "Configuration is read once at start-up; restart the service to apply a change.\n"
 )
 RATE = "HTTP/1.1 200 OK\nratelimit-policy: 120;w=60\n\n{\"ok\":true}\n"
+PACKAGE_JSON = '{\n  "name": "dash",\n  "engines": {\n    "node": ">=18.17"\n  }\n}\n'
+CARGO_TEST = ("error[E0308]: mismatched types\n --> src/io.rs:12:5\n"
+              "error[E0425]: cannot find value\n --> src/net.rs:40:9\n"
+              "error: could not compile due to 2 previous errors\n")
 GITLOG = (
     "f00d123 (HEAD -> main) Bump version to 2.1.0\n"
     "e11e456 Revert \"Add gzip to uploads (#88)\"\n"
@@ -117,9 +121,12 @@ def test_supported_claims_of_a_faithful_answer() -> None:
          "The API allows 120 requests per second"),
         ("The retry budget change was reverted.", (GITLOG,),
          "The retry budget change was reverted"),
+        ("The dashboard needs Node 16 or later.", (PACKAGE_JSON,),
+         "The dashboard needs Node 16 or later"),
+        ("The run had 2 errors, both in src/io.rs.", (CARGO_TEST,), "both in src/io.rs"),
     ],
     ids=["version", "date-a-year-off", "figure", "count-of-else", "negation", "without",
-         "rate-window", "event-of-else"],
+         "rate-window", "event-of-else", "major-version", "all-in-one-place"],
 )
 def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ...],
                                              claim: str) -> None:
@@ -144,6 +151,8 @@ def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ..
         ("There were no failures.", ("failures 0\n",)),
         ("The API allows 120 requests per minute.", (RATE,)),
         ("The gzip change was reverted.", (GITLOG,)),
+        ("The dashboard needs Node 18 or later.", (PACKAGE_JSON,)),
+        ("The run had 2 errors, one in src/io.rs and one in src/net.rs.", (CARGO_TEST,)),
     ],
 )
 def test_the_same_claims_stated_right_are_supported(answer: str,
