@@ -527,6 +527,27 @@ def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
     return sum(x != y for x, y in zip(a, b, strict=True)) == 1
 
 
+def _held(h: ScanHit, ev: _Evidence) -> bool:
+    """Whether the evidence holds a numeric claim.
+
+    Its tokens as written, or, for a percentage or a measure, the same value written otherwise
+    (``37%`` and ``37.00%``); versions and dates compare as written (``3.10`` is not ``3.1``).
+    """
+    if all(t in ev.numbers for t in h.tokens):
+        return True
+    if h.kind not in ("percent", "unit") or len(h.tokens) != 1:
+        return False
+    value = float(h.tokens[0])
+    return any(_as_float(t) == value for t in ev.numbers)
+
+
+def _as_float(token: str) -> float | None:
+    try:
+        return float(token)
+    except ValueError:
+        return None
+
+
 class LexicalAuditor:
     """The default auditor: rules on figures, dates, negations and absolute words; no model.
 
@@ -596,7 +617,7 @@ class LexicalAuditor:
                 flagged_nums: set[str], context: Sequence[str] = ()) -> _Finding:
         text = c.text
         hits = find_numeric_claims(text)
-        missing = [h for h in hits if not all(t in ev.numbers for t in h.tokens)]
+        missing = [h for h in hits if not _held(h, ev)]
         held = [t for t in number_tokens(text) if t in ev.numbers]
         terms = list(dict.fromkeys([*_terms(text), *context]))
         for h in missing:

@@ -297,3 +297,10 @@ def test_no_contradiction_without_the_same_thing_said_otherwise(answer: str,
                                                                 output: str) -> None:
     labels = _audit(answer, output)
     assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_a_measure_written_otherwise_is_held_but_a_version_is_not() -> None:
+    assert _audit("The CPU is at 37%.", "web  37.00%  512MiB") == {
+        "The CPU is at 37%": AuditLabel.SUPPORTED}
+    labels = _audit("wren needs Python 3.1 or newer.", 'requires-python = ">=3.10"')
+    assert labels == {"wren needs Python 3.1 or newer": AuditLabel.CONTRADICTED}
