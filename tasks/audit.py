@@ -420,9 +420,42 @@ _COUNT_NOUN = re.compile(r"(?<![\w.\-#/])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b(?![.
 """A count and its noun ("7 files changed"); not a number before a file name ("1201
 users.csv")."""
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
-_DOTTED = re.compile(r"(?<![\w.])\d+(?:\.\d+)+")
+_DOTTED = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)")
+_MONTHS = {m: f"{i:02d}" for i, m in enumerate(
+    "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
+_OTHER_DATES = (
+    # "Mar 14 12:00:00 2026" (openssl, ctime), "May 18, 2024"
+    (re.compile(_MON + r"\s+(\d{1,2}),?\s+(?:\d{2}:\d{2}(?::\d{2})?\s+(?:[A-Z]{3}\s+)?)?(\d{4})\b"),
+     (3, 1, 2)),
+    # "09 Apr 2024" (HTTP dates), "14 March 2024"
+    (re.compile(r"\b(\d{1,2})\s+" + _MON + r"\s+(\d{4})\b"), (3, 2, 1)),
+    (re.compile(r"(?<![\d/])(\d{4})/(\d{2})/(\d{2})(?![\d/])"), (1, 2, 3)),
+)
+"""Dates tool outputs write otherwise than ISO, with the groups of (year, month, day)."""
 
 
+def _dates(text: str) -> list[tuple[tuple[str, str, str], str]]:
+    """Dates of a text as ``((year, month, day), as written)``: ISO and :data:`_OTHER_DATES`.
+
+    >>> [d for d, _ in _dates("notAfter=Mar 14 12:00:00 2026 GMT; date: Tue, 09 Apr 2024")]
+    [('2026', '03', '14'), ('2024', '04', '09')]
+    """
+    out = [(m.groups(), m.group(0)) for m in _ISO_DATE.finditer(text)]
+    for pattern, (y, mo, d) in _OTHER_DATES:
+        for m in pattern.finditer(text):
+            month = m.group(mo)
+            month = _MONTHS.get(month[:3].lower(), month) if not month.isdigit() else month
+            out.append(((m.group(y), month, f"{int(m.group(d)):02d}"), m.group(0)))
+    return out
+
+
+_CLAIM_STATUS = re.compile(
+    r"\b(?:returns?|returned|answers?|answered|responds?|responded|status(?: code)?|HTTP)"
+    r"\s+(?:with\s+)?(?:an?\s+|a\s+status\s+(?:of\s+)?)?(\d{3})\b", re.IGNORECASE)
+"""An HTTP status in a claim ("returns 200", "answered with a 404", "status 503")."""
+_EVIDENCE_STATUS = re.compile(r"\bHTTP/\d(?:\.\d)?\s+(\d{3})\b")
+"""The status line of an HTTP response (``HTTP/1.1 404 Not Found``)."""
 _NAME_NUMBER = re.compile(r"\b([A-Za-z][\w.\-]*[A-Za-z])\s+v?(\d{1,3})\b(?![.\d%])")
 """A name and a bare version number ("Node 16", "PostgreSQL 15")."""
 _LEANING = re.compile(r"(?:both|all|each|none|neither)\b", re.IGNORECASE)
@@ -520,6 +553,8 @@ class _Finding:
     label: AuditLabel
     reason: str
     passage: _Passage | None = None
+    quote: str = ""  # a quote not taken from a passage (the judge's), anchored by the caller
+    prefer: int | None = None  # the output it came from
 
 
 def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
@@ -530,11 +565,16 @@ def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 def _held(h: ScanHit, ev: _Evidence) -> bool:
     """Whether the evidence holds a numeric claim.
 
-    Its tokens as written, or, for a percentage or a measure, the same value written otherwise
-    (``37%`` and ``37.00%``); versions and dates compare as written (``3.10`` is not ``3.1``).
+    Its tokens as written; a date written otherwise (``2024-04-09`` and ``09 Apr 2024``); a
+    percentage or a measure with other decimals (``37%`` and ``37.00%``). Versions compare as
+    written (``3.10`` is not ``3.1``).
     """
     if all(t in ev.numbers for t in h.tokens):
         return True
+    if h.kind == "date":
+        want = _ISO_DATE.search(h.text)
+        return want is not None and any(d == want.groups() for p in ev.passages
+                                        for d, _ in _dates(p.text))
     if h.kind not in ("percent", "unit") or len(h.tokens) != 1:
         return False
     value = float(h.tokens[0])
@@ -580,7 +620,8 @@ class LexicalAuditor:
         ev = _parse_evidence(record.evidence)
         flagged_words = {h.flag for h in flags if h.kind == "absolute"}
         flagged_nums = {h.flag for h in flags if h.kind != "absolute"}
-        supported: list[ClaimAudit] = []
+        k_out = len(ev.outputs)
+        results = self.judge.judge_batch([(c.text, out) for c in claims for out in ev.outputs])
         for k, c in enumerate(claims):
             context: list[str] = []
             prev = claims[k - 1] if k else None
@@ -588,33 +629,33 @@ class LexicalAuditor:
                     and c.span_start is not None \
                     and "." not in record.answer[prev.span_end : c.span_start]:
                 context = _terms(prev.text)  # "2 failures, both in a.py": both of what
+            judged = results[k * k_out : (k + 1) * k_out]
             f = self._decide(c, ev, flagged_words, flagged_nums, context)
             c.label, c.reason = f.label, f.reason
             if f.passage is not None:
                 self._quote(c, ev, f.passage)
+            elif f.quote:
+                self._anchor(c, ev, f.quote, f.prefer)
             if f.label is AuditLabel.CONTRADICTED and c.anchor in (None, "FAILED"):
                 c.label = AuditLabel.UNSUPPORTED  # never a contradiction without its quote
                 c.reason += " (its quote could not be anchored: kept as unsupported)"
-            if c.label is AuditLabel.SUPPORTED:
-                supported.append(c)
-        if supported and ev.outputs:
-            pairs = [(c.text, out) for c in supported for out in ev.outputs]
-            results = self.judge.judge_batch(pairs)
-            k = len(ev.outputs)
-            for j, c in enumerate(supported):
-                best = max(range(k), key=lambda i: results[j * k + i].relevance)
-                r = results[j * k + best]
-                if r.quote:
-                    idx, a = anchor_evidence_quote(r.quote, ev.outputs, prefer=best)
-                    if a.is_admitted:
-                        c.quote, c.evidence_index = r.quote, idx
-                        c.quote_start, c.quote_end = a.span_start, a.span_end
-                        c.anchor = a.kind.value
+            if c.label is AuditLabel.SUPPORTED and judged:
+                best = max(range(k_out), key=lambda i: judged[i].relevance)
+                if judged[best].quote:
+                    self._anchor(c, ev, judged[best].quote, best)
+                    if c.anchor == "FAILED":
+                        c.quote, c.anchor = "", None
 
     # -- rules ---------------------------------------------------------------------------------
 
     def _decide(self, c: ClaimAudit, ev: _Evidence, flagged_words: set[str],
                 flagged_nums: set[str], context: Sequence[str] = ()) -> _Finding:
+        """Apply the rules in order: contradictions, unheld figures, absolute words, coverage.
+
+        The judge's own REFUTES is not a rule: on tool output it reads "failed", "inactive" or
+        "not" as a negation of the claim even where the output agrees ("The build failed" and
+        ``error: lockfile is out of date``), so it would flag faithful answers.
+        """
         text = c.text
         hits = find_numeric_claims(text)
         missing = [h for h in hits if not _held(h, ev)]
@@ -624,8 +665,9 @@ class LexicalAuditor:
             found = self._figure_conflict(h, text, terms, held, ev)
             if found:
                 return found
-        for rule in (self._name_version_conflict, self._rate_conflict, self._count_conflict,
-                     self._negation_conflict, self._event_conflict, self._location_conflict):
+        for rule in (self._pairing_conflict, self._status_conflict, self._name_version_conflict,
+                     self._rate_conflict, self._count_conflict, self._negation_conflict,
+                     self._event_conflict, self._location_conflict):
             found = rule(text, terms, ev)
             if found:
                 return found
@@ -671,13 +713,13 @@ class LexicalAuditor:
             assert want is not None
             claimed = want.groups()
             for p in ev.passages:
-                for m in _ISO_DATE.finditer(p.text):
-                    if _near_miss_date(claimed, m.groups()):
+                for d, written in _dates(p.text):
+                    if _near_miss_date(claimed, d):
                         return _Finding(AuditLabel.CONTRADICTED,
-                                        f"the evidence dates it {m.group(0)}, not {h.text}", p)
+                                        f"the evidence dates it {written}, not {h.text}", p)
 
             def ok(p: _Passage) -> bool:
-                return bool(_ISO_DATE.search(p.text))
+                return bool(_dates(p.text))
         elif h.kind == "version":
             def ok(p: _Passage) -> bool:
                 return any(t not in h.tokens for t in _DOTTED.findall(p.text))
@@ -704,6 +746,41 @@ class LexicalAuditor:
             return None
         return _Finding(AuditLabel.CONTRADICTED,
                         f"the evidence gives another figure where the claim says {h.text!r}", p)
+
+    def _pairing_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find a version given the date of another ("v2.3.0, published on 2024-08-11").
+
+        The claim pairs one version and one ISO date, both held, but no passage holds them
+        together, and a passage holding the version gives it another date.
+        """
+        versions = _DOTTED.findall(text)
+        dates = _ISO_DATE.findall(text)
+        if len(versions) != 1 or len(dates) != 1 or versions[0] not in ev.numbers:
+            return None
+        v, d = versions[0], dates[0]
+        with_v = [p for p in ev.passages if v in p.numbers]
+        if any(d in [x for x, _ in _dates(p.text)] for p in with_v):
+            return None
+        if not any(d in [x for x, _ in _dates(p.text)] for p in ev.passages):
+            return None  # the date is not held: the figure rule speaks to it
+        for p in with_v:
+            other = [w for x, w in _dates(p.text) if x != d]
+            if other:
+                return _Finding(AuditLabel.CONTRADICTED,
+                                f"the evidence dates {v} {other[0]}, not {'-'.join(d)}", p)
+        return None
+
+    def _status_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find an HTTP status the response gives otherwise ("returned 200" against a 404)."""
+        m = _CLAIM_STATUS.search(text)
+        if not m or not 100 <= int(m.group(1)) <= 599:
+            return None
+        code = m.group(1)
+        statuses = [(p, x.group(1)) for p in ev.passages for x in _EVIDENCE_STATUS.finditer(p.text)]
+        if not statuses or any(c == code for _, c in statuses):
+            return None
+        p, c = statuses[0]
+        return _Finding(AuditLabel.CONTRADICTED, f"the response's status is {c}, not {code}", p)
 
     def _name_version_conflict(self, text: str, terms: list[str],
                                ev: _Evidence) -> _Finding | None:
@@ -844,6 +921,13 @@ class LexicalAuditor:
                         f"the evidence's {m.group(1)} concerns something else", events[0])
 
     # -- quotes --------------------------------------------------------------------------------
+
+    def _anchor(self, c: ClaimAudit, ev: _Evidence, quote: str, prefer: int | None) -> None:
+        """Anchor ``quote`` in the record's outputs and set it on ``c`` with its span."""
+        idx, anchor = anchor_evidence_quote(quote, ev.outputs, prefer=prefer)
+        c.quote, c.anchor = quote, anchor.kind.value
+        if anchor.is_admitted:
+            c.evidence_index, c.quote_start, c.quote_end = idx, anchor.span_start, anchor.span_end
 
     def _quote(self, c: ClaimAudit, ev: _Evidence, p: _Passage) -> None:
         """Quote passage ``p`` (widened to neighbour lines when short) and anchor it."""

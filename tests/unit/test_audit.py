@@ -47,6 +47,9 @@ PACKAGE_JSON = '{\n  "name": "dash",\n  "engines": {\n    "node": ">=18.17"\n  }
 CARGO_TEST = ("error[E0308]: mismatched types\n --> src/io.rs:12:5\n"
               "error[E0425]: cannot find value\n --> src/net.rs:40:9\n"
               "error: could not compile due to 2 previous errors\n")
+RELEASES = "v2.4.0  Latest  2024-08-11\nv2.3.0          2024-07-02\n"
+HTTP_503 = "HTTP/1.1 503 Service Unavailable\nretry-after: 30\n\n{\"ok\":false}\n"
+CERT = "subject=CN=api.example.com\nnotAfter=Mar 14 12:00:00 2026 GMT\n"
 GITLOG = (
     "f00d123 (HEAD -> main) Bump version to 2.1.0\n"
     "e11e456 Revert \"Add gzip to uploads (#88)\"\n"
@@ -124,9 +127,15 @@ def test_supported_claims_of_a_faithful_answer() -> None:
         ("The dashboard needs Node 16 or later.", (PACKAGE_JSON,),
          "The dashboard needs Node 16 or later"),
         ("The run had 2 errors, both in src/io.rs.", (CARGO_TEST,), "both in src/io.rs"),
+        ("The newest release is v2.3.0, published on 2024-08-11.", (RELEASES,),
+         "The newest release is v2.3.0, published on 2024-08-11"),
+        ("The health endpoint returned 200.", (HTTP_503,), "The health endpoint returned 200"),
+        ("The certificate expires on 2025-03-14.", (CERT,),
+         "The certificate expires on 2025-03-14"),
     ],
     ids=["version", "date-a-year-off", "figure", "count-of-else", "negation", "without",
-         "rate-window", "event-of-else", "major-version", "all-in-one-place"],
+         "rate-window", "event-of-else", "major-version", "all-in-one-place",
+         "date-of-another-version", "http-status", "date-written-otherwise"],
 )
 def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ...],
                                              claim: str) -> None:
@@ -153,6 +162,9 @@ def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ..
         ("The gzip change was reverted.", (GITLOG,)),
         ("The dashboard needs Node 18 or later.", (PACKAGE_JSON,)),
         ("The run had 2 errors, one in src/io.rs and one in src/net.rs.", (CARGO_TEST,)),
+        ("The newest release is v2.4.0, published on 2024-08-11.", (RELEASES,)),
+        ("The health endpoint returned 503.", (HTTP_503,)),
+        ("The certificate expires on 2026-03-14.", (CERT,)),
     ],
 )
 def test_the_same_claims_stated_right_are_supported(answer: str,
