@@ -660,6 +660,8 @@ class LexicalAuditor:
         hits = find_numeric_claims(text)
         missing = [h for h in hits if not _held(h, ev)]
         held = [t for t in number_tokens(text) if t in ev.numbers]
+        held += [h.tokens[0] for h in hits if h.tokens and h.tokens[0] not in held
+                 and h not in missing]  # held written otherwise ("09 Apr 2024")
         terms = list(dict.fromkeys([*_terms(text), *context]))
         for h in missing:
             found = self._figure_conflict(h, text, terms, held, ev)
