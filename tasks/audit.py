@@ -39,7 +39,14 @@ from affidavit.schemas.audits import (
     EvidenceItem,
     make_audit_id,
 )
-from affidavit.tasks.audit_scanner import ScanHit, find_numeric_claims, number_tokens, scan_answer
+from affidavit.tasks.audit_scanner import (
+    SIZE_UNITS,
+    TIME_UNITS,
+    ScanHit,
+    find_numeric_claims,
+    number_tokens,
+    scan_answer,
+)
 from affidavit.tasks.claims import STOP_WORDS, split_answer_claims
 
 __all__ = [
@@ -472,13 +479,21 @@ def _stop_terms() -> frozenset[str]:
     return frozenset(tokenize(" ".join(STOP_WORDS))) | frozenset(STOP_WORDS)
 
 
+_FIGURE_NUMBER = re.compile(
+    r"(?<![\w.])\d+(?:[.,]\d+)*(?:(?![\w.])|(?=(?:" + "|".join(
+        re.escape(u) for u in sorted(TIME_UNITS + SIZE_UNITS, key=len, reverse=True))
+    + r")\b))")
+"""A figure's number (alone, or glued to its unit: "30s", "512MiB"), taken out before the
+judge's tokenizer reads the words, so that the unit reads as the word it is ("days")."""
+
+
 def _terms(text: str) -> list[str]:
     """Content terms of a text: the judge's folded, stemmed words, stop words and figures out."""
     from affidavit.tasks.judge_lexical import tokenize
 
     stop = _stop_terms()
     out = []
-    for t in tokenize(text):
+    for t in tokenize(_FIGURE_NUMBER.sub(" ", text)):
         if t in stop or t.startswith("#") or len(t) < 2 or t.isdigit():
             continue
         out.append(_SYNONYMS.get(t, t))
@@ -731,8 +746,13 @@ class LexicalAuditor:
         else:
             unit = re.sub(r"^[\d\s\-]+", "", h.text)
             family = _TIME_UNIT_WORDS if unit.lower() in _TIME_UNIT_WORDS else None
+            glued = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[ \-]?(?:" + "|".join(
+                re.escape(u) for u in sorted(family or (unit,), key=len, reverse=True))
+                + r")(?![\w/])", re.IGNORECASE if family else 0)
 
             def ok(p: _Passage) -> bool:
+                if glued.search(p.text):  # "512MiB", "14 days"
+                    return True
                 words = {w.lower() for w in re.findall(r"[A-Za-zµ/]+", p.text)}
                 has_unit = bool(words & family) if family else unit in p.text
                 return has_unit and bool(re.search(r"(?<![\w.])\d+(?![\w.])", p.text))
