@@ -920,12 +920,14 @@ class LexicalAuditor:
     def _event_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """Find an event the evidence records for something else.
 
-        The claim says X was reverted (removed, yanked...), the evidence's revert names other
-        things, and X stands in the evidence elsewhere.
+        The claim says X was reverted (removed, yanked...; passive voice, so that X is what the
+        event befell), the evidence's revert names other things, and X stands in the evidence
+        elsewhere.
         """
         m = _EVENT_VERBS.search(text)
-        if not m:
-            return None
+        if not m or not re.search(r"\b(?:was|were|is|are|been|got|get|gets)\s+(?:\w+\s+)?$",
+                                  text[: m.start()]):
+            return None  # passive only: "X was reverted" names X; "Lena dropped X" names Lena
         verb = _terms(m.group(1))
         subject = [t for t in _terms(text[: m.start()]) if t not in _GENERIC]
         if not verb or len(subject) < 2:

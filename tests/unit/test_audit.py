@@ -316,3 +316,10 @@ def test_a_measure_written_otherwise_is_held_but_a_version_is_not() -> None:
         "The CPU is at 37%": AuditLabel.SUPPORTED}
     labels = _audit("wren needs Python 3.1 or newer.", 'requires-python = ">=3.10"')
     assert labels == {"wren needs Python 3.1 or newer": AuditLabel.CONTRADICTED}
+
+
+def test_an_event_in_the_active_voice_names_its_agent_not_what_it_befell() -> None:
+    git = ("commit 9f8e7d6\nAuthor: Lena Ortiz <lena@example.org>\n\n    Drop Python 3.8 support\n"
+           "\n 2 files changed, 3 insertions(+), 3 deletions(-)\n")
+    labels = _audit("Lena Ortiz dropped Python 3.8 support in a commit touching 2 files.", git)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
