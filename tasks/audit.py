@@ -872,24 +872,27 @@ class LexicalAuditor:
     def _count_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """Find a count of something else.
 
-        "212 files" where the evidence counts the same noun otherwise ("7 files changed") and
-        never with the claim's number.
+        "212 files" where the evidence counts the same noun otherwise ("7 files changed"),
+        never with the claim's number, and gives the claim's number to another noun ("212
+        insertions"). Without that last condition a subset would read as a conflict ("2 tests
+        failed" against "Ran 42 tests").
         """
         for m in _COUNT_NOUN.finditer(text):
             n, noun = m.group(1), m.group(2)
             key = _terms(noun)
             if not key or noun.lower() in _TIME_UNIT_WORDS or len(n) == 4:
                 continue
-            same, other = False, None
+            same, other, elsewhere = False, None, False
             for p in ev.passages:
                 for q in _COUNT_NOUN.finditer(p.text):
                     if _terms(q.group(2))[:1] != key[:1]:
+                        elsewhere = elsewhere or q.group(1) == n
                         continue
                     if q.group(1) == n:
                         same = True
                     elif other is None:
                         other = (p, q.group(1))
-            if other and not same:
+            if other and elsewhere and not same:
                 return _Finding(AuditLabel.CONTRADICTED,
                                 f"the evidence counts {other[1]} {noun}, not {n}", other[0])
         return None

@@ -323,3 +323,9 @@ def test_an_event_in_the_active_voice_names_its_agent_not_what_it_befell() -> No
            "\n 2 files changed, 3 insertions(+), 3 deletions(-)\n")
     labels = _audit("Lena Ortiz dropped Python 3.8 support in a commit touching 2 files.", git)
     assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_a_subset_count_is_not_a_count_of_something_else() -> None:
+    out = "Ran 42 tests in 0.31s\n\nFAILED (failures=2)\n"
+    labels = _audit("2 tests failed.", out)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
