@@ -8,7 +8,13 @@ Labels (DESIGN.md, *Answer audit*):
 
 * ``CONTRADICTED``: a figure, version, date or negation of the claim differs from what the
   evidence says about the same thing. Always carries a quote that the anchor gate finds in that
-  record's evidence.
+  record's evidence. The rules, each for a class of error, not a case: a version, date,
+  percentage or measure no output holds where the passage about the same thing gives another
+  (a date one field off anywhere); a version given another's date; an HTTP status; a major
+  version after a name ("Node 16"); a rate over another window (``600;w=3600``); a count of
+  something else ("212 files" where 212 counts insertions); a negation the evidence does not
+  share; an event ("was reverted") the evidence records for something else; a whole set placed
+  in one path ("both failures in a.py") where the evidence names another.
 * ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
   does not cover (no output holds the word), on a claim the evidence otherwise speaks to.
 * ``UNSUPPORTED``: nothing in the evidence is behind the claim (a numeric claim no output holds,
@@ -568,8 +574,6 @@ class _Finding:
     label: AuditLabel
     reason: str
     passage: _Passage | None = None
-    quote: str = ""  # a quote not taken from a passage (the judge's), anchored by the caller
-    prefer: int | None = None  # the output it came from
 
 
 def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
@@ -634,7 +638,6 @@ class LexicalAuditor:
         """Label ``claims`` of ``record`` in place (the record must have evidence)."""
         ev = _parse_evidence(record.evidence)
         flagged_words = {h.flag for h in flags if h.kind == "absolute"}
-        flagged_nums = {h.flag for h in flags if h.kind != "absolute"}
         k_out = len(ev.outputs)
         results = self.judge.judge_batch([(c.text, out) for c in claims for out in ev.outputs])
         for k, c in enumerate(claims):
@@ -645,12 +648,10 @@ class LexicalAuditor:
                     and "." not in record.answer[prev.span_end : c.span_start]:
                 context = _terms(prev.text)  # "2 failures, both in a.py": both of what
             judged = results[k * k_out : (k + 1) * k_out]
-            f = self._decide(c, ev, flagged_words, flagged_nums, context)
+            f = self._decide(c, ev, flagged_words, context)
             c.label, c.reason = f.label, f.reason
             if f.passage is not None:
                 self._quote(c, ev, f.passage)
-            elif f.quote:
-                self._anchor(c, ev, f.quote, f.prefer)
             if f.label is AuditLabel.CONTRADICTED and c.anchor in (None, "FAILED"):
                 c.label = AuditLabel.UNSUPPORTED  # never a contradiction without its quote
                 c.reason += " (its quote could not be anchored: kept as unsupported)"
@@ -664,7 +665,7 @@ class LexicalAuditor:
     # -- rules ---------------------------------------------------------------------------------
 
     def _decide(self, c: ClaimAudit, ev: _Evidence, flagged_words: set[str],
-                flagged_nums: set[str], context: Sequence[str] = ()) -> _Finding:
+                context: Sequence[str] = ()) -> _Finding:
         """Apply the rules in order: contradictions, unheld figures, absolute words, coverage.
 
         The judge's own REFUTES is not a rule: on tool output it reads "failed", "inactive" or
