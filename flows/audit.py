@@ -170,8 +170,8 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
                             "audits; the audits table holds them all")
     report = _write_report(wh, run, kept_audits, kept_claims)
     sync_views(wh, run)
-    msg = (f"{n_audits} answers audited ({run.counts.get('audits_written', 0)} new), "
-           f"{n_claims} claims")
+    msg = (f"{n_audits} answer{'s' if n_audits != 1 else ''} audited "
+           f"({run.counts.get('audits_written', 0)} new), {n_claims} claims")
     if failures:
         msg += f"; the llm auditor failed on {failures}"
     run.finish(RunStatus.COMPLETED, msg)

@@ -492,11 +492,17 @@ def audit(
     auditor: Annotated[str, typer.Option("--auditor", help="lexical | llm")] = "lexical",
     card: Annotated[str | None, typer.Option(
         "--card", help="facts-and-limits card for the llm auditor")] = None,
-    id_column: Annotated[str | None, typer.Option("--id-column")] = None,
-    answer_column: Annotated[str | None, typer.Option("--answer-column")] = None,
-    evidence_column: Annotated[str | None, typer.Option("--evidence-column")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=0)] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 500,
+    id_column: Annotated[str | None, typer.Option(
+        "--id-column", help="column of the record id (default: id, case_id, ...)")] = None,
+    answer_column: Annotated[str | None, typer.Option(
+        "--answer-column", help="column of the answer (default: answer, response, ...)")] = None,
+    evidence_column: Annotated[str | None, typer.Option(
+        "--evidence-column", help="column of the evidence list (default: evidence, "
+        "tool_calls, ...)")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=0,
+                                              help="audit at most this many records")] = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1,
+                                            help="records per task run")] = 500,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -505,8 +511,9 @@ def audit(
     Each claim is labelled SUPPORTED, OVERSTATED, UNSUPPORTED or CONTRADICTED against that
     evidence only; a scanner flags absolute words and figures no evidence holds.
 
-    Examples: affidavit audit answer.txt --evidence pytest.txt --evidence pyproject.toml ;
-    affidavit audit --sessions sessions.jsonl --json
+    Example: affidavit audit answer.txt --evidence pytest.txt --evidence pyproject.toml
+
+    Example: affidavit audit --sessions sessions.jsonl --json
     """
     if (answer_file is None) == (sessions is None):
         _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
