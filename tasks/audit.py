@@ -1004,11 +1004,13 @@ class AuditOutcome:
 def scanner_only(record: AuditRecord) -> AuditOutcome | None:
     """Audit a record by the scanner alone when it has no evidence (every claim UNSUPPORTED).
 
+    A record whose every evidence output is blank has no evidence either.
+
     Returns:
         The outcome, or ``None`` when the record has evidence (an auditor must label it).
     """
-    if record.evidence:
-        return None
+    if any(e.output.strip() for e in record.evidence):
+        return None  # blank outputs are no evidence
     claims = split_claims(record.answer)
     flags = scan_answer(record.answer, [])
     attach_flags(claims, flags)

@@ -329,3 +329,10 @@ def test_a_subset_count_is_not_a_count_of_something_else() -> None:
     out = "Ran 42 tests in 0.31s\n\nFAILED (failures=2)\n"
     labels = _audit("2 tests failed.", out)
     assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_blank_outputs_are_no_evidence() -> None:
+    rec = AuditRecord("r", "It takes 30 ms.", (EvidenceItem("shell", "true", "  \n"),))
+    [out] = audit_lexical([rec])
+    assert out.auditor == "scanner"
+    assert [c.label for c in out.claims] == [AuditLabel.UNSUPPORTED]
