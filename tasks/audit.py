@@ -617,7 +617,8 @@ class LexicalAuditor:
             share of whose terms appear in the evidence (outputs and inputs) has nothing behind
             it: UNSUPPORTED. 0.25 = fewer than one term in four; set by reading the term
             coverage of the audit-dev claims, where supported claims without a held figure
-            cover a third of their terms or more.
+            cover a third of their terms or more. A claim of fewer than two content terms is
+            too short for a share to mean anything and is not judged by it.
 
     Attributes:
         name: ``"lexical"``.
@@ -702,7 +703,7 @@ class LexicalAuditor:
                                 f"{word!r}: no evidence output covers the whole range it claims")
             return _Finding(AuditLabel.UNSUPPORTED,
                             f"{word!r}, and nothing in the evidence speaks to the claim")
-        if not held and coverage < self.coverage_floor:
+        if not held and len(terms) >= 2 and coverage < self.coverage_floor:
             return _Finding(AuditLabel.UNSUPPORTED,
                             f"the evidence holds {coverage:.0%} of the claim's terms and none "
                             "of its figures")
