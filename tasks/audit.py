@@ -471,8 +471,9 @@ _EVIDENCE_STATUS = re.compile(r"\bHTTP/\d(?:\.\d)?\s+(\d{3})\b")
 """The status line of an HTTP response (``HTTP/1.1 404 Not Found``)."""
 _NAME_NUMBER = re.compile(r"\b([A-Za-z][\w.\-]*[A-Za-z])\s+v?(\d{1,3})\b(?![.\d%])")
 """A name and a bare version number ("Node 16", "PostgreSQL 15")."""
-_LEANING = re.compile(r"(?:both|all|each|none|neither)\b", re.IGNORECASE)
-"""A clause that opens with a bare quantifier leans on the clause before it for its subject."""
+_LEANING = re.compile(r"(?:both|all|each|none|neither|which)\b", re.IGNORECASE)
+"""A clause that opens with a bare quantifier or "which" leans on the clause before it for its
+subject."""
 _COLLECTIVE = re.compile(r"\b(?:both|all|every|each)\b", re.IGNORECASE)
 _PATH = re.compile(r"(?<![\w/.])(?:[\w.\-]+/)+[\w\-]+\.[A-Za-z0-9]{1,8}\b")
 """A relative file path with a folder and an extension (``tests/test_export.py``)."""

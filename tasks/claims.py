@@ -671,14 +671,15 @@ _CLAUSE_JOINS = (
     ("semicolon", re.compile(r";\s*(?:nonetheless|however|but|so)?,?\s+")),
     ("coordinator", re.compile(
         r",\s+(?:and|so|but|while|whereas|nonetheless)\s+"
-        r"|,\s+(?=(?:because|never|not|both|all|each|neither|none)\s)")),
+        r"|,\s+(?=(?:because|never|not|both|all|each|neither|none|which)\s)")),
     ("colon", re.compile(r":\s+(?=[a-z])")),
     ("comma", re.compile(r",\s+(?=[a-z])")),
     ("bare", re.compile(r"\s+(?:and|but)\s+(?!(?:also|then)\b)")),
 )
 """Points where an answer's sentence may join two clauses, strongest first: a semicolon, a comma
-before a coordinator ("and", "so", "but", "while", "because", "never") or a quantifier that
-starts a claim of its own ("2 failures, both in tests/a.py"), a colon before a lowercase clause,
+before a coordinator ("and", "so", "but", "while", "because", "never"), a non-restrictive
+"which" ("fixed in 1.4.1, which shipped on ...") or a quantifier that starts a claim of its own
+("2 failures, both in tests/a.py"), a colon before a lowercase clause,
 a bare comma before a clause with its own subject and verb, a bare "and"/"but"."""
 _LEAD_CONNECTIVE = re.compile(r"^(?:and|so|but|while|whereas|nonetheless|however|then),?\s+",
                               re.IGNORECASE)
