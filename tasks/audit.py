@@ -608,6 +608,45 @@ def _as_float(token: str) -> float | None:
         return None
 
 
+_UNIVERSAL = frozenset({"all", "every", "each", "both"})
+_SKIP_AFTER = frozenset({"the", "of", "its", "their", "these", "those", "them", "one", "from",
+                         "in", "on", "at", "with"})
+
+
+def _range_covered(text: str, word: str, context: Sequence[str],
+                   ev: _Evidence) -> _Passage | None:
+    """Whether the evidence covers a universal claim's whole range, member by member.
+
+    The range is named by the noun after the quantifier ("all 42 tests", "every tag"), or, for
+    a clause leaning on the one before ("4 mismatches, all from paynest-eu"), by the last term
+    of that clause. The evidence covers it when at least two passages name a member and every
+    one of them also holds a term of the rest of the claim (each mismatch line names
+    ``provider=paynest-eu``).
+
+    Returns:
+        The first member passage when the range is covered, else ``None``.
+    """
+    if word not in _UNIVERSAL:
+        return None
+    m = re.search(rf"\b{word}\b", text, re.IGNORECASE)
+    assert m is not None
+    after = [w for w in re.findall(r"[A-Za-z][\w\-]*", text[m.end():])[:4]
+             if w.lower() not in _SKIP_AFTER]
+    if _LEANING.match(text):
+        head = list(context[-1:])
+    else:
+        head = _terms(after[0]) if after else []
+    if not head:
+        return None
+    rest = [t for t in _terms(text) if t not in head and t != word]
+    members = [p for p in ev.passages if head[-1] in p.terms]
+    if len(members) < 2 or not rest:
+        return None
+    if all(any(t in p.terms for t in rest) for p in members):
+        return members[0]
+    return None
+
+
 class LexicalAuditor:
     """The default auditor: rules on figures, dates, negations and absolute words; no model.
 
@@ -699,6 +738,10 @@ class LexicalAuditor:
         if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
                              and absolute[0].lower() == "every"):
             word = absolute[0].lower()
+            covering = _range_covered(text, word, context, ev) if len(absolute) == 1 else None
+            if covering is not None:
+                return _Finding(AuditLabel.SUPPORTED,
+                                f"{word!r}: every passage about them says so", covering)
             if coverage > 0 or held:
                 return _Finding(AuditLabel.OVERSTATED,
                                 f"{word!r}: no evidence output covers the whole range it claims")

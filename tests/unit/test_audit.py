@@ -336,3 +336,15 @@ def test_blank_outputs_are_no_evidence() -> None:
     [out] = audit_lexical([rec])
     assert out.auditor == "scanner"
     assert [c.label for c in out.claims] == [AuditLabel.UNSUPPORTED]
+
+
+@pytest.mark.parametrize(
+    ("last_provider", "label"),
+    [("acme-us", AuditLabel.SUPPORTED), ("globex-eu", AuditLabel.OVERSTATED)],
+)
+def test_a_universal_claim_is_covered_member_by_member(last_provider: str,
+                                                       label: AuditLabel) -> None:
+    log = "".join(f"10:0{i} WARN card declined provider={p}\n"
+                  for i, p in enumerate(["acme-us", "acme-us", last_provider]))
+    labels = _audit("The gateway logged 3 card declines, all from acme-us.", log)
+    assert labels["all from acme-us"] is label
