@@ -77,13 +77,18 @@ def make_auditor(auditor: str, *, card_path: str | None = None) -> Any:
     if auditor == "lexical":
         return LexicalAuditor()
     if auditor == "llm":
-        from affidavit.tasks.audit_llm import LLMAuditor, audit_config_from_env, read_card
+        from affidavit.tasks.audit_llm import (
+            LLMAuditor,
+            audit_config_from_env,
+            audit_limits_from_env,
+            read_card,
+        )
 
         cfg = audit_config_from_env()
         if cfg is None:
             raise ValueError("the llm auditor needs AFFIDAVIT_LLM_BASE_URL and "
                              "AFFIDAVIT_LLM_MODEL")
-        return LLMAuditor(cfg, card=read_card(card_path))
+        return LLMAuditor(cfg, card=read_card(card_path), **audit_limits_from_env())
     raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
 
 

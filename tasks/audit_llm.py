@@ -60,6 +60,7 @@ __all__ = [
     "RECORD_TIMEOUT_S",
     "LLMAuditor",
     "audit_config_from_env",
+    "audit_limits_from_env",
     "build_audit_messages",
     "parse_audit_reply",
     "read_card",
@@ -107,6 +108,34 @@ def audit_config_from_env(environ: Mapping[str, str] = os.environ) -> LLMJudgeCo
     if cfg is None:
         return None
     return dataclasses.replace(cfg, max_tokens=max(cfg.max_tokens, AUDIT_MAX_TOKENS))
+
+
+def audit_limits_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
+    """Read the LLM auditor's limits from the environment.
+
+    ``AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S`` is the per-record latency cap in seconds and
+    ``AFFIDAVIT_AUDIT_EVIDENCE_CHARS`` the evidence characters sent per record.
+
+    Returns:
+        Keyword arguments of :class:`LLMAuditor` (only those set).
+
+    Raises:
+        ValueError: When a value is not a positive number.
+    """
+    out: dict[str, Any] = {}
+    for var, key, kind in (("AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S", "record_timeout_s", float),
+                           ("AFFIDAVIT_AUDIT_EVIDENCE_CHARS", "evidence_char_cap", int)):
+        raw = environ.get(var, "").strip()
+        if not raw:
+            continue
+        try:
+            value = kind(raw)
+        except ValueError:
+            raise ValueError(f"{var} is not a number: {raw!r}") from None
+        if value <= 0:
+            raise ValueError(f"{var} must be positive: {raw!r}")
+        out[key] = value
+    return out
 
 
 def read_card(path: str | Path | None) -> str:

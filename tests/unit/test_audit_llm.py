@@ -250,3 +250,13 @@ def test_parse_audit_reply_rejects_nothing_usable() -> None:
         parse_audit_reply('{"claims": [{"index": 1, "label": "MAYBE"}]}', 1)
     got = parse_audit_reply('{"claims": [{"index": 2, "label": "overstated"}]}', 2)
     assert got == {1: {"label": AuditLabel.OVERSTATED, "reason": "", "quote": ""}}
+
+
+def test_limits_from_the_environment() -> None:
+    from affidavit.tasks.audit_llm import audit_limits_from_env
+
+    env = {"AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "30", "AFFIDAVIT_AUDIT_EVIDENCE_CHARS": "8000"}
+    assert audit_limits_from_env(env) == {"record_timeout_s": 30.0, "evidence_char_cap": 8000}
+    assert audit_limits_from_env({}) == {}
+    with pytest.raises(ValueError, match="positive"):
+        audit_limits_from_env({"AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "0"})
