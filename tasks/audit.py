@@ -585,12 +585,16 @@ def _near_miss_date(a: tuple[str, str, str], b: tuple[str, str, str]) -> bool:
 def _held(h: ScanHit, ev: _Evidence) -> bool:
     """Whether the evidence holds a numeric claim.
 
-    Its tokens as written; a date written otherwise (``2024-04-09`` and ``09 Apr 2024``); a
-    percentage or a measure with other decimals (``37%`` and ``37.00%``). Versions compare as
-    written (``3.10`` is not ``3.1``).
+    Its tokens as written; a version the evidence refines (``5.4`` and ``5.4.5``); a date
+    written otherwise (``2024-04-09`` and ``09 Apr 2024``); a percentage or a measure with other
+    decimals (``37%`` and ``37.00%``). Versions otherwise compare as written (``3.10`` is not
+    ``3.1``).
     """
     if all(t in ev.numbers for t in h.tokens):
         return True
+    if h.kind == "version" and len(h.tokens) == 1 and "." in h.tokens[0]:
+        # "TypeScript 5.4" against "~5.4.5": the evidence's version is within the claim's
+        return any(t.startswith(h.tokens[0] + ".") for t in ev.numbers)
     if h.kind == "date":
         want = _ISO_DATE.search(h.text)
         return want is not None and any(d == want.groups() for p in ev.passages

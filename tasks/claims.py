@@ -671,16 +671,18 @@ _CLAUSE_JOINS = (
     ("semicolon", re.compile(r";\s*(?:nonetheless|however|but|so)?,?\s+")),
     ("coordinator", re.compile(
         r",\s+(?:and|so|but|while|whereas|nonetheless)\s+"
-        r"|,\s+(?=(?:because|never|not|both|all|each|neither|none|which)\s)")),
+        r"|,\s+(?=(?:because|never|not|both|all|each|neither|none|which)\s)"
+        r"|,\s+(?=[a-z]{3,}ing\s)")),
     ("colon", re.compile(r":\s+(?=[a-z])")),
     ("comma", re.compile(r",\s+(?=[a-z])")),
     ("bare", re.compile(r"\s+(?:and|but)\s+(?!(?:also|then)\b)")),
 )
-"""Points where an answer's sentence may join two clauses, strongest first: a semicolon, a comma
+"""Points where an answer's sentence may join two clauses, strongest first: a semicolon; a comma
 before a coordinator ("and", "so", "but", "while", "because", "never"), a non-restrictive
-"which" ("fixed in 1.4.1, which shipped on ...") or a quantifier that starts a claim of its own
-("2 failures, both in tests/a.py"), a colon before a lowercase clause,
-a bare comma before a clause with its own subject and verb, a bare "and"/"but"."""
+"which" ("fixed in 1.4.1, which shipped on ..."), a participle ("..., using a page size of 50")
+or a quantifier that starts a claim of its own ("2 failures, both in tests/a.py"); a colon
+before a lowercase clause; a bare comma before a clause with its own subject and verb; a bare
+"and"/"but"."""
 _LEAD_CONNECTIVE = re.compile(r"^(?:and|so|but|while|whereas|nonetheless|however|then),?\s+",
                               re.IGNORECASE)
 _DETERMINERS = frozenset("a an the its their his her our your this that these those".split())

@@ -348,3 +348,8 @@ def test_a_universal_claim_is_covered_member_by_member(last_provider: str,
                   for i, p in enumerate(["acme-us", "acme-us", last_provider]))
     labels = _audit("The gateway logged 3 card declines, all from acme-us.", log)
     assert labels["all from acme-us"] is label
+
+
+def test_a_version_the_evidence_refines_is_held() -> None:
+    labels = _audit("TypeScript is held to the 5.4 patch releases.", '"typescript": "~5.4.5"')
+    assert labels == {"TypeScript is held to the 5.4 patch releases": AuditLabel.SUPPORTED}
