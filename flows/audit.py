@@ -26,6 +26,7 @@ from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.audit import (
     AuditOutcome,
     LexicalAuditor,
+    audit_key,
     audit_lexical,
     audit_rows,
     iter_sessions,
@@ -47,7 +48,8 @@ class AuditRunResult:
         run_id: The run.
         status: Run status.
         message: One line for the user.
-        audits: The ``audits`` rows of the run's records (new or already stored), the first
+        audits: The ``audits`` rows this run wrote (records audited before by the same auditor
+            are skipped and counted in ``already_audited``), the first
             :data:`REPORT_MAX_AUDITS` of them.
         claims: Their ``audit_claims`` rows.
         counts: Records read, rows written, skips by reason, failures.
@@ -151,7 +153,14 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
     it = iter(records)
     try:
         while batch := list(islice(it, batch_size)):
-            outcomes = audit_batch_task(batch, engine)
+            run.counts["records_read"] += len(batch)
+            todo = [r for r in batch if (audit_key(r, engine.name),) not in known["audits"]]
+            run.counts["already_audited"] += len(batch) - len(todo)
+            if progress is not None:
+                progress(len(batch))
+            if not todo:
+                continue
+            outcomes = audit_batch_task(todo, engine)
             a, c = store_outcomes(wh, outcomes, run=run, source=source, known=known)
             n_audits += len(a)
             n_claims += len(c)
@@ -160,9 +169,6 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
                 kept_audits += a[:room]
                 ids = {x["audit_id"] for x in a[:room]}
                 kept_claims += [x for x in c if x["audit_id"] in ids]
-            run.counts["records_read"] += len(batch)
-            if progress is not None:
-                progress(len(batch))
     finally:
         if hasattr(engine, "close"):
             engine.close()
@@ -175,8 +181,9 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
                             "audits; the audits table holds them all")
     report = _write_report(wh, run, kept_audits, kept_claims)
     sync_views(wh, run)
-    msg = (f"{n_audits} answer{'s' if n_audits != 1 else ''} audited "
-           f"({run.counts.get('audits_written', 0)} new), {n_claims} claims")
+    msg = f"{n_audits} answer{'s' if n_audits != 1 else ''} audited, {n_claims} claims"
+    if run.counts.get("already_audited"):
+        msg += f"; {run.counts['already_audited']} already audited by {engine.name} (skipped)"
     if failures:
         msg += f"; the llm auditor failed on {failures}"
     run.finish(RunStatus.COMPLETED, msg)

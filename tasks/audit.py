@@ -61,7 +61,9 @@ __all__ = [
     "LexicalAuditor",
     "anchor_evidence_quote",
     "attach_flags",
+    "audit_key",
     "audit_rows",
+    "has_evidence",
     "iter_sessions",
     "read_sessions",
     "record_from_files",
@@ -1050,6 +1052,20 @@ class AuditOutcome:
     latency_ms: int | None = None
 
 
+def has_evidence(record: AuditRecord) -> bool:
+    """Whether a record has evidence to audit against (blank outputs are no evidence)."""
+    return any(e.output.strip() for e in record.evidence)
+
+
+def audit_key(record: AuditRecord, auditor: str) -> str:
+    """Return the ``audit_id`` a successful audit of ``record`` by ``auditor`` gets.
+
+    ``"scanner"`` stands in for any auditor when the record has no evidence. Flows use it to
+    skip records already audited before auditing them again.
+    """
+    return make_audit_id(record, auditor if has_evidence(record) else "scanner")
+
+
 def scanner_only(record: AuditRecord) -> AuditOutcome | None:
     """Audit a record by the scanner alone when it has no evidence (every claim UNSUPPORTED).
 
@@ -1058,8 +1074,8 @@ def scanner_only(record: AuditRecord) -> AuditOutcome | None:
     Returns:
         The outcome, or ``None`` when the record has evidence (an auditor must label it).
     """
-    if any(e.output.strip() for e in record.evidence):
-        return None  # blank outputs are no evidence
+    if has_evidence(record):
+        return None
     claims = split_claims(record.answer)
     flags = scan_answer(record.answer, [])
     attach_flags(claims, flags)
@@ -1098,6 +1114,10 @@ def audit_rows(
     """
     rec = outcome.record
     audit_id = make_audit_id(rec, outcome.auditor)
+    if outcome.degraded is not None and outcome.degraded.startswith("llm failed"):
+        # a failed audit is kept as the run's record of it, under an id of its own, so that
+        # the next run audits the record again instead of finding it done
+        audit_id = make_audit_id(rec, f"{outcome.auditor}#failed:{run_id}")
     labels = Counter(c.label for c in outcome.claims)
     row = {
         "audit_id": audit_id,

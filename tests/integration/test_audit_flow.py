@@ -50,14 +50,15 @@ def test_sessions_cli_writes_tables_once_and_counts_the_bad_line(prefect_harness
     again = runner.invoke(app, ["audit", "--sessions", str(src), "--home", str(home)])
     assert again.exit_code == 0, again.output
     assert "summary:" in again.output
-    assert "(0 new)" in again.output
+    assert "2 already audited by lexical (skipped)" in " ".join(again.output.split())
     assert _sql(home, "select count(*) from audits") == [(2,)]
     assert _sql(home, "select count(*) from audit_claims") == [(3,)]
     assert _sql(home, "select label, quote from audit_claims where label = 'CONTRADICTED'") == [
         ("CONTRADICTED", 'requires-python = ">=3.11"')]
     runs = _sql(home, "select flow, status, counts from runs order by started_at")
     assert [r[:2] for r in runs] == [("audit_sessions", "completed")] * 2
-    assert json.loads(runs[1][2])["audits_written"] == 0
+    assert json.loads(runs[1][2]).get("audits_written", 0) == 0
+    assert json.loads(runs[1][2])["already_audited"] == 2
 
 
 def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
@@ -117,6 +118,25 @@ def test_llm_failures_leave_the_run_usable_and_are_counted(prefect_harness, tmp_
     [(counts, degraded)] = _sql(home, "select counts, degraded from runs")
     assert json.loads(counts)["llm_failures"] == 1
     assert "llm auditor failed" in degraded
+    # the failed record is audited again by the next run; the one audited by the scanner is not
+    srv = ScriptedServer()
+    srv.thread.start()
+    try:
+        srv.script["wren"] = [{"content": json.dumps({"claims": [
+            {"index": 1, "label": "SUPPORTED", "reason": "r", "quote": 'version = "1.6.3"'},
+            {"index": 2, "label": "CONTRADICTED", "reason": "r",
+             "quote": 'requires-python = ">=3.11"'}]})}]
+        monkeypatch.setenv("AFFIDAVIT_LLM_BASE_URL", srv.url)
+        again = audit_sessions(str(tmp_path / "s.jsonl"), auditor="llm", home=str(home))
+    finally:
+        srv.httpd.shutdown()
+        srv.httpd.server_close()
+    assert again.counts["audits_written"] == 1
+    assert again.counts["already_audited"] == 1
+    assert len(srv.calls) == 1
+    rows = _sql(home, "select record_id, n_contradicted, degraded is null from audits "
+                      "order by record_id, degraded nulls first")
+    assert rows == [("s1", 1, True), ("s1", 0, False), ("s2", 0, True)]
 
 
 def test_audit_dev_writes_48_audits_and_twice_adds_none(prefect_harness, tmp_path):
