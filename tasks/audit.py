@@ -527,6 +527,7 @@ class _Evidence:
     passages: list[_Passage]
     terms: frozenset[str]  # outputs and inputs
     numbers: frozenset[str]  # outputs only
+    words: frozenset[str]  # lowercased whole words of the outputs
     idf: dict[str, float] = field(default_factory=dict)
 
 
@@ -552,7 +553,8 @@ def _parse_evidence(items: Sequence[EvidenceItem]) -> _Evidence:
         terms.update(_terms(e.input))
     numbers = frozenset(t for p in passages for t in p.numbers)
     idf = compute_idf(p.text for p in passages) if passages else {"": 1.0}
-    return _Evidence(outputs, passages, frozenset(terms), numbers, idf)
+    words = frozenset(w.lower() for out in outputs for w in re.findall(r"[A-Za-z]+", out))
+    return _Evidence(outputs, passages, frozenset(terms), numbers, words, idf)
 
 
 def _weight(ev: _Evidence, term: str) -> float:
@@ -614,6 +616,10 @@ def _as_float(token: str) -> float | None:
         return None
 
 
+_WORLD = re.compile(r"\b(popular|popularity|widely|best|worst|leading|favou?rite|"
+                    r"industry|mainstream)\b", re.IGNORECASE)
+"""Words of a claim about the world beyond the tool outputs ("the most widely used query
+builder", "the best cache"): what was read cannot hold it unless it says so itself."""
 _UNIVERSAL = frozenset({"all", "every", "each", "both"})
 _SKIP_AFTER = frozenset({"the", "of", "its", "their", "these", "those", "them", "one", "from",
                          "in", "on", "at", "with"})
@@ -740,6 +746,10 @@ class LexicalAuditor:
         if missing:
             return _Finding(AuditLabel.UNSUPPORTED,
                             f"no evidence output holds {missing[0].text!r}")
+        world = [w for w in _WORLD.findall(text) if w.lower() not in ev.words]
+        if world:
+            return _Finding(AuditLabel.UNSUPPORTED,
+                            f"{world[0].lower()!r}: a claim about the world beyond what was read")
         absolute = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in flagged_words]
         if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
                              and absolute[0].lower() == "every"):

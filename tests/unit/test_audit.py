@@ -353,3 +353,14 @@ def test_a_universal_claim_is_covered_member_by_member(last_provider: str,
 def test_a_version_the_evidence_refines_is_held() -> None:
     labels = _audit("TypeScript is held to the 5.4 patch releases.", '"typescript": "~5.4.5"')
     assert labels == {"TypeScript is held to the 5.4 patch releases": AuditLabel.SUPPORTED}
+
+
+@pytest.mark.parametrize(
+    ("output", "label"),
+    [('[project]\nname = "wren"\n', AuditLabel.UNSUPPORTED),
+     ("wren is the most widely used upload client.\n", AuditLabel.SUPPORTED)],
+)
+def test_a_claim_about_the_world_needs_the_evidence_to_say_it(output: str,
+                                                              label: AuditLabel) -> None:
+    labels = _audit("wren is the most widely used upload client.", output)
+    assert labels == {"wren is the most widely used upload client": label}
