@@ -659,6 +659,64 @@ def _range_covered(text: str, word: str, context: Sequence[str],
     return None
 
 
+def _json_sections(output: str) -> dict[str, set[str]]:
+    """Map each key of a JSON output to the keys of the objects that hold it.
+
+    ``{"dependencies": {"express": "4"}, "devDependencies": {"@types/express": "4"}}`` gives
+    ``{"dependencies": {""}, "express": {"dependencies"}, ...}`` (lowercased; ``""`` is the top
+    level). Outputs that are not a JSON object give ``{}``.
+    """
+    text = output.strip()
+    if not text.startswith("{"):
+        return {}
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return {}
+    out: dict[str, set[str]] = {}
+
+    def walk(obj: Any, parent: str) -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                out.setdefault(str(k).lower(), set()).add(parent)
+                walk(v, str(k).lower())
+        elif isinstance(obj, list):
+            for v in obj:
+                walk(v, parent)
+
+    walk(data, "")
+    return out
+
+
+_ONLY_SECTION = re.compile(r"\bonly\s+(?:under|in|as|among)\s+(?:the\s+|a\s+)?([\w\-.@/]+)",
+                           re.IGNORECASE)
+""""only under devDependencies", "only in dependencies": a claim that an item sits in one
+section of a structured file and no other."""
+
+
+def _only_section_covered(text: str, ev: _Evidence) -> _Passage | None:
+    """Whether "X ... only under S" holds in a JSON output: X is a key of section S alone.
+
+    Returns:
+        The line of X in that output when it holds, else ``None``.
+    """
+    m = _ONLY_SECTION.search(text)
+    if not m:
+        return None
+    section = m.group(1).lower().rstrip(".")
+    items = [w.lower() for w in re.findall(r"[@\w][\w\-./@]*", text[: m.start()])]
+    for i, out in enumerate(ev.outputs):
+        sections = _json_sections(out)
+        for item in items:
+            if sections.get(item) == {section}:
+                at = out.lower().find(f'"{item}"', max(out.lower().find(f'"{section}"'), 0))
+                a = out.rfind("\n", 0, at) + 1
+                b = out.find("\n", at)
+                b = len(out) if b < 0 else b
+                return _Passage(i, a, b, out[a:b], frozenset(), frozenset())
+    return None
+
+
 class LexicalAuditor:
     """The default auditor: rules on figures, dates, negations and absolute words; no model.
 
@@ -708,7 +766,7 @@ class LexicalAuditor:
             if f.label is AuditLabel.CONTRADICTED and c.anchor in (None, "FAILED"):
                 c.label = AuditLabel.UNSUPPORTED  # never a contradiction without its quote
                 c.reason += " (its quote could not be anchored: kept as unsupported)"
-            if c.label is AuditLabel.SUPPORTED and judged:
+            if c.label is AuditLabel.SUPPORTED and judged and not c.quote:
                 best = max(range(k_out), key=lambda i: judged[i].relevance)
                 if judged[best].quote:
                     self._anchor(c, ev, judged[best].quote, best)
@@ -738,7 +796,7 @@ class LexicalAuditor:
                 return found
         for rule in (self._pairing_conflict, self._status_conflict, self._name_version_conflict,
                      self._rate_conflict, self._count_conflict, self._negation_conflict,
-                     self._event_conflict, self._location_conflict):
+                     self._event_conflict, self._location_conflict, self._section_conflict):
             found = rule(text, terms, ev)
             if found:
                 return found
@@ -754,7 +812,10 @@ class LexicalAuditor:
         if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
                              and absolute[0].lower() == "every"):
             word = absolute[0].lower()
-            covering = _range_covered(text, word, context, ev) if len(absolute) == 1 else None
+            covering = None
+            if len(absolute) == 1:
+                covering = (_only_section_covered(text, ev) if word == "only"
+                            else _range_covered(text, word, context, ev))
             if covering is not None:
                 return _Finding(AuditLabel.SUPPORTED,
                                 f"{word!r}: every passage about them says so", covering)
@@ -916,6 +977,37 @@ class LexicalAuditor:
                         Path(other).suffix == ext:
                     return _Finding(AuditLabel.CONTRADICTED,
                                     f"the evidence places one in {other}, not all in {path}", p)
+        return None
+
+    def _section_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find an item the claim puts in one section only that a JSON output puts in another.
+
+        "Express appears only under devDependencies" against ``"dependencies": {"express":
+        ...}``.
+        """
+        m = _ONLY_SECTION.search(text)
+        if not m:
+            return None
+        section = m.group(1).lower().rstrip(".")
+        items = [w.lower() for w in re.findall(r"[@\w][\w\-./@]*", text[: m.start()])]
+        for i, out in enumerate(ev.outputs):
+            sections = _json_sections(out)
+            if section not in sections:
+                continue
+            for item in items:
+                others = sorted(sections.get(item, set()) - {section})
+                if not others:
+                    continue  # not a key there, or a key of that section alone
+                pos = out.lower().find(f'"{others[0]}"')
+                at = out.lower().find(f'"{item}"', pos if pos >= 0 else 0)
+                line_start = out.rfind("\n", 0, at) + 1
+                line_end = out.find("\n", at)
+                line_end = len(out) if line_end < 0 else line_end
+                p = _Passage(i, line_start, line_end, out[line_start:line_end], frozenset(),
+                             frozenset())
+                return _Finding(AuditLabel.CONTRADICTED,
+                                f"{item!r} is also under {others[0]!r}, not only {section!r}",
+                                p)
         return None
 
     def _rate_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:

@@ -364,3 +364,15 @@ def test_a_claim_about_the_world_needs_the_evidence_to_say_it(output: str,
                                                               label: AuditLabel) -> None:
     labels = _audit("wren is the most widely used upload client.", output)
     assert labels == {"wren is the most widely used upload client": label}
+
+
+@pytest.mark.parametrize(
+    ("package", "label"),
+    [('{"dependencies": {"zod": "^3.23.8"}, "devDependencies": {"vitest": "^1.6.0"}}',
+      AuditLabel.CONTRADICTED),
+     ('{"dependencies": {"react": "^18.3.1"}, "devDependencies": {"zod": "^3.23.8"}}',
+      AuditLabel.SUPPORTED)],
+)
+def test_only_in_one_section_of_a_json_file(package: str, label: AuditLabel) -> None:
+    labels = _audit("zod is listed only under devDependencies.", package)
+    assert labels == {"zod is listed only under devDependencies": label}
