@@ -14,11 +14,16 @@ Labels (DESIGN.md, *Answer audit*):
   version after a name ("Node 16"); a rate over another window (``600;w=3600``); a count of
   something else ("212 files" where 212 counts insertions); a negation the evidence does not
   share; an event ("was reverted") the evidence records for something else; a whole set placed
-  in one path ("both failures in a.py") where the evidence names another.
+  in one path ("both failures in a.py") where the evidence names another; an item put "only
+  under" one section of a JSON file that another section also holds.
 * ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
-  does not cover (no output holds the word), on a claim the evidence otherwise speaks to.
+  does not cover, on a claim the evidence otherwise speaks to. The range is covered when an
+  output holds the word itself, or, for "all/every/each/both", when every passage about a member
+  bears the claim out ("4 mismatches, all from paynest-eu"), or, for "only under S", when a JSON
+  output has the item in section S alone.
 * ``UNSUPPORTED``: nothing in the evidence is behind the claim (a numeric claim no output holds,
-  or none of its terms or figures in the evidence); every claim of a record without evidence.
+  a claim about the world beyond it such as "the most widely used", or too few of its terms and
+  none of its figures in the evidence); every claim of a record without evidence.
 * ``SUPPORTED``: otherwise.
 
 The lexical auditor needs no model. It reuses the lexical judge's tokenizer, IDF and sentence
