@@ -25,13 +25,12 @@ from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA, AuditRe
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.audit import (
     AuditOutcome,
-    LexicalAuditor,
     audit_key,
-    audit_lexical,
     audit_rows,
     iter_sessions,
     record_from_files,
 )
+from affidavit.tasks.audit_lexical import LexicalAuditor, audit_lexical
 from affidavit.warehouse.store import Warehouse
 
 AUDITORS = ("lexical", "llm")

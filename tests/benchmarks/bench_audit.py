@@ -21,7 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from affidavit.tasks.audit import audit_lexical, read_sessions
+from affidavit.tasks.audit import read_sessions
+from affidavit.tasks.audit_lexical import audit_lexical
 
 
 def main(argv: list[str] | None = None) -> int:

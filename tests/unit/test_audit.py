@@ -19,7 +19,8 @@ from affidavit.schemas.audits import (
     make_audit_id,
 )
 from affidavit.tasks.anchor import anchor_quote
-from affidavit.tasks.audit import audit_lexical, audit_rows, read_sessions, record_from_files
+from affidavit.tasks.audit import audit_rows, read_sessions, record_from_files
+from affidavit.tasks.audit_lexical import audit_lexical
 from affidavit.tasks.claims import split_answer_claims, split_clauses
 from affidavit.warehouse.store import conform
 
