@@ -124,6 +124,23 @@ _PATH = re.compile(r"(?<![\w/.])(?:[\w.\-]+/)+[\w\-]+\.[A-Za-z0-9]{1,8}\b")
 """A relative file path with a folder and an extension (``tests/test_export.py``)."""
 
 
+_CAUSE_CUE = re.compile(
+    r"\b(?:because|due to|caused by|as a result of|ran out of|after running out)\b",
+    re.IGNORECASE)
+_CAUSES = {
+    "memory": re.compile(r"out of memory|\boom\b|memoryerror|memory limit|oomkill|"
+                         r"cannot allocate memory|\bmemory\b", re.IGNORECASE),
+    "timeout": re.compile(r"time(?:d)?[ \-_]?out|deadline exceeded", re.IGNORECASE),
+    "disk": re.compile(r"no space left|disk (?:is )?full|\bdisk quota", re.IGNORECASE),
+    "permission": re.compile(r"permission denied|\beacces\b|forbidden|not permitted",
+                             re.IGNORECASE),
+    "network": re.compile(r"connection (?:refused|reset|timed)|unreachable|name resolution|"
+                          r"\bdns\b", re.IGNORECASE),
+    "crash": re.compile(r"segmentation fault|segfault|core dumped", re.IGNORECASE),
+}
+"""Failure causes as logs and answers name them (general usage of runtimes and servers)."""
+
+
 @lru_cache(maxsize=1)
 def _stop_terms() -> frozenset[str]:
     from affidavit.tasks.judge_lexical import tokenize
@@ -439,7 +456,8 @@ class LexicalAuditor:
                 return found
         for rule in (self._pairing_conflict, self._status_conflict, self._name_version_conflict,
                      self._rate_conflict, self._count_conflict, self._negation_conflict,
-                     self._event_conflict, self._location_conflict, self._section_conflict):
+                     self._event_conflict, self._location_conflict, self._section_conflict,
+                     self._cause_conflict):
             found = rule(text, terms, ev)
             if found:
                 return found
@@ -652,6 +670,30 @@ class LexicalAuditor:
                                 f"{item!r} is also under {others[0]!r}, not only {section!r}",
                                 p)
         return None
+
+    def _cause_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find a failure cause the evidence gives otherwise.
+
+        "because it ran out of memory" against ``WORKER TIMEOUT``: the claim names one cause of
+        :data:`_CAUSES` after a cause cue; no output names that cause, and the outputs name
+        exactly one other.
+        """
+        cue = _CAUSE_CUE.search(text)
+        if not cue:
+            return None
+        claimed = [k for k, rx in _CAUSES.items() if rx.search(text, cue.start())]
+        if len(claimed) != 1:
+            return None
+        named: dict[str, _Passage] = {}
+        for p in ev.passages:
+            for k, rx in _CAUSES.items():
+                if k not in named and rx.search(p.text):
+                    named[k] = p
+        if claimed[0] in named or len(named) != 1:
+            return None
+        (other, p), = named.items()
+        return _Finding(AuditLabel.CONTRADICTED,
+                        f"the evidence names {other} as the cause, not {claimed[0]}", p)
 
     def _rate_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """"N per minute" against a rate-limit policy whose window for N is another length."""

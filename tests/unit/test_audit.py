@@ -377,3 +377,14 @@ def test_a_claim_about_the_world_needs_the_evidence_to_say_it(output: str,
 def test_only_in_one_section_of_a_json_file(package: str, label: AuditLabel) -> None:
     labels = _audit("zod is listed only under devDependencies.", package)
     assert labels == {"zod is listed only under devDependencies": label}
+
+
+@pytest.mark.parametrize(
+    ("log", "label"),
+    [("12:00:01 ERROR job 7 killed: deadline exceeded after 600s\n", AuditLabel.CONTRADICTED),
+     ("12:00:01 ERROR job 7 killed: out of memory (limit 2Gi)\n", AuditLabel.SUPPORTED),
+     ("12:00:01 ERROR job 7 killed\n", AuditLabel.SUPPORTED)],
+)
+def test_a_failure_cause_the_evidence_gives_otherwise(log: str, label: AuditLabel) -> None:
+    labels = _audit("Job 7 was killed because it ran out of memory.", log)
+    assert labels == {"Job 7 was killed because it ran out of memory": label}, labels
