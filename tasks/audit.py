@@ -15,7 +15,8 @@ Labels (DESIGN.md, *Answer audit*):
   something else ("212 files" where 212 counts insertions); a negation the evidence does not
   share; an event ("was reverted") the evidence records for something else; a whole set placed
   in one path ("both failures in a.py") where the evidence names another; an item put "only
-  under" one section of a JSON file that another section also holds.
+  under" one section of a JSON file that another section also holds; a failure cause ("ran out
+  of memory") where the output names another (a timeout).
 * ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
   does not cover, on a claim the evidence otherwise speaks to. The range is covered when an
   output holds the word itself, or, for "all/every/each/both", when every passage about a member
