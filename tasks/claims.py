@@ -672,7 +672,7 @@ _CLAUSE_JOINS = (
     ("coordinator", re.compile(
         r",\s+(?:and|so|but|while|whereas|nonetheless)\s+"
         r"|,\s+(?=(?:because|never|not|both|all|each|neither|none|which)\s)"
-        r"|,\s+(?=[a-z]{3,}ing\s)")),
+        r"|,\s+(?=[a-z]{2,}ing\s)")),
     ("colon", re.compile(r":\s+(?=[a-z])")),
     ("comma", re.compile(r",\s+(?=[a-z])")),
     ("bare", re.compile(r"\s+(?:and|but)\s+(?!(?:also|then)\b)")),

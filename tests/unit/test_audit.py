@@ -84,6 +84,8 @@ def _audit(answer: str, *outputs: str) -> dict[str, AuditLabel | None]:
                                                        "nothing else changes"]),
         ("The job failed, because the disk was full.",
          ["The job failed", "because the disk was full"]),
+        ("Every page is cached, using a TTL of 60 seconds.",
+         ["Every page is cached", "using a TTL of 60 seconds"]),
     ],
 )
 def test_split_clauses_keeps_predicates_whole(sentence: str, clauses: list[str]) -> None:
