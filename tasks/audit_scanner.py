@@ -45,12 +45,19 @@ TIME_UNITS = (
 ).split()
 SIZE_UNITS = "B byte bytes KB KiB MB MiB GB GiB TB TiB".split()
 RATE_UNITS = ["req/s", "rps", "MB/s"]
-"""Units after which an integer is a numeric claim (bench README, audit-dev). Matched as
-written (``MB`` is not ``mb``), longest first, and never inside a longer word."""
+"""Units after which an integer is a numeric claim (bench README, audit-dev). Abbreviations
+match as written (``MB`` is not ``mb``), words in any case; longest first, and never inside a
+longer word."""
 
 _NUMBER_TOKEN = re.compile(r"\d+(?:[.\-]\d+)*")
-_UNIT_ALT = "|".join(re.escape(u) for u in sorted(TIME_UNITS + SIZE_UNITS + RATE_UNITS,
-                                                  key=len, reverse=True))
+_WORD_UNITS = frozenset(
+    "sec secs second seconds min mins minute minutes hr hrs hour hours day days week weeks "
+    "month months year years byte bytes".split())
+_UNIT_ALT = "|".join(
+    f"(?i:{re.escape(u)})" if u in _WORD_UNITS else re.escape(u)
+    for u in sorted(TIME_UNITS + SIZE_UNITS + RATE_UNITS, key=len, reverse=True))
+"""Units as the rules list them: words in any case ("30 Seconds"), abbreviations as written
+("MB" is not "mb")."""
 _DATE = re.compile(r"(?<![\w.\-])\d{4}-\d{2}-\d{2}(?![\d])")
 _DOTTED = re.compile(
     r"(?<![\w.])v?\d+(?:\.\d+)+"
@@ -58,8 +65,9 @@ _DOTTED = re.compile(
     rf"(?:[ \-]?(?:{_UNIT_ALT})(?![\w/]))?"  # a unit kept with the figure: "3.4 MB"
 )
 _PERCENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s(?:percent|per cent)\b)", re.I)
-_INT_UNIT = re.compile(rf"(?<![\w.\-])\d+(?:[ \-])?(?:{_UNIT_ALT})(?![\w/])")
-_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_INT_UNIT = re.compile(
+    rf"(?<![\w.\-,])(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:[ \-])?(?:{_UNIT_ALT})(?![\w/])")
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,6 +24,7 @@ from affidavit.tasks.audit_scanner import (
         ("all-in-one install", ["all"]),  # a whole word before a hyphen
         ("Install it overall; it is allowed and alwaysOn is a flag.", []),  # never inside a word
         ("Everybody knows it.", []),  # not in the list
+        ("Everything's fine; it's all done.", ["everything", "all"]),
     ],
 )
 def test_absolute_words_whole_word_any_case(answer: str, found: list[str]) -> None:
@@ -63,6 +64,8 @@ def test_absolute_word_list_is_the_benchmark_list() -> None:
         ("12 workers on port 8080 answered 404 in 2024 for 3 users.", []),
         ("5 mb is not a unit as written; 7 secrets and 9 bytes.", [("9 bytes", "unit")]),
         ("It has 4 sections.", []),  # "s" only as a whole word
+        ("It took 2 Hours and 1,024 MB.", [("2 Hours", "unit"), ("1,024 MB", "unit")]),
+        ("It took 3 S and 4 mB.", []),  # abbreviations as written
     ],
 )
 def test_numeric_claims(answer: str, claims: list[tuple[str, str]]) -> None:
