@@ -60,7 +60,7 @@ _UNIT_ALT = "|".join(
 ("MB" is not "mb")."""
 _DATE = re.compile(r"(?<![\w.\-])\d{4}-\d{2}-\d{2}(?![\d])")
 _DOTTED = re.compile(
-    r"(?<![\w.])v?\d+(?:\.\d+)+"
+    r"(?<![\d.])v?\d+(?:\.\d+)+"
     r"(?:-(?:rc|alpha|beta|dev|post|pre|a|b)?\.?\d*(?![A-Za-z]))?"  # pre-release: -rc.2, -beta
     rf"(?:[ \-]?(?:{_UNIT_ALT})(?![\w/]))?"  # a unit kept with the figure: "3.4 MB"
 )

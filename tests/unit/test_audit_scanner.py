@@ -45,6 +45,7 @@ def test_absolute_word_list_is_the_benchmark_list() -> None:
         ("It ships 1.4.0-rc.2 today.", [("1.4.0-rc.2", "version")]),
         ("A ratio of 0.75 was measured.", [("0.75", "version")]),
         ("Base image python:3.11-slim.", [("3.11", "version")]),
+        ("Runs python3.12 on ubuntu-22.04.", [("3.12", "version"), ("22.04", "version")]),
         ("The wheel is 3.4 MB.", [("3.4 MB", "version")]),
         # ISO dates
         ("Released on 2023-11-07, tagged 2023-11-08.",
