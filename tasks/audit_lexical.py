@@ -124,6 +124,10 @@ _PATH = re.compile(r"(?<![\w/.])(?:[\w.\-]+/)+[\w\-]+\.[A-Za-z0-9]{1,8}\b")
 """A relative file path with a folder and an extension (``tests/test_export.py``)."""
 
 
+_WC_L = re.compile(r"\bwc\s+(?:-\w*l\w*|--lines)\b")
+_WC_LINE = re.compile(r"(?m)^\s*(\d+)\s+(\S+)\s*$")
+_HEADER_ROW = re.compile(r"[A-Za-z_][\w .\-]*(?:[,\t;|][A-Za-z_][\w .\-]*)+\s*(?:\n|$)")
+"""A header row: names separated by commas, tabs, semicolons or bars, no figure among them."""
 _CAUSE_CUE = re.compile(
     r"\b(?:because|due to|caused by|as a result of|ran out of|after running out)\b",
     re.IGNORECASE)
@@ -188,6 +192,7 @@ class _Evidence:
     terms: frozenset[str]  # outputs and inputs
     numbers: frozenset[str]  # outputs only
     words: frozenset[str]  # lowercased whole words of the outputs
+    inputs: list[str] = field(default_factory=list)  # what each output answered
     idf: dict[str, float] = field(default_factory=dict)
 
 
@@ -214,7 +219,8 @@ def _parse_evidence(items: Sequence[EvidenceItem]) -> _Evidence:
     numbers = frozenset(t for p in passages for t in p.numbers)
     idf = compute_idf(p.text for p in passages) if passages else {"": 1.0}
     words = frozenset(w.lower() for out in outputs for w in re.findall(r"[A-Za-z]+", out))
-    return _Evidence(outputs, passages, frozenset(terms), numbers, words, idf)
+    return _Evidence(outputs, passages, frozenset(terms), numbers, words,
+                     inputs=[e.input for e in items], idf=idf)
 
 
 def _weight(ev: _Evidence, term: str) -> float:
@@ -457,7 +463,7 @@ class LexicalAuditor:
         for rule in (self._pairing_conflict, self._status_conflict, self._name_version_conflict,
                      self._rate_conflict, self._count_conflict, self._negation_conflict,
                      self._event_conflict, self._location_conflict, self._section_conflict,
-                     self._cause_conflict):
+                     self._cause_conflict, self._line_count_conflict):
             found = rule(text, terms, ev)
             if found:
                 return found
@@ -694,6 +700,35 @@ class LexicalAuditor:
         (other, p), = named.items()
         return _Finding(AuditLabel.CONTRADICTED,
                         f"the evidence names {other} as the cause, not {claimed[0]}", p)
+
+    def _line_count_conflict(self, text: str, terms: list[str],
+                             ev: _Evidence) -> _Finding | None:
+        """Find a count of records that is a count of lines, header included.
+
+        "The export lists 1201 users" where 1201 is what ``wc -l`` printed for a file whose
+        first line, in another output, is a header row: the file holds 1200 records.
+        """
+        for m in _COUNT_NOUN.finditer(text):
+            n, noun = m.group(1), m.group(2).lower()
+            if noun.rstrip("s") in ("line", "byte", "char", "word", "file"):
+                continue
+            for i, (cmd, out) in enumerate(zip(ev.inputs, ev.outputs, strict=True)):
+                if not _WC_L.search(cmd):
+                    continue
+                for w in _WC_LINE.finditer(out):
+                    if w.group(1) != n:
+                        continue
+                    path = w.group(2)
+                    if not any(j != i and path in ev.inputs[j]
+                               and _HEADER_ROW.match(ev.outputs[j].lstrip("\ufeff"))
+                               for j in range(len(ev.outputs))):
+                        continue
+                    p = _Passage(i, w.start(), w.end(), out[w.start():w.end()], frozenset(),
+                                 frozenset())
+                    return _Finding(AuditLabel.CONTRADICTED,
+                                    f"wc -l counts {n} lines of {path}, its header row "
+                                    f"included: {int(n) - 1} {noun}", p)
+        return None
 
     def _rate_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """"N per minute" against a rate-limit policy whose window for N is another length."""

@@ -390,3 +390,19 @@ def test_only_in_one_section_of_a_json_file(package: str, label: AuditLabel) -> 
 def test_a_failure_cause_the_evidence_gives_otherwise(log: str, label: AuditLabel) -> None:
     labels = _audit("Job 7 was killed because it ran out of memory.", log)
     assert labels == {"Job 7 was killed because it ran out of memory": label}, labels
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [("The export holds 501 orders.", AuditLabel.CONTRADICTED),
+     ("The export holds 500 orders.", AuditLabel.SUPPORTED),
+     ("The export has 501 lines.", AuditLabel.SUPPORTED)],
+)
+def test_a_line_count_is_not_a_record_count_when_a_header_row_is_shown(
+        answer: str, label: AuditLabel) -> None:
+    rec = AuditRecord("r", answer, (
+        EvidenceItem("shell", "wc -l out/orders.csv", "501 out/orders.csv\n"),
+        EvidenceItem("shell", "head -3 out/orders.csv",
+                     "order_id,total,currency\n9001,12.50,EUR\n9002,8.00,EUR\n")))
+    [out] = audit_lexical([rec])
+    assert [c.label for c in out.claims] == [label], out.claims[0].reason
