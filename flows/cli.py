@@ -529,6 +529,118 @@ def origins(
     render_origins(res.report, console)
 
 
+# -- audit: an answer checked against the evidence it was written from ----------------------------
+
+_LABEL_STYLE = {"SUPPORTED": "green", "OVERSTATED": "yellow", "UNSUPPORTED": "dim",
+                "CONTRADICTED": "red"}
+
+
+@app.command()
+def audit(
+    answer_file: Annotated[str | None, typer.Argument(help="a file holding one answer")] = None,
+    evidence: Annotated[list[str] | None, typer.Option(
+        "--evidence", help="a file holding one tool output the answer read (repeatable)")] = None,
+    sessions: Annotated[str | None, typer.Option(
+        "--sessions", help="JSONL/JSON/Parquet of records {id, answer, evidence: [{tool, "
+        "input, output}]}")] = None,
+    auditor: Annotated[str, typer.Option("--auditor", help="lexical | llm")] = "lexical",
+    card: Annotated[str | None, typer.Option(
+        "--card", help="facts-and-limits card for the llm auditor")] = None,
+    id_column: Annotated[str | None, typer.Option(
+        "--id-column", help="column of the record id (default: id, case_id, ...)")] = None,
+    answer_column: Annotated[str | None, typer.Option(
+        "--answer-column", help="column of the answer (default: answer, response, ...)")] = None,
+    evidence_column: Annotated[str | None, typer.Option(
+        "--evidence-column", help="column of the evidence list (default: evidence, "
+        "tool_calls, ...)")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=0,
+                                              help="audit at most this many records")] = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1,
+                                            help="records per task run")] = 500,
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Audit an answer (or a file of them) against the evidence it was written from.
+
+    Each claim is labelled SUPPORTED, OVERSTATED, UNSUPPORTED or CONTRADICTED against that
+    evidence only; a scanner flags absolute words and figures no evidence holds.
+
+    Example: affidavit audit answer.txt --evidence pytest.txt --evidence pyproject.toml
+
+    Example: affidavit audit --sessions sessions.jsonl --json
+    """
+    if (answer_file is None) == (sessions is None):
+        _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
+    if sessions is not None and evidence:
+        _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
+    if auditor not in ("lexical", "llm"):
+        _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
+    for p in [answer_file, sessions, card, *(evidence or [])]:
+        if p is not None and not Path(p).is_file():
+            _fail(f"no such file: {p}", 2)
+    _env(home)
+    from affidavit.flows.audit import audit_answer, audit_sessions
+
+    try:
+        if sessions is not None:
+            with _progress() as prog:
+                bar = prog.add_task("auditing", total=limit)
+                res = audit_sessions(sessions, auditor=auditor, card_path=card,
+                                     id_column=id_column, answer_column=answer_column,
+                                     evidence_column=evidence_column, limit=limit,
+                                     batch_size=batch_size, home=home,
+                                     progress=lambda n: prog.advance(bar, n))
+        else:
+            assert answer_file is not None
+            res = audit_answer(answer_file, list(evidence or []), auditor=auditor,
+                               card_path=card, home=home)
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+        return
+    for m in res.messages[:20]:
+        err.print(f"[dim]note:[/dim] {m}")
+    if as_json:
+        by_audit: dict[str, list[dict[str, Any]]] = {}
+        for c in res.claims:
+            by_audit.setdefault(c["audit_id"], []).append(
+                {k: c[k] for k in ("text", "label", "reason", "quote", "anchor", "flags")})
+        out = {"run_id": res.run_id, "status": res.status.value, "message": res.message,
+               "counts": res.counts, "degraded": res.degraded, "report": res.report_path,
+               "audits": [{**{k: a[k] for k in ("audit_id", "record_id", "auditor", "n_claims",
+                                               "n_supported", "n_overstated", "n_unsupported",
+                                               "n_contradicted", "n_unlabelled", "n_demoted",
+                                               "scanner_flags", "degraded")},
+                           "claims": by_audit.get(a["audit_id"], [])} for a in res.audits]}
+        sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+        return
+    shown = res.audits if len(res.audits) <= 20 else [
+        a for a in res.audits if a["n_contradicted"] or a["degraded"]][:20]
+    by_id = {}
+    for c in res.claims:
+        by_id.setdefault(c["audit_id"], []).append(c)
+    for a in shown:
+        flags = f" flags: {', '.join(a['scanner_flags'])}" if a["scanner_flags"] else ""
+        console.print(f"[bold]{a['record_id']}[/bold] ({a['auditor']}){flags}"
+                      + (f" [yellow]{a['degraded']}[/yellow]" if a["degraded"] else ""))
+        for c in by_id.get(a["audit_id"], []):
+            lab = c["label"] or "UNLABELLED"
+            line = f"  [{_LABEL_STYLE.get(lab, '')}]{lab:12}[/] {c['text']}"
+            if c["label"] != "SUPPORTED" and c["reason"]:
+                line += f" [dim]— {c['reason']}[/dim]"
+            console.print(line)
+            if c["label"] == "CONTRADICTED" and c["quote"]:
+                console.print(f"      [dim]evidence:[/dim] {c['quote'][:200]!r}")
+    totals = {k: sum(a[f"n_{k}"] for a in res.audits)
+              for k in ("supported", "overstated", "unsupported", "contradicted", "unlabelled")}
+    console.print("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items() if v or
+                                          k != "unlabelled") + f" — {res.message}")
+    skips = {k: v for k, v in res.counts.items() if k.startswith("skip:")}
+    if skips:
+        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
+    if res.report_path:
+        console.print(f"report: {res.report_path}")
+
+
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
     from affidavit.warehouse.store import WarehouseError

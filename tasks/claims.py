@@ -46,6 +46,8 @@ __all__ = [
     "gate_researchable",
     "read_claims_file",
     "score_check_worthiness",
+    "split_answer_claims",
+    "split_clauses",
     "split_sentences",
 ]
 
@@ -663,6 +665,184 @@ def _independent_clause(clause: str, index: int) -> bool:
         return False
     # An unclosed quotation continues into the next clause.
     return clause.count('"') % 2 == 0 and clause.count("“") == clause.count("”")
+
+
+_CLAUSE_JOINS = (
+    ("semicolon", re.compile(r";\s*(?:nonetheless|however|but|so)?,?\s+")),
+    ("coordinator", re.compile(
+        r",\s+(?:and|so|but|while|whereas|nonetheless)\s+"
+        r"|,\s+(?=(?:because|never|not|both|all|each|neither|none|which)\s)"
+        r"|,\s+(?=[a-z]{2,}ing\s)")),
+    ("colon", re.compile(r":\s+(?=[a-z])")),
+    ("comma", re.compile(r",\s+(?=[a-z])")),
+    ("bare", re.compile(r"\s+(?:and|but)\s+(?!(?:also|then)\b)")),
+)
+"""Points where an answer's sentence may join two clauses, strongest first: a semicolon; a comma
+before a coordinator ("and", "so", "but", "while", "because", "never"), a non-restrictive
+"which" ("fixed in 1.4.1, which shipped on ..."), a participle ("..., using a page size of 50")
+or a quantifier that starts a claim of its own ("2 failures, both in tests/a.py"); a colon
+before a lowercase clause; a bare comma before a clause with its own subject and verb; a bare
+"and"/"but"."""
+_LEAD_CONNECTIVE = re.compile(r"^(?:and|so|but|while|whereas|nonetheless|however|then),?\s+",
+                              re.IGNORECASE)
+_DETERMINERS = frozenset("a an the its their his her our your this that these those".split())
+
+
+def _verb_form(word: str) -> bool:
+    """A word read as a finite verb: auxiliary, common verb, or lowercase -s/-ed form."""
+    w = word.lower()
+    if w in _AUX or w in _COMMON_VERBS:
+        return True
+    return (word[0].islower() and len(w) > 3 and w.endswith(("s", "ed"))
+            and not w.endswith(("ss", "us", "is")))
+
+
+def _has_finite(words: list[str]) -> bool:
+    """Whether a clause has a finite verb.
+
+    By :func:`_has_verb`, or a lowercase -s form after a word that is not a determiner, and
+    not the clause's last word ("the image builds from").
+    """
+    if _has_verb(" ".join(words)):
+        return True
+    return any(
+        _verb_form(w) and words[i - 1].lower() not in _DETERMINERS and words[i - 1][0].isalpha()
+        for i, w in enumerate(words[:-1]) if i > 0
+    )
+
+
+def _subject_then_verb(words: list[str], *, strict: bool) -> bool:
+    """Whether a clause opens with its own subject and a verb within three words.
+
+    Not ``strict``, a verb whose subject is elided also counts ("and reports version 2.11.4").
+    """
+    if not words:
+        return False
+    if not strict and _verb_form(words[0]) and words[0][0].islower():
+        return True
+    for w in words[1:4]:
+        lw = w.lower()
+        if lw in _AUX or lw in _COMMON_VERBS or (not strict and _verb_form(w)):
+            return True
+    return False
+
+
+def split_clauses(text: str, *, min_words: int = 3) -> list[tuple[int, int]]:
+    """Split one sentence into its coordinated clauses, keeping every predicate whole.
+
+    Joins are tried strongest first. A semicolon, or a comma before a coordinator (", and",
+    ", so", ", but", ", while", ", because", ", never"), or a colon before a lowercase clause
+    cuts when both sides have at least ``min_words`` words (shorter sides are list items: "pro,
+    free and team"). A bare comma, "and" or "but" cuts only between two clauses of their own:
+    the left has a finite verb, the right opens with its own subject and verb (a bare "and" also
+    accepts an elided subject: "answers 200 and reports version 2.11.4"). So "the database and
+    the queue report ok" and "Compare Rust and Go for backend services" stay whole. A leading
+    connective ("so", "and", "but") is left off the right clause.
+
+    Args:
+        text: One sentence.
+        min_words: Fewest words a side needs to be cut off.
+
+    Returns:
+        ``(start, end)`` offsets into ``text`` of each clause, in order, stripped of surrounding
+        whitespace and end punctuation.
+
+    >>> t = "Clients get 600 requests per minute, and responses may be cached for 60 seconds."
+    >>> [t[a:b] for a, b in split_clauses(t)]
+    ['Clients get 600 requests per minute', 'responses may be cached for 60 seconds']
+    >>> t = "Both the database and the queue report ok."
+    >>> [t[a:b] for a, b in split_clauses(t)]
+    ['Both the database and the queue report ok']
+    """
+    def trim(a: int, b: int) -> tuple[int, int]:
+        while a < b and (text[a].isspace() or text[a] in ",;:"):
+            a += 1
+        m = _LEAD_CONNECTIVE.match(text, a, b)
+        if m and a > 0:
+            a = m.end()
+        while b > a and (text[b - 1].isspace() or text[b - 1] in ".,;:!"):
+            b -= 1
+        return a, b
+
+    def cut(a: int, b: int) -> list[tuple[int, int]] | None:
+        for kind, pattern in _CLAUSE_JOINS:
+            for m in pattern.finditer(text, a, b):
+                la, lb = trim(a, m.start())
+                ra, rb = trim(m.end(), b)
+                left, right = _words(text[la:lb]), _words(text[ra:rb])
+                if len(left) < min_words or len(right) < min_words:
+                    continue
+                if text[la:lb].count("(") != text[la:lb].count(")"):
+                    continue  # never cut inside brackets
+                if kind in ("comma", "bare"):
+                    head = _words(text[ra:rb].split(",")[0])
+                    if not (_has_finite(left)
+                            and _subject_then_verb(head, strict=kind == "comma")):
+                        continue
+                return [(la, lb), (ra, rb)]
+        return None
+
+    todo = [trim(0, len(text))]
+    out: list[tuple[int, int]] = []
+    while todo:
+        a, b = todo.pop(0)
+        parts = cut(a, b)
+        if parts is None:
+            out.append((a, b))
+        else:
+            todo[:0] = parts
+    return sorted(p for p in out if p[1] > p[0])
+
+
+_LOWER_SENTENCE = re.compile(
+    r"(?<=\w)\.\s+(?=[a-z@/`])|(?<=ms)\.\s+(?=[A-Z])")
+"""A period before a lowercase word (answers start sentences with identifiers: "... four
+files. vendor-77c0aa.js is the largest"), or after a figure's unit that :func:`split_sentences`
+reads as an abbreviation ("in 30 ms. Python ...")."""
+
+
+def split_answer_claims(text: str) -> list[ClaimCandidate]:
+    """Split an answer into its factual claims, each with its span.
+
+    Sentences (:func:`split_sentences`, and breaks before identifiers), then their coordinated
+    clauses (:func:`split_clauses`). Questions are left out; nothing is scored away, since every
+    statement of an audited answer is checked.
+
+    Args:
+        text: The answer.
+
+    Returns:
+        Candidates in answer order; ``text[c.span_start:c.span_end]`` is the clause as written.
+
+    >>> [c.text for c in split_answer_claims("It builds with hatchling and needs Python 3.10.")]
+    ['It builds with hatchling', 'needs Python 3.10']
+    """
+    found: list[ClaimCandidate] = []
+    spans: list[tuple[int, int]] = []
+    for start, end in split_sentences(text or ""):
+        marker = _LINE_MARKER.match(text, start, end)
+        if marker:
+            start = marker.end()
+        for m in _LOWER_SENTENCE.finditer(text, start, end):
+            before = text[start : m.start()].split()
+            if text[m.end()].islower():
+                if before and before[-1].lower().rstrip(".") in _ABBREVIATIONS:
+                    continue
+            elif not re.search(r"\d\s?ms$", text[start : m.start()]):
+                continue  # "Ms. Smith": only a figure's "ms" ends a sentence here
+            spans.append((start, m.start() + 1))
+            start = m.end()
+        spans.append((start, end))
+    for start, end in spans:
+        sentence = text[start:end]
+        if sentence.rstrip().endswith("?") or not any(ch.isalnum() for ch in sentence):
+            continue
+        for a, b in split_clauses(sentence):
+            clause = _WS.sub(" ", sentence[a:b]).strip()
+            if clause:
+                found.append(ClaimCandidate(clause, start + a, start + b,
+                                            score_check_worthiness(clause)))
+    return found
 
 
 # --------------------------------------------------------------------------------------------

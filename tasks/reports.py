@@ -575,3 +575,71 @@ def render_html_report(
         n_claims=len(verdicts),
         claims=claims,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Answer audits: a page of their own (self-contained, like the verdict report).
+
+_AUDIT_COLOURS = {"SUPPORTED": "#1b7f3b", "OVERSTATED": "#b26b00", "UNSUPPORTED": "#5f6368",
+                  "CONTRADICTED": "#b3261e"}
+_AUDIT_TEMPLATE = r"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>affidavit audits{% if run.run_id %} — {{ run.run_id }}{% endif %}</title>
+<style>
+body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#202124;background:#f6f7f9}
+main{max-width:1000px;margin:0 auto;padding:24px} h1{font-size:24px;margin:0 0 4px}
+.meta,.muted{color:#5f6368;font-size:13px}
+.card{background:#fff;border:1px solid #dadce0;border-radius:8px;padding:12px 18px;margin:12px 0}
+.badge{display:inline-block;border-radius:4px;padding:1px 8px;color:#fff;font-size:12px;
+  font-weight:600}
+table{border-collapse:collapse;font-size:13px;width:100%}
+td,th{padding:3px 8px 3px 0;vertical-align:top;text-align:left}
+q{font-family:ui-monospace,monospace;font-size:12px;background:#fff3a3}
+</style></head><body><main>
+<h1>Audits</h1>
+<p class="meta">run {{ run.run_id }} · {{ audits|length }} audits{% if run.degraded %}
+ · degraded: {{ run.degraded|join("; ") }}{% endif %}</p>
+<section id="audits">
+{%- for a in audits %}
+<div class="card"><b>{{ a.record_id }}</b> <span class="muted">{{ a.auditor }} ·
+ {{ a.n_claims }} claims: {{ a.n_supported }} supported, {{ a.n_overstated }} overstated,
+ {{ a.n_unsupported }} unsupported, {{ a.n_contradicted }} contradicted
+ {%- if a.n_unlabelled %}, {{ a.n_unlabelled }} unlabelled{% endif %}
+ {%- if a.scanner_flags %} · flags: {{ a.scanner_flags|join(", ") }}{% endif %}
+ {%- if a.degraded %} · {{ a.degraded }}{% endif %}</span>
+<table>
+{%- for c in claims.get(a.audit_id, []) %}
+<tr><td><span class="badge" style="background:{{ colour(c.label) }}">
+{{- c.label or "—" }}</span></td>
+<td>{{ c.text }}<br><span class="muted">{{ c.reason }}</span>
+{%- if c.quote %}<br><q>{{ c.quote }}</q> <span class="muted">{{ c.anchor }}</span>
+{%- endif %}</td></tr>
+{%- endfor %}
+</table></div>
+{%- endfor %}
+</section></main></body></html>
+"""
+_AUDIT_ENV = jinja2.Environment(autoescape=True, undefined=jinja2.ChainableUndefined)
+_AUDIT_ENV.globals["colour"] = lambda s: _AUDIT_COLOURS.get(str(s), "#3c4043")
+_AUDIT_HTML = _AUDIT_ENV.from_string(_AUDIT_TEMPLATE)
+
+
+def render_audit_report(
+    run: Mapping[str, Any],
+    audits: Sequence[Mapping[str, Any]],
+    claims: Sequence[Mapping[str, Any]],
+) -> str:
+    """Render the audits of a run as a self-contained HTML page.
+
+    Args:
+        run: The run's row (``run_id``, ``degraded`` as a list of strings).
+        audits: Rows of ``audits`` (one per audited answer).
+        claims: Rows of ``audit_claims`` of those audits.
+
+    Returns:
+        The HTML document; every text is escaped.
+    """
+    by_audit: dict[str, list[Mapping[str, Any]]] = {}
+    for c in sorted(claims, key=lambda c: (str(c.get("audit_id")), c.get("claim_index") or 0)):
+        by_audit.setdefault(str(c.get("audit_id")), []).append(c)
+    return _AUDIT_HTML.render(run=run, audits=list(audits), claims=by_audit)
