@@ -10,7 +10,15 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 app = typer.Typer(
@@ -91,9 +99,48 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+SHOW_ALL_UP_TO = 20
+"""Runs with at most this many verdicts print the verdict table without ``--show``."""
+
+
+def _starting(what: str) -> None:
+    """Print the first line at once, before Prefect and the flows are imported (seconds)."""
+    err.print(f"[dim]affidavit {what}: starting (Prefect's local server takes a few "
+              "seconds)…[/dim]", highlight=False)
+
+
 def _progress() -> Progress:
     return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), console=err, transient=True)
+                    MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
+                    TimeRemainingColumn(), console=err, transient=True)
+
+
+def _startup_task(prog: Progress) -> Any:
+    """Show a spinner while Prefect and the warehouse start; return the call that ends it."""
+    task = prog.add_task("starting Prefect, preflight (search, judge)", total=None)
+
+    def ready() -> None:
+        if task in prog.task_ids:
+            prog.remove_task(task)
+
+    return ready
+
+
+def _expected_records(path: str) -> int | None:
+    """Count the records of a JSONL dump (its non-empty lines) for a progress total.
+
+    Other formats (feeds, WARC, CSV, Parquet, gzip) return None: their totals are not known
+    before they are parsed, and the bar shows a count without a total.
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".jsonl" or not p.is_file():
+        return None
+    n, last = 0, b"\n"
+    with p.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            n += chunk.count(b"\n") - chunk.count(b"\n\n")
+            last = chunk[-1:]
+    return n + (last != b"\n")
 
 
 def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
@@ -120,7 +167,7 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
     return table
 
 
-def _print_run(result: Any, *, as_json: bool, title: str) -> None:
+def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = None) -> None:
     from affidavit.schemas.enums import RunStatus
 
     if as_json:
@@ -130,8 +177,14 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
                "verdicts": result.verdicts, "report": result.report_path}
         sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
     else:
-        if result.verdicts:
-            console.print(_verdict_table(result.verdicts, title))
+        n = len(result.verdicts)
+        n_show = n if show is None and n <= SHOW_ALL_UP_TO else min(show or 0, n)
+        if n_show:
+            shown = f"{title} ({n_show} of {n})" if n_show < n else title
+            console.print(_verdict_table(result.verdicts[:n_show], shown))
+        elif n:
+            console.print(f"[dim]{n} verdicts: the report lists them all (or use --show N, or "
+                          "affidavit verdicts)[/dim]")
         counts = _status_counts(result.verdicts)
         console.print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.items())
                       + f" — {result.message}")
@@ -154,38 +207,72 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         raise typer.Exit(EXIT_NO_CAPABILITY)
 
 
-def _run_research(call: Any, *, as_json: bool, title: str) -> None:
+def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = None,
+                  show: int | None = None) -> None:
     """Run a research flow under progress bars; print its verdicts (or a clean error)."""
     try:
         with _progress() as prog:
-            res = call(_ingest_progress(prog), _round_progress(prog))
+            ready = _startup_task(prog)
+            ingest = _ingest_progress(prog)
+            rounds = _round_progress(prog, rounds=_mode_rounds(mode) if mode else None)
+            res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), rounds(*a)))
     except ValueError as exc:
         _fail(str(exc))
         return
-    _print_run(res, as_json=as_json, title=title)
+    _print_run(res, as_json=as_json, title=title, show=show)
 
 
 def _ingest_progress(prog: Progress) -> Any:
+    """Return the progress callback of the ingest stages.
+
+    One bar per source, with its record count as the total when it can be counted up front
+    (JSONL), and one per later stage (lineage, index).
+    """
     tasks: dict[str, Any] = {}
 
     def cb(label: str, n: int) -> None:
         if label not in tasks:
-            tasks[label] = prog.add_task(f"reading {Path(label).name}", total=None)
+            for task in prog.tasks:  # the previous stage is done: close its bar
+                if task.id in tasks.values() and task.total is None:
+                    prog.update(task.id, total=task.completed)
+            total = _expected_records(label)
+            name = {"lineage": "lineage (signatures, bands, edges)",
+                    "index": "search index"}.get(label, f"reading {Path(label).name}")
+            tasks[label] = prog.add_task(name, total=total)
         prog.advance(tasks[label], n)
 
     return cb
 
 
-def _round_progress(prog: Progress) -> Any:
-    state: dict[str, Any] = {}
+def _round_progress(prog: Progress, *, rounds: int | None = None) -> Any:
+    """Progress callback of the research rounds: claim-rounds done out of rounds × claims.
+
+    Called at the start of each round with the claims still active; claims that stop early
+    (saturated) shrink the total, so the ETA stays honest.
+    """
+    state: dict[str, Any] = {"done": 0, "last": 0}
 
     def cb(round_no: int, active: int) -> None:
+        n_rounds = rounds or round_no
         if "t" not in state:
-            state["t"] = prog.add_task("research", total=None)
-        prog.update(state["t"], description=f"research round {round_no}: {active} claim(s)",
-                    advance=1)
+            state["t"] = prog.add_task("research", total=active * n_rounds)
+        state["done"] += state["last"]
+        state["last"] = active
+        total = state["done"] + active * max(1, n_rounds - round_no + 1)
+        prog.update(state["t"], completed=state["done"], total=total,
+                    description=f"research round {round_no}/{n_rounds}: {active} claim(s)")
 
     return cb
+
+
+def _mode_rounds(mode: str) -> int | None:
+    from affidavit.schemas.enums import Mode
+    from affidavit.tasks.queries import MODES
+
+    try:
+        return int(MODES[Mode(mode)].rounds)
+    except (KeyError, ValueError, AttributeError):
+        return None
 
 
 @app.command()
@@ -208,6 +295,8 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    if not as_json:
+        _starting("backfill")
     _env(home)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
@@ -216,8 +305,9 @@ def backfill(
                             published_at=date_column)
     try:
         with _progress() as prog:
+            ready, ingest = _startup_task(prog), _ingest_progress(prog)
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
-                                   progress=_ingest_progress(prog))
+                                   progress=lambda *a: (ready(), ingest(*a)))
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -256,13 +346,21 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    show: Annotated[int | None, typer.Option("--show", min=0, help="print the first N verdicts "
+                                             "(default: all of a run of at most "
+                                             f"{SHOW_ALL_UP_TO}, none of a bigger one)")] = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the main job: feeds and/or claims → research → verdicts.
 
+    Prints the summary and the report's path; the verdict table with --show N (or for a run of
+    at most 20 claims).
+
     Example: affidavit run --claims claims.jsonl --limit 200
     """
+    if not as_json:
+        _starting("run")
     _env(home)
     from affidavit.flows.factcheck import factcheck
 
@@ -274,12 +372,14 @@ def run(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
-        as_json=as_json, title="verdicts")
+        as_json=as_json, title="verdicts", mode=mode, show=show)
 
 
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    if not as_json:
+        _starting("demo")
     _env(home)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.flows.factcheck import factcheck
@@ -288,9 +388,10 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
     with _progress() as prog:
-        backfill_archive([docs], home=home, progress=_ingest_progress(prog))
+        ready, ingest = _startup_task(prog), _ingest_progress(prog)
+        backfill_archive([docs], home=home, progress=lambda *a: (ready(), ingest(*a)))
         res = factcheck(claims_path=claims_file, home=home, mode="standard",
-                        round_progress=_round_progress(prog))
+                        round_progress=_round_progress(prog, rounds=_mode_rounds("standard")))
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
         from affidavit.warehouse.home import resolve_home
@@ -343,6 +444,8 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
+    if not as_json:
+        _starting("verify")
     _env(home)
     from affidavit.flows.analyst import verify as verify_flow
 
@@ -360,7 +463,7 @@ def verify(
     _run_research(
         lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
                                       round_progress=rounds),
-        as_json=as_json, title="verify")
+        as_json=as_json, title="verify", mode=mode)
 
 
 @app.command()
@@ -375,6 +478,8 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
+    if not as_json:
+        _starting("research")
     _env(home)
     from affidavit.flows.analyst import research_question
 
@@ -384,7 +489,7 @@ def research(
     _run_research(
         lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
                                             round_progress=rounds),
-        as_json=as_json, title="research")
+        as_json=as_json, title="research", mode=mode)
 
 
 @app.command()
@@ -473,6 +578,72 @@ def origins(
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
         return
     render_origins(res.report, console)
+
+
+export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("claimreview")
+def export_claimreview_cmd(
+    run_id: Annotated[str | None, typer.Option("--run", help="one run's verdicts (default: the "
+                                               "latest verdict of every claim)")] = None,
+    status: Annotated[list[str] | None, typer.Option("--status", help="only this status "
+                                                     "(repeatable)")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write to this file (default: "
+                                             "stdout)")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="where the report is "
+                                                 "published (default "
+                                                 "$AFFIDAVIT_PUBLISH_BASE_URL)")] = None,
+    home: HomeOpt = None,
+) -> None:
+    """Write ClaimReview JSON-LD (schema.org) of the verdicts, one node per published claim.
+
+    UNVERIFIED verdicts are left out (no finding to publish). Each node's url is the base URL
+    plus claims/<claim_id>.html, the claim's page in the report folder.
+
+    Example: affidavit export claimreview --status SUPPORTED --status CONTRADICTED --out cr.json
+    """
+    statuses = [x.upper() for x in status] if status else None
+    for x in statuses or []:
+        if x not in STATUSES:
+            _fail(f"unknown status {x!r}: use one of {', '.join(STATUSES)}", 2)
+        if x == "UNVERIFIED":
+            _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
+                  "finding); see the README", 2)
+    _env(home)
+    import os
+
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.publish import export_claimreview, publish_config_from_env
+
+    env = dict(os.environ)
+    if base_url:
+        env["AFFIDAVIT_PUBLISH_BASE_URL"] = base_url
+    try:
+        config = publish_config_from_env(env)
+        nodes, left_out, n = export_claimreview(open_warehouse(home), run_id=run_id,
+                                                statuses=statuses, now=utcnow(), config=config)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        return
+    text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        tmp = out.with_name(f".{out.name}.tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}")
+    skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))
+    err.print(f"{len(nodes)} ClaimReview node(s) from {n} verdict(s)"
+              + (f"; left out: {skipped}" if skipped else "")
+              + (f" → {out}" if out else ""), highlight=False)
+    if config.is_placeholder:
+        err.print("[yellow]note:[/yellow] no base URL set: review urls point to "
+                  f"{config.base_url} (set AFFIDAVIT_PUBLISH_BASE_URL or --base-url)")
 
 
 def main() -> None:
