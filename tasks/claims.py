@@ -258,7 +258,9 @@ _BIO_LC = re.compile(
 )
 """An author's biography at the foot of an article."""
 
-_IMPRESSION_LC = re.compile(r"\b(?:seems?|seemed|appears? to|appeared to|feels? like|looks? like)\b")
+_IMPRESSION_LC = re.compile(
+    r"\b(?:seems?|seemed|appears? to|appeared to|feels? like|looks? like)\b"
+)
 """An impression rather than a statement ("it seemed like Apple was finally jumping in")."""
 _CODE = re.compile(
     r"^\s*(?://|/\*|\*\s|#include|(?:let|var|const|func|def|return|import|class|if|for)\s+"
