@@ -648,11 +648,15 @@ def export_claimreview_cmd(
 
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
-    from affidavit.warehouse.store import WarehouseError
-
     try:
         app()
-    except WarehouseError as exc:
+    except Exception as exc:
+        # imported here, not before app(): the warehouse pulls in pyarrow, Polars and DuckDB
+        # (~0.5 s), and every command prints its first line before that
+        from affidavit.warehouse.store import WarehouseError
+
+        if not isinstance(exc, WarehouseError):
+            raise
         err.print(f"[red]error:[/red] {exc}")
         raise SystemExit(1) from exc
 
