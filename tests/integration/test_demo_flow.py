@@ -115,6 +115,22 @@ def test_report_and_claimreview_written(demo_run):
         assert (report.parent / node["url"].split("/", 3)[3]).is_file()  # url → its page
 
 
+def test_report_rebuilt_from_the_warehouse(demo_run):
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.publish import rebuild_run_report
+
+    home, result = demo_run[0], demo_run[3]
+    first = {p.name: p.read_text(encoding="utf-8")
+             for p in (Path(result.report_path).parent / "claims").glob("*.html")}
+    again = rebuild_run_report(open_warehouse(home), result.run_id, now=utcnow())
+    assert again.n_pages == len(result.verdicts)
+    for name, html in first.items():
+        rebuilt = (again.index.parent / "claims" / name).read_text(encoding="utf-8")
+        # the stored rows name the same documents and mark the same spans
+        assert rebuilt.count("<mark>") == html.count("<mark>"), name
+        assert rebuilt.count('class="node') == html.count('class="node'), name
+
+
 def test_export_claimreview_command(demo_run, tmp_path):
     from typer.testing import CliRunner
 
