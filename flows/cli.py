@@ -150,6 +150,12 @@ def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
     return counts
 
 
+def _cut(text: Any, limit: int) -> str:
+    """Cut a field for the terminal (a feed can carry a 600,000-character title)."""
+    s = " ".join(str(text or "").split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
 def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
     table = Table(title=title, show_lines=False, expand=False)
     table.add_column("status")
@@ -161,8 +167,8 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
-            f"{v['supporting_origins']}/{v['refuting_origins']}", v["claim_text"],
-            (v.get("best_quote") or "")[:240],
+            f"{v['supporting_origins']}/{v['refuting_origins']}", _cut(v["claim_text"], 300),
+            _cut(v.get("best_quote"), 240),
         )
     return table
 
