@@ -635,14 +635,15 @@ def _counts_in_words(counts: Any) -> list[str]:
         label = k.replace("_", " ")
         if ":" in k:
             kind, reason = k.split(":", 1)
-            skips.append(f"{_int(v)} {kind} ({reason.replace('_', ' ')})")
+            skips.append(f"{reason.replace('_', ' ')} {_int(v)}"
+                         + ("" if kind in ("skip", "reject") else f" ({kind})"))
         else:
             main.append(f"{label} {_int(v)}")
     out = []
     if main:
         out.append("Counts: " + ", ".join(main) + ".")
     if skips:
-        out.append("Skipped or rejected: " + ", ".join(skips) + ".")
+        out.append("Skipped, rejected or repaired: " + ", ".join(skips) + ".")
     return out
 
 
