@@ -142,7 +142,7 @@ def redact_credentials(text: str) -> str:
     >>> redact_credentials("see https://bob:hunter2@example.org/x")
     'see https://example.org/x'
     """
-    return _CREDENTIALS.sub(r"\1", text)
+    return _CREDENTIALS.sub(r"\1", text if isinstance(text, str) else str(text))
 
 
 def safe_url(url: Any) -> str | None:
@@ -194,7 +194,13 @@ def _iso(value: Any) -> str | None:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, str) and value.strip():
-        return value.strip()
+        try:  # only a real ISO-8601 date or time is passed on
+            return _iso(datetime.fromisoformat(value.strip().replace("Z", "+00:00")))
+        except ValueError:
+            try:
+                return date.fromisoformat(value.strip()).isoformat()
+            except ValueError:
+                return None
     return None
 
 
@@ -361,7 +367,8 @@ def _claim_author(verdict: Mapping[str, Any]) -> dict[str, Any] | None:
         return {"@type": "Person", "name": cut(redact_credentials(claimant), 200)}
     publisher = verdict.get("source_publisher")
     if isinstance(publisher, str) and publisher.strip():
-        node: dict[str, Any] = {"@type": "Organization", "name": cut(publisher, 200)}
+        node: dict[str, Any] = {"@type": "Organization",
+                                "name": cut(redact_credentials(publisher), 200)}
         home = safe_url(f"https://{publisher}/") if re.fullmatch(r"[\w.\-]+", publisher) else None
         if home:
             node["url"] = home
@@ -393,7 +400,7 @@ def claimreview_jsonld(
     if status not in CLAIMREVIEW_RATINGS:
         raise ValueError(f"status {status or 'missing'!r} has no ClaimReview rating")
     value, label = CLAIMREVIEW_RATINGS[status]
-    text = " ".join(str(verdict.get("claim_text") or "").split())
+    text = redact_credentials(" ".join(str(verdict.get("claim_text") or "").split()))
     if not text:
         raise ValueError("a ClaimReview needs the claim's text")
     urls: list[str] = []
@@ -406,10 +413,12 @@ def claimreview_jsonld(
         {
             "@type": "CreativeWork",
             "url": u,
-            "headline": cut(redact_credentials(str(verdict.get("source_title") or "")),
-                            MAX_TITLE_CHARS) if i == 0 else None,
-            "publisher": {"@type": "Organization", "name": str(publisher)}
-            if i == 0 and publisher else None,
+            "headline": cut(redact_credentials(verdict.get("source_title") or ""),
+                            MAX_TITLE_CHARS) if i == 0 and isinstance(
+                                verdict.get("source_title"), str) else None,
+            "publisher": {"@type": "Organization",
+                          "name": cut(redact_credentials(publisher), 200)}
+            if i == 0 and isinstance(publisher, str) and publisher.strip() else None,
             "datePublished": _iso(verdict.get("source_published_at")) if i == 0 else None,
         }
         for i, u in enumerate(urls)
@@ -440,7 +449,7 @@ def claimreview_jsonld(
         "datePublished": _iso(verdict.get("decided_at")) or _iso(now),
         "author": org,
         "publisher": org,
-        "reviewBody": cut(verdict.get("explanation"), MAX_QUOTE_CHARS) or None,
+        "reviewBody": redact_credentials(cut(verdict.get("explanation"), MAX_QUOTE_CHARS)),
         "citation": safe_url(verdict.get("best_url")),
         "expires": _iso(verdict.get("expires_at")),
     }
@@ -510,6 +519,7 @@ def quote_in_context(
     >>> quote_in_context("The cat sat on the mat.", 4, 7, context_chars=100)
     ('The ', 'cat', ' sat on the mat.')
     """
+    quote = quote if isinstance(quote, str) else ("" if quote is None else str(quote))
     if (
         not isinstance(text, str)
         or not isinstance(span_start, int)
@@ -549,6 +559,8 @@ def _doc_view(doc_id: str, doc: Mapping[str, Any] | None) -> dict[str, Any]:
     publisher = _publisher(doc)
     if not title:
         title = cut(url, MAX_URL_CHARS) if url else (f"document {doc_id[:12]}" if doc_id else "")
+    # the SVG graph is built outside the template: every name shown is cleaned here
+    title, publisher = redact_credentials(title), redact_credentials(cut(publisher, 100))
     return {"doc_id": doc_id, "title": title, "publisher": publisher, "href": url,
             "published": (_iso(doc.get("published_at")) or "")[:10]}
 

@@ -9,6 +9,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from affidavit.schemas.enums import VerdictStatus
 from affidavit.schemas.verdicts import VERDICTS_SCHEMA
@@ -453,3 +455,43 @@ def test_claimreview_structure_matches_real_samples() -> None:
                                   "http://schema.org/datePublished"}) <= mine["item"]
     # the real samples themselves mostly fail what we promise (the reason for this test)
     assert all(claimreview_problems(s) for s in _samples())
+
+
+# ------------------------------------------------------------------------------ properties
+_JUNK = st.sampled_from([None, "", 0, 1.5, float("nan"), "x" * 700, [], {}, ["a"], {"a": 1},
+                         "https://u:pw@h.example/x", "javascript:x", -1, True,
+                         datetime(2020, 1, 1), "2024-05-01", "2024-05-01T10:00:00Z"])
+_VERDICT_KEYS = ["claim_id", "claim_text", "confidence", "supporting_origins",
+                 "refuting_origins", "sources_total", "queries_tried", "degraded",
+                 "explanation", "decided_at", "expires_at", "best_url", "source_url",
+                 "source_title", "source_publisher", "source_author", "source_published_at"]
+_JUDGMENT_KEYS = ["doc_id", "quote", "is_admitted", "span_start", "span_end", "text", "url",
+                  "title", "host", "origin_doc_id", "reject_reason", "relevance", "anchor"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(verdict=st.fixed_dictionaries({k: _JUNK for k in _VERDICT_KEYS}),
+       status=st.sampled_from(["SUPPORTED", "CONTRADICTED", "UNVERIFIED", None, "X"]),
+       judgments=st.lists(st.fixed_dictionaries(
+           {**{k: _JUNK for k in _JUDGMENT_KEYS},
+            "stance": st.sampled_from(["SUPPORTS", "REFUTES", "NEUTRAL", None])}),
+           max_size=3),
+       run=st.fixed_dictionaries({k: _JUNK for k in ("capabilities", "degraded", "counts",
+                                                      "parameters", "message")}))
+def test_any_rows_render_without_credentials_and_publish_valid_nodes(
+        verdict: dict, status: str | None, judgments: list[dict], run: dict) -> None:
+    verdict = {**verdict, "status": status}
+    cid = str(verdict["claim_id"])
+    lineage = {cid: {"documents": [{"doc_id": j["doc_id"], "origin_doc_id": j["origin_doc_id"]}
+                                   for j in judgments],
+                     "edges": [{"parent_doc_id": j["origin_doc_id"], "child_doc_id": j["doc_id"],
+                                "kind": "syndication"} for j in judgments]}}
+    pages = render_report(run, [verdict], {cid: judgments}, lineage)
+    assert all("pw@" not in html for html in pages.values())
+    assert all("/" not in rel.removeprefix("claims/") for rel in pages)
+    nodes, _ = claimreview_nodes([verdict], now=NOW)
+    text = json.dumps(nodes, default=str)
+    assert "pw@" not in text
+    assert "NaN" not in text
+    for node in json.loads(text):
+        assert claimreview_problems(node) == []
