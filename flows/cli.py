@@ -15,11 +15,13 @@ from rich.progress import (
     MofNCompleteColumn,
     Progress,
     SpinnerColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(
     add_completion=False,
@@ -109,15 +111,35 @@ def _starting(what: str) -> None:
               "seconds)…[/dim]", highlight=False)
 
 
+class _CountColumn(MofNCompleteColumn):
+    """``done/total`` when the total is known, the count alone (or nothing) when it is not."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text(f"{int(task.completed)}" if task.completed else "",
+                        style="progress.download")
+        return super().render(task)
+
+
+class _EtaColumn(TimeRemainingColumn):
+    """``eta h:mm:ss`` for bars with a known total; nothing for the others."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text("")
+        return Text("eta ", style="progress.remaining") + super().render(task)
+
+
 def _progress() -> Progress:
     return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("eta"),
-                    TimeRemainingColumn(), console=err, transient=True)
+                    _CountColumn(), TimeElapsedColumn(), _EtaColumn(), console=err,
+                    transient=True)
 
 
-def _startup_task(prog: Progress) -> Any:
+def _startup_task(prog: Progress, label: str = "starting Prefect, preflight (search, "
+                  "judge)") -> Any:
     """Show a spinner while Prefect and the warehouse start; return the call that ends it."""
-    task = prog.add_task("starting Prefect, preflight (search, judge)", total=None)
+    task = prog.add_task(label, total=None)
 
     def ready() -> None:
         if task in prog.task_ids:
@@ -236,7 +258,10 @@ def _ingest_progress(prog: Progress) -> Any:
         if label not in tasks:
             for task in prog.tasks:  # the previous stage is done: close its bar
                 if task.id in tasks.values() and task.total is None:
-                    prog.update(task.id, total=task.completed)
+                    if task.completed:
+                        prog.update(task.id, total=task.completed)
+                    else:  # a stage without a count (lineage, index): done, hide it
+                        prog.update(task.id, visible=False)
             total = _expected_records(label)
             name = {"lineage": "lineage (signatures, bands, edges)",
                     "index": "search index"}.get(label, f"reading {Path(label).name}")
@@ -307,7 +332,8 @@ def backfill(
                             published_at=date_column)
     try:
         with _progress() as prog:
-            ready, ingest = _startup_task(prog), _ingest_progress(prog)
+            ready = _startup_task(prog, "starting Prefect and the warehouse")
+            ingest = _ingest_progress(prog)
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
                                    progress=lambda *a: (ready(), ingest(*a)))
     except ValueError as exc:
@@ -390,7 +416,8 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
     with _progress() as prog:
-        ready, ingest = _startup_task(prog), _ingest_progress(prog)
+        ready = _startup_task(prog, "starting Prefect and the warehouse")
+        ingest = _ingest_progress(prog)
         backfill_archive([docs], home=home, progress=lambda *a: (ready(), ingest(*a)))
         res = factcheck(claims_path=claims_file, home=home, mode="standard",
                         round_progress=_round_progress(prog, rounds=_mode_rounds("standard")))
