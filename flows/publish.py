@@ -188,16 +188,19 @@ def write_run_report(
     """
     config = config or publish_config_from_env()
     folder = wh.paths.reports / str(run_info["run_id"])
+    sources = claim_sources(wh, [str(v["claim_id"]) for v in verdicts])
+    nodes, left_out = claimreview_nodes(
+        [{**v, **sources.get(str(v["claim_id"]), {})} for v in verdicts], config=config, now=now)
+    by_url = {n["url"]: n for n in nodes}
+    embedded = {str(v["claim_id"]): by_url[config.claim_url(v["claim_id"])] for v in verdicts
+                if config.claim_url(v["claim_id"]) in by_url}
     evidence, lineage, documents = gather_report_inputs(wh, judgments)
     pages = render_report(run_info, verdicts, evidence, lineage, documents=documents,
-                          sections=sections)
+                          sections=sections, claimreviews=embedded)
     for rel, html in pages.items():
         if rel != "report.html":
             _write_text(folder / rel, html)
     _write_text(folder / "report.html", pages["report.html"])  # last: the index links to all
-    sources = claim_sources(wh, [str(v["claim_id"]) for v in verdicts])
-    nodes, left_out = claimreview_nodes(
-        [{**v, **sources.get(str(v["claim_id"]), {})} for v in verdicts], config=config, now=now)
     jpath = folder / "claimreview.jsonld"
     _write_text(jpath, json.dumps(nodes, indent=1, default=str, ensure_ascii=False))
     return PublishedReport(folder / "report.html", jpath, len(pages) - 1, len(nodes),

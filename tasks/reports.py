@@ -15,7 +15,8 @@ everything printed; links are made for http(s) URLs only; long fields are cut.
 
 ClaimReview follows Google's fact-check structured data guidelines: every node has ``url`` (the
 configured base URL plus ``claims/<claim_id>.html``, the same path as the claim's report page,
-so publishing a run's report folder at the base URL makes every ``url`` resolve), ``author`` (an
+so publishing a run's report folder at the base URL makes every ``url`` resolve, and each
+claim page embeds its node as ``application/ld+json``), ``author`` (an
 Organization with name and url), ``datePublished``, ``claimReviewed`` (the claim as checked) with
 ``headline`` as its short form (at most 75 characters, Google's advice for ``claimReviewed``),
 ``reviewRating`` on the 1-5 scale of :data:`CLAIMREVIEW_RATINGS`, and ``itemReviewed``, a
@@ -1127,6 +1128,7 @@ _CLAIM = _MACROS + r"""<!DOCTYPE html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{ c.status }} — {{ c.claim_text|cut(80) }}</title>
 <style>{{ css }}</style>
+{% if ld %}<script type="application/ld+json">{{ ld }}</script>{% endif %}
 </head>
 <body>
 <main>
@@ -1227,6 +1229,18 @@ stored source.</p>
 """
 
 
+def _json_for_script(node: Mapping[str, Any]) -> Markup:
+    r"""Serialise JSON for an inline ``<script>`` element.
+
+    ``<``, ``>`` and ``&`` are written as JSON unicode escapes, so no text can close it.
+
+    >>> str(_json_for_script({"a": "</script>"}))
+    '{"a": "\\u003c/script\\u003e"}'
+    """
+    text = json.dumps(node, ensure_ascii=False, default=str)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
 def _finalize(value: Any) -> Any:
     """Every printed value: credentials removed from any URL in a text."""
     if isinstance(value, Markup):
@@ -1264,6 +1278,7 @@ def render_report(
     *,
     documents: Mapping[str, Mapping[str, Any]] | None = None,
     sections: Sequence[ReportSection] = (),
+    claimreviews: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, str]:
     """Render the HTML report of one run as a set of pages.
 
@@ -1282,6 +1297,9 @@ def render_report(
         documents: doc_id → ``{url, title, host, published_at}`` for documents named on the
             pages (origins of the evidence); optional.
         sections: Extra sections of the index page, listed in its section list.
+        claimreviews: claim_id → ClaimReview node, embedded in the claim's page as
+            ``<script type="application/ld+json">`` (how search engines read ClaimReview: on
+            the page its ``url`` names).
 
     Returns:
         Relative path → HTML text: ``report.html`` and one ``claims/<claim_id>.html`` per
@@ -1308,8 +1326,10 @@ def render_report(
         pubs = view["publishers"]
         view["publishers_text"] = ", ".join(pubs[:3]) + (f" +{len(pubs) - 3}" if len(pubs) > 3
                                                          else "")
+        node = (claimreviews or {}).get(cid)
         pages[view["page"]] = _CLAIM_T.render(c=view, css=Markup(_CSS),
-                                              run_id=run_view["run_id"])
+                                              run_id=run_view["run_id"],
+                                              ld=_json_for_script(node) if node else None)
         rows.append({k: view[k] for k in ("status", "confidence", "page", "claim_text",
                                           "supporting_origins", "refuting_origins",
                                           "publishers_text")})

@@ -112,7 +112,9 @@ def test_report_and_claimreview_written(demo_run):
     assert len(nodes) == len(published) >= 4
     for node in nodes:
         assert claimreview_problems(node) == [], node["claimReviewed"]
-        assert (report.parent / node["url"].split("/", 3)[3]).is_file()  # url → its page
+        page = report.parent / node["url"].split("/", 3)[3]  # url → its page
+        embedded = page.read_text(encoding="utf-8").split('application/ld+json">')[1]
+        assert json.loads(embedded.split("</script>")[0]) == node
 
 
 def test_report_rebuilt_from_the_warehouse(demo_run):

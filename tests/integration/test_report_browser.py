@@ -6,17 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from affidavit.tasks.reports import INDEX_PAGE_ROWS, render_report
+from affidavit.tasks.reports import INDEX_PAGE_ROWS, claimreview_nodes, render_report
 from tests.browser import chromium_page, find_chromium
-from tests.report_data import SECRET, synthetic_run
+from tests.report_data import NOW, SECRET, synthetic_run
 
 
 @pytest.fixture(scope="module")
 def report_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A report of INDEX_PAGE_ROWS + 20 synthetic claims written to a folder."""
     data = synthetic_run(INDEX_PAGE_ROWS + 20)
+    nodes, _ = claimreview_nodes(data["verdicts"], now=NOW)
+    by_page = {n["url"].rsplit("/", 1)[-1].removesuffix(".html"): n for n in nodes}
     pages = render_report(data["run"], data["verdicts"], data["evidence"], data["lineage"],
-                          documents=data["documents"])
+                          documents=data["documents"], claimreviews=by_page)
     folder = tmp_path_factory.mktemp("report")
     for rel, html in pages.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -106,6 +108,8 @@ def test_claim_page_shows_evidence_lineage_and_hides_secrets(page, report_dir) -
           back: document.querySelector('a[href="../report.html"]') !== null,
           text: document.body.innerText,
           html: document.documentElement.outerHTML.length,
+          ld: [...document.querySelectorAll('script[type="application/ld+json"]')]
+                .map(s => JSON.parse(s.textContent)['@type']),
         }))()""")
         assert info["admitted"] >= 2
         assert info["marks"] == info["admitted"]
@@ -121,3 +125,4 @@ def test_claim_page_shows_evidence_lineage_and_hides_secrets(page, report_dir) -
         assert "judged neutral" in unfolded
         assert SECRET not in unfolded
         assert info["html"] < 100_000  # the 600,000-character title is cut
+        assert info["ld"] == ["ClaimReview"]  # the page carries its own structured data

@@ -390,6 +390,19 @@ def test_claimreview_validates_for_every_published_status(status: str) -> None:
     assert doc["citation"] == "https://news.example/a"
 
 
+def test_claim_pages_embed_their_claimreview() -> None:
+    verdicts = [_verdict("c1", "SUPPORTED", claim_text="Rates rose </script><script>x()"),
+                _verdict("c2", "UNVERIFIED")]
+    nodes, _ = claimreview_nodes(verdicts, config=CONFIG, now=NOW)
+    pages = render_report({}, verdicts, {}, {}, claimreviews={"c1": nodes[0]})
+    m = re.search(r'<script type="application/ld\+json">(.*?)</script>', pages["claims/c1.html"],
+                  re.S)
+    assert m is not None
+    assert json.loads(m.group(1)) == nodes[0]  # escaped inside the element, equal once parsed
+    assert "<script>x()" not in pages["claims/c1.html"]
+    assert "application/ld+json" not in pages["claims/c2.html"]
+
+
 def test_claimreview_ratings_are_one_ordered_scale() -> None:
     r = CLAIMREVIEW_RATINGS
     assert r["SUPPORTED"][0] > r["PARTIAL"][0] > r["CONTESTED"][0] > r["CONTRADICTED"][0]
