@@ -168,6 +168,7 @@ def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
                 "counts": dict(run.counts), "parameters": run.parameters}
     published = write_run_report(wh, run_info, verdicts,
                                  result.judgments if result is not None else None, now=now)
+    run.messages.extend(published.notes)
     return published.index
 
 

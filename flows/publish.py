@@ -153,6 +153,7 @@ class PublishedReport:
         n_pages: Claim pages written.
         n_reviews: ClaimReview nodes written.
         left_out: Verdicts not written as ClaimReview, by reason.
+        notes: What the run should tell the user (a publishing setting that was ignored).
     """
 
     index: Path
@@ -160,6 +161,7 @@ class PublishedReport:
     n_pages: int
     n_reviews: int
     left_out: dict[str, int]
+    notes: tuple[str, ...] = ()
 
 
 def write_run_report(
@@ -186,7 +188,14 @@ def write_run_report(
     Returns:
         The files written.
     """
-    config = config or publish_config_from_env()
+    notes: list[str] = []
+    if config is None:
+        try:
+            config = publish_config_from_env()
+        except ValueError as exc:  # a run's verdicts are written: never fail on its report
+            notes.append(f"publishing settings ignored ({exc}); ClaimReview urls use "
+                         f"{PublishConfig().base_url}")
+            config = PublishConfig()
     folder = wh.paths.reports / str(run_info["run_id"])
     sources = claim_sources(wh, [str(v["claim_id"]) for v in verdicts])
     nodes, left_out = claimreview_nodes(
@@ -204,7 +213,7 @@ def write_run_report(
     jpath = folder / "claimreview.jsonld"
     _write_text(jpath, json.dumps(nodes, indent=1, default=str, ensure_ascii=False))
     return PublishedReport(folder / "report.html", jpath, len(pages) - 1, len(nodes),
-                           dict(left_out))
+                           dict(left_out), tuple(notes))
 
 
 def rebuild_run_report(wh: Warehouse, run_id: str, *, now: datetime,
