@@ -226,24 +226,29 @@ _EDITORIAL_NOTE = re.compile(
 # so it must name what it is about and assert something about the world):
 _FIRST_PERSON_LC = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b")
 """The writer or a quoted speaker speaking of themselves: anecdote, feeling or intent."""
-_FIRST_PLURAL_LC = re.compile(r"\b(?:we|we're|we’re|we've|we’ve|we'll|we’ll|our|ours|us)\b")
+_FIRST_PLURAL = re.compile(r"\b(?:[Ww]e(?:'re|’re|'ve|’ve|'ll|’ll)?|[Oo]urs?|us)\b")
 """A publication's or company's own voice ("we sat down with", "our series explains")."""
 _SECOND_PERSON_LC = re.compile(r"\b(?:you|your|yours|you're|you’re|you'll|you’ll|you've)\b")
 """Addressing the reader: advice, instructions, offers and teasers."""
 _PRONOUN_SUBJECT_LC = re.compile(
     r"^[\"'“‘(]*(?:[^,\"“]{1,40},\s+)?"
-    r"(?:he|she|they|it|it's|it’s|this|that|these|those|his|her|their|its|there)\b"
+    r"(?:(?:he|she|they|it|it's|it’s|his|her|their|its)\b|"
+    r"(?:this|that|these|those)\s+(?:is|are|was|were|has|have|had|will|would|can|could|"
+    r"may|might|\w+ed|\w+[^s\W]s)\b)"
 )
 """A sentence whose subject is a pronoun, at its start or after a short opening phrase, cannot
-be checked alone ("He has played the game for two years.", "After the race, he ...": who?)."""
+be checked alone ("He has played the game for two years.", "After the race, he ...",
+"This paved the way ...": who, what?). "This year" or "That decision" are not pronouns, and
+"There were ..." has no referent to miss."""
 _UNATTRIBUTED_QUOTE = re.compile(r"^[\"“]")
 """A sentence that opens inside a quotation; without an attribution it is part of a quote."""
 _PROMOTION_LC = re.compile(
     r"\b(?:coupon|promo code|discount code|with code|use code|at checkout|\d+% off|"
-    r"percent off|black friday|cyber monday|deals?|on sale|sale price|retail price|"
-    r"bundle|giveaway|sponsored)\b"
+    r"percent off|black friday|cyber monday|(?:best|top|great|hot|gadget) deals|"
+    r"(?:app|software|course|developer) bundle|giveaway|sponsored)\b"
 )
-"""Shopping offers and deal posts."""
+"""Shopping offers and deal posts (not "deal", "sale" or "price" alone: a trade deal or a
+price rise is news)."""
 _TEASER_LC = re.compile(
     r"^\W*(?:here (?:are|is|'s|’s)|read (?:about|on|how)|learn (?:how|more|about|why)|"
     r"find out|check out|see (?:how|why)|discover|meet the|get (?:the|your|started)|"
@@ -487,7 +492,7 @@ def score_check_worthiness(sentence: str) -> float:
         score -= 0.1
     vague = sum(1 for w in words if w.lower() in VAGUE_WORDS)
     score -= min(0.2, 0.1 * vague)
-    if _FIRST_PLURAL_LC.search(low):
+    if _FIRST_PLURAL.search(s):  # case kept: "US" is a country
         score -= 0.1
     if _IMPRESSION_LC.search(low):
         score -= 0.15
