@@ -258,8 +258,7 @@ _TEASER_LC = re.compile(
 """Teasers that announce content instead of stating a fact."""
 _BIO_LC = re.compile(
     r"\bis an? (?:[a-z\-]+ ){0,3}(?:reporter|writer|editor|correspondent|columnist|"
-    r"contributor|journalist|photographer|producer)\b|\bbefore joining\b|"
-    r"\bhas (?:also )?(?:worked|written) (?:at|for)\b"
+    r"contributor|journalist|photographer|producer)\b|\bbefore joining\b"
 )
 """An author's biography at the foot of an article."""
 
@@ -274,8 +273,6 @@ _CODE = re.compile(
 """Source code: a comment marker, a keyword-led statement, a line ending in a brace or
 semicolon, an assignment of a call or member ("let x = Foo.bar(...)"), or a method call
 ("image.setImage(...)")."""
-_CAPTION = re.compile(r"^(?:Image|Photo|Video|Credit)(?=[A-Z])")
-"""A caption glued to its label by text extraction ("ImagePlayers are seen on screen ...")."""
 
 NOT_CHECKABLE_CAP = 0.3
 """Score ceiling of a sentence that cannot be checked on its own (below
@@ -290,7 +287,7 @@ def _not_checkable_alone(sentence: str, low: str) -> bool:
     something about the world. Not so: a pronoun subject ("He has played for two years."), the
     writer or a quoted speaker speaking of themselves (anecdote, feeling, intent), the reader
     addressed (advice, offers), shopping promotions, teasers that announce content, an
-    author's biography, a menu or title bar, a caption, source code, a sentence that only
+    author's biography, a menu or title bar, source code, a sentence that only
     introduces what follows (ends with a colon) or exclaims, and a quotation without an
     attribution (the middle of a quote).
     """
@@ -302,7 +299,6 @@ def _not_checkable_alone(sentence: str, low: str) -> bool:
         or _TEASER_LC.search(low)
         or _BIO_LC.search(low)
         or "|" in sentence
-        or _CAPTION.search(sentence)
         or _CODE.search(sentence)
         or sentence.endswith((":", "!"))  # introduces what follows; an exclamation
         or (_UNATTRIBUTED_QUOTE.search(sentence) is not None
