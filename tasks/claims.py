@@ -433,8 +433,13 @@ def score_check_worthiness(sentence: str) -> float:
     A lexical sum in the spirit of ClaimBuster's features (Hassan et al., KDD 2017): figures,
     dates, named entities (capitalised words after the first, acronyms) and attribution verbs
     raise it; opinion markers, hedges, vague evaluative words and normative verbs lower it;
-    questions, boilerplate, verbless fragments and headlines score near zero. Weights were set
-    by hand so that the ordering of the unit-test sentences is right; they are not trained.
+    questions, boilerplate, update notes, verbless fragments and headlines score near zero. A
+    sentence with no figure, date, attribution or named entity, or one that cannot be checked
+    without its article (:func:`_not_checkable_alone`), is capped at
+    :data:`NOT_CHECKABLE_CAP`, under the extraction floor. Weights were set by hand so that the
+    ordering of the unit-test sentences is right; the caps were measured against hand labels of
+    real feeds (tests/fixtures/claims, tests/benchmarks/bench_extraction.py); nothing is
+    trained.
 
     Args:
         sentence: One sentence.
