@@ -10,8 +10,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(
     add_completion=False,
@@ -112,9 +122,64 @@ def _fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+SHOW_ALL_UP_TO = 20
+"""Runs with at most this many verdicts print the verdict table without ``--show``."""
+
+
+def _starting(what: str) -> None:
+    """Print the first line at once, before Prefect and the flows are imported (seconds)."""
+    err.print(f"[dim]affidavit {what}: starting (Prefect's local server takes a few "
+              "seconds)…[/dim]", highlight=False)
+
+
+class _CountColumn(MofNCompleteColumn):
+    """``done/total`` when the total is known, the count alone (or nothing) when it is not."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text(f"{int(task.completed)}" if task.completed else "",
+                        style="progress.download")
+        return super().render(task)
+
+
+class _EtaColumn(TimeRemainingColumn):
+    """``eta h:mm:ss`` for bars with a known total; nothing for the others."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text("")
+        return Text("eta ", style="progress.remaining") + super().render(task)
+
+
 def _progress() -> Progress:
     return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), console=err, transient=True)
+                    _CountColumn(), TimeElapsedColumn(), _EtaColumn(), console=err,
+                    transient=True)
+
+
+def _startup_task(prog: Progress, label: str = "starting Prefect, preflight (search, "
+                  "judge)") -> Any:
+    """Show a spinner while Prefect and the warehouse start; return the call that ends it."""
+    task = prog.add_task(label, total=None)
+
+    def ready() -> None:
+        if task in prog.task_ids:
+            prog.remove_task(task)
+
+    return ready
+
+
+def _expected_records(path: str) -> int | None:
+    """Count the records of a JSONL dump (its non-empty lines) for a progress total.
+
+    Other formats (feeds, WARC, CSV, Parquet, gzip) return None: their totals are not known
+    before they are parsed, and the bar shows a count without a total.
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".jsonl" or not p.is_file():
+        return None
+    with p.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())
 
 
 def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
@@ -122,6 +187,12 @@ def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
     for v in verdicts:
         counts[v["status"]] = counts.get(v["status"], 0) + 1
     return counts
+
+
+def _cut(text: Any, limit: int) -> str:
+    """Cut a field for the terminal (a feed can carry a 600,000-character title)."""
+    s = " ".join(str(text or "").split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
@@ -135,13 +206,13 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
-            f"{v['supporting_origins']}/{v['refuting_origins']}", v["claim_text"],
-            (v.get("best_quote") or "")[:240],
+            f"{v['supporting_origins']}/{v['refuting_origins']}", _cut(v["claim_text"], 300),
+            _cut(v.get("best_quote"), 240),
         )
     return table
 
 
-def _print_run(result: Any, *, as_json: bool, title: str) -> None:
+def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = None) -> None:
     from affidavit.schemas.enums import RunStatus
 
     if as_json:
@@ -151,8 +222,14 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
                "verdicts": result.verdicts, "report": result.report_path}
         sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
     else:
-        if result.verdicts:
-            console.print(_verdict_table(result.verdicts, title))
+        n = len(result.verdicts)
+        n_show = n if show is None and n <= SHOW_ALL_UP_TO else min(show or 0, n)
+        if n_show:
+            shown = f"{title} ({n_show} of {n})" if n_show < n else title
+            console.print(_verdict_table(result.verdicts[:n_show], shown))
+        elif n:
+            console.print(f"[dim]{n} verdicts: the report lists them all (or use --show N, or "
+                          "affidavit verdicts)[/dim]")
         counts = _status_counts(result.verdicts)
         console.print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.items())
                       + f" — {result.message}")
@@ -179,38 +256,75 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         raise typer.Exit(EXIT_NO_CAPABILITY)
 
 
-def _run_research(call: Any, *, as_json: bool, title: str) -> None:
+def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = None,
+                  show: int | None = None) -> None:
     """Run a research flow under progress bars; print its verdicts (or a clean error)."""
     try:
         with _progress() as prog:
-            res = call(_ingest_progress(prog), _round_progress(prog))
+            ready = _startup_task(prog)
+            ingest = _ingest_progress(prog)
+            rounds = _round_progress(prog, rounds=_mode_rounds(mode) if mode else None)
+            res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), rounds(*a)))
     except ValueError as exc:
         _fail(str(exc))
         return
-    _print_run(res, as_json=as_json, title=title)
+    _print_run(res, as_json=as_json, title=title, show=show)
 
 
 def _ingest_progress(prog: Progress) -> Any:
+    """Return the progress callback of the ingest stages.
+
+    One bar per source, with its record count as the total when it can be counted up front
+    (JSONL), and one per later stage (lineage, index).
+    """
     tasks: dict[str, Any] = {}
 
     def cb(label: str, n: int) -> None:
         if label not in tasks:
-            tasks[label] = prog.add_task(f"reading {Path(label).name}", total=None)
+            for task in prog.tasks:  # the previous stage is done: close its bar
+                if task.id in tasks.values() and task.total is None:
+                    if task.completed:
+                        prog.update(task.id, total=task.completed)
+                    else:  # a stage without a count (lineage, index): done, hide it
+                        prog.update(task.id, visible=False)
+            total = _expected_records(label)
+            name = {"lineage": "lineage (signatures, bands, edges)",
+                    "index": "search index"}.get(label, f"reading {Path(label).name}")
+            tasks[label] = prog.add_task(name, total=total)
         prog.advance(tasks[label], n)
 
     return cb
 
 
-def _round_progress(prog: Progress) -> Any:
-    state: dict[str, Any] = {}
+def _round_progress(prog: Progress, *, rounds: int | None = None) -> Any:
+    """Progress callback of the research rounds: claim-rounds done out of rounds × claims.
+
+    Called at the start of each round with the claims still active; claims that stop early
+    (saturated) shrink the total, so the ETA stays honest.
+    """
+    state: dict[str, Any] = {"done": 0, "last": 0}
 
     def cb(round_no: int, active: int) -> None:
+        n_rounds = rounds or round_no
         if "t" not in state:
-            state["t"] = prog.add_task("research", total=None)
-        prog.update(state["t"], description=f"research round {round_no}: {active} claim(s)",
-                    advance=1)
+            state["t"] = prog.add_task("research", total=active * n_rounds)
+        state["done"] += state["last"]
+        state["last"] = active
+        total = state["done"] + active * max(1, n_rounds - round_no + 1)
+        prog.update(state["t"], completed=state["done"], total=total,
+                    description=f"research round {round_no}/{n_rounds}: {active} claim(s)")
 
     return cb
+
+
+def _mode_rounds(mode: str) -> int | None:
+    from affidavit.schemas.enums import Mode
+    from affidavit.tasks.queries import MODES
+
+    try:
+        return int(MODES[Mode(mode)].rounds)
+    except (KeyError, ValueError, AttributeError):
+        return None
 
 
 @app.command()
@@ -234,6 +348,8 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    if not as_json:
+        _starting("backfill")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
@@ -243,8 +359,10 @@ def backfill(
                             published_at=date_column)
     try:
         with _progress() as prog:
+            ready = _startup_task(prog, "starting Prefect and the warehouse")
+            ingest = _ingest_progress(prog)
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
-                                   progress=_ingest_progress(prog))
+                                   progress=lambda *a: (ready(), ingest(*a)))
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -283,6 +401,9 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    show: Annotated[int | None, typer.Option("--show", min=0, help="print the first N verdicts "
+                                             "(default: all of a run of at most "
+                                             f"{SHOW_ALL_UP_TO}, none of a bigger one)")] = None,
     allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
@@ -290,10 +411,13 @@ def run(
     """Run the main job: feeds and/or claims → research → verdicts.
 
     --feed takes feed files, feed URLs (polled with conditional GET; state in the feeds table)
-    and OPML subscription lists.
+    and OPML subscription lists. Prints the summary and the report's path; the verdict table
+    with --show N (or for a run of at most 20 claims).
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
+    if not as_json:
+        _starting("run")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.factcheck import factcheck
@@ -307,7 +431,7 @@ def run(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
-        as_json=as_json, title="verdicts")
+        as_json=as_json, title="verdicts", mode=mode, show=show)
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -328,6 +452,8 @@ def _check_opml(feeds: list[str]) -> None:
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    if not as_json:
+        _starting("demo")
     _env(home)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.flows.factcheck import factcheck
@@ -336,9 +462,11 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
     with _progress() as prog:
-        backfill_archive([docs], home=home, progress=_ingest_progress(prog))
+        ready = _startup_task(prog, "starting Prefect and the warehouse")
+        ingest = _ingest_progress(prog)
+        backfill_archive([docs], home=home, progress=lambda *a: (ready(), ingest(*a)))
         res = factcheck(claims_path=claims_file, home=home, mode="standard",
-                        round_progress=_round_progress(prog))
+                        round_progress=_round_progress(prog, rounds=_mode_rounds("standard")))
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
         from affidavit.warehouse.home import resolve_home
@@ -392,6 +520,8 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
+    if not as_json:
+        _starting("verify")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.analyst import verify as verify_flow
@@ -410,7 +540,7 @@ def verify(
     _run_research(
         lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
                                       round_progress=rounds),
-        as_json=as_json, title="verify")
+        as_json=as_json, title="verify", mode=mode)
 
 
 @app.command()
@@ -426,6 +556,8 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
+    if not as_json:
+        _starting("research")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.analyst import research_question
@@ -436,7 +568,7 @@ def research(
     _run_research(
         lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
                                             round_progress=rounds),
-        as_json=as_json, title="research")
+        as_json=as_json, title="research", mode=mode)
 
 
 @app.command()
@@ -639,25 +771,91 @@ def audit(
         console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
     if res.report_path:
         console.print(f"report: {res.report_path}")
+export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("claimreview")
+def export_claimreview_cmd(
+    run_id: Annotated[str | None, typer.Option("--run", help="one run's verdicts (default: the "
+                                               "latest verdict of every claim)")] = None,
+    status: Annotated[list[str] | None, typer.Option("--status", help="only this status "
+                                                     "(repeatable)")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write to this file (default: "
+                                             "stdout)")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="where the report is "
+                                                 "published (default "
+                                                 "$AFFIDAVIT_PUBLISH_BASE_URL)")] = None,
+    home: HomeOpt = None,
+) -> None:
+    """Write ClaimReview JSON-LD (schema.org) of the verdicts, one node per published claim.
+
+    UNVERIFIED verdicts are left out (no finding to publish). Each node's url is the base URL
+    plus claims/<claim_id>.html, the claim's page in the report folder.
+
+    Example: affidavit export claimreview --status SUPPORTED --status CONTRADICTED --out cr.json
+    """
+    statuses = [x.upper() for x in status] if status else None
+    for x in statuses or []:
+        if x not in STATUSES:
+            _fail(f"unknown status {x!r}: use one of {', '.join(STATUSES)}", 2)
+        if x == "UNVERIFIED":
+            _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
+                  "finding); see the README", 2)
+    _env(home)
+    import os
+
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.publish import export_claimreview, publish_config_from_env
+
+    env = dict(os.environ)
+    if base_url:
+        env["AFFIDAVIT_PUBLISH_BASE_URL"] = base_url
+    try:
+        config = publish_config_from_env(env)
+        nodes, left_out, n = export_claimreview(open_warehouse(home), run_id=run_id,
+                                                statuses=statuses, now=utcnow(), config=config)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        return
+    text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        tmp = out.with_name(f".{out.name}.tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}")
+    skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))
+    err.print(f"{len(nodes)} ClaimReview node(s) from {n} verdict(s)"
+              + (f"; left out: {skipped}" if skipped else "")
+              + (f" → {out}" if out else ""), highlight=False)
+    if config.is_placeholder:
+        err.print("[yellow]note:[/yellow] no base URL set: review urls point to "
+                  f"{config.base_url} (set AFFIDAVIT_PUBLISH_BASE_URL or --base-url)")
 
 
 def main() -> None:
     """Entry point of the ``affidavit`` console script."""
-    from affidavit.warehouse.store import WarehouseError
-
     try:
         app()
-    except WarehouseError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise SystemExit(1) from exc
-    except RuntimeError as exc:
+    except Exception as exc:
+        # imported here, not before app(): the warehouse pulls in pyarrow, Polars and DuckDB
+        # (~0.5 s), and every command prints its first line before that
+        from affidavit.warehouse.store import WarehouseError
+
+        if isinstance(exc, WarehouseError):
+            err.print(f"[red]error:[/red] {exc}")
+            raise SystemExit(1) from exc
         # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
         # that does not answer: one line, not a traceback.
-        if not str(exc).startswith("Failed to reach API at"):
-            raise
-        err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, or "
-                  "unset PREFECT_API_URL to run on the embedded local one")
-        raise SystemExit(1) from exc
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
+            err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, "
+                      "or unset PREFECT_API_URL to run on the embedded local one")
+            raise SystemExit(1) from exc
+        raise
 
 
 if __name__ == "__main__":
