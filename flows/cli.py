@@ -475,8 +475,7 @@ def origins(
     render_origins(res.report, console)
 
 
-def main() -> None:
-    """Entry point of the ``affidavit`` console script."""
+def _main() -> None:
     from affidavit.warehouse.store import WarehouseError
 
     try:
@@ -484,6 +483,13 @@ def main() -> None:
     except WarehouseError as exc:
         err.print(f"[red]error:[/red] {exc}")
         raise SystemExit(1) from exc
+
+
+def main() -> None:
+    """Entry point of the ``affidavit`` console script (supervised: no process left behind)."""
+    from affidavit.flows.supervise import run_supervised
+
+    run_supervised(_main)
 
 
 if __name__ == "__main__":

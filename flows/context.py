@@ -64,16 +64,31 @@ class RunRecord:
         }
 
     def start(self) -> RunRecord:
-        """Write the run's row with status ``running``."""
+        """Close out runs whose process died; take this run's lock; write its ``running`` row.
+
+        The lock is taken before the row is written, so another run starting meanwhile never
+        takes this one for abandoned (``affidavit.warehouse.runs``).
+        """
+        from affidavit.warehouse.runs import RunLock, close_out_abandoned_runs
+
+        closed = close_out_abandoned_runs(self.wh, now=utcnow())
+        if closed:
+            self.counts["runs_abandoned_closed"] += len(closed)
+            self.messages.append(f"{len(closed)} earlier run(s) left running by a process that "
+                                 f"died marked abandoned: {', '.join(closed[:5])}")
+        self._lock = RunLock(self.wh, self.run_id).acquire()
         self.wh.write("runs", _table([self._row(None, None)]), part=f"run-{self.run_id}")
         return self
 
     def finish(self, status: RunStatus, message: str | None = None) -> None:
-        """Rewrite the run's row with its final status, counts and message."""
+        """Rewrite the run's row with its final status, counts and message; drop its lock."""
         self.status = status
         self.wh.write(
             "runs", _table([self._row(utcnow(), message)]), part=f"run-{self.run_id}"
         )
+        lock = getattr(self, "_lock", None)
+        if lock is not None:
+            lock.release()
 
 
 def sync_views(wh: Warehouse, run: RunRecord) -> None:
