@@ -1,8 +1,8 @@
 """Parquet datasets under the home, written atomically, and DuckDB views over them.
 
 Layout (version 2): ``<home>/tables/<table>/part-<part>.parquet``; a table replaced whole
-(``origins``) keeps generations ``<table>/gen-<n>/part-*.parquet`` and reads the one its
-``current`` symbolic link names. Every table (every generation) has an empty
+(``origins``) keeps generations ``<table>/gen-<n>/part-data.parquet`` (one file, possibly of no
+rows) and reads the one its ``current`` symbolic link names. Every other table has an empty
 ``part-0000-empty.parquet`` with its schema, so that views and reads work before the first row.
 Parts are written in ``<home>/tables/_staging`` as ``.tmp`` files (no reader's glob matches
 them), fsynced and renamed into place; what a killed writer left there is swept on open.
@@ -40,6 +40,7 @@ _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
 _EMPTY_PART = "part-0000-empty.parquet"
 _META = "_warehouse.json"
 _CURRENT = "current"
+_GENERATION_PART = "part-data.parquet"
 REPLACED_TABLES = frozenset({"origins"})
 """Tables rewritten whole by ``Warehouse.replace``; they are stored as generations."""
 WAREHOUSE_VERSION = 2
@@ -414,9 +415,11 @@ class Warehouse:
 
         The rows are written as a new generation folder (staged, then renamed into the table
         folder as ``gen-<n>``), then the ``current`` pointer (a relative symbolic link) is
-        switched with one ``os.replace``. A reader sees the old generation or the new one,
-        never both and never neither; a crash at any point leaves the old content current. The
-        previous generation is kept (a reader may still be listing it); older ones are removed.
+        switched with one ``os.replace``. Each generation is one file of one fixed name, so a
+        reader sees the old generation or the new one, never both and never neither, even when
+        the switch happens between its listing and its reading; a crash at any point leaves the
+        old content current. The previous generation is kept (a reader may hold it open);
+        older ones are removed.
 
         Returns:
             Number of rows written.
@@ -427,11 +430,10 @@ class Warehouse:
         stage = staging_path(self.staging)
         stage.mkdir()
         try:
-            write_parquet_atomic(TABLES[name].empty_table(), stage / _EMPTY_PART,
-                                 staging=self.staging)
-            if t.num_rows:
-                write_parquet_atomic(t, stage / f"part-{uuid.uuid4().hex}.parquet",
-                                     staging=self.staging)
+            # one file of one fixed name per generation, even with no rows: a reader that
+            # listed ``current/part-data.parquet`` before a switch opens the same name after
+            # it, and reads one generation whole, never a name that is gone
+            write_parquet_atomic(t, stage / _GENERATION_PART, staging=self.staging)
             gens = self._generations(name)
             gen_name = f"gen-{(int(gens[-1].name[4:]) + 1) if gens else 1:06d}"
             os.rename(stage, folder / gen_name)

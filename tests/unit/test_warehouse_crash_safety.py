@@ -183,3 +183,40 @@ def test_dead_runs_are_abandoned_and_their_rows_kept_out_of_views(warehouse):
     latest = warehouse.query("select run_id, status from verdicts_latest").rows()
     assert latest == [("done", "PARTIAL")]
     assert warehouse.query("select run_id from evidence").rows() == [("done",)]
+
+
+def test_a_reader_never_fails_while_parts_and_generations_are_written(warehouse):
+    """Reader race: counts through DuckDB globs while another thread appends and replaces."""
+    import threading
+
+    errors: list[str] = []
+    stop = threading.Event()
+    globs = {t: warehouse.glob(t) for t in ("documents", "origins")}
+    n_queries = 0
+
+    def read() -> None:
+        nonlocal n_queries
+        with duckdb.connect() as con:
+            while not stop.is_set():
+                for t, g in globs.items():
+                    try:
+                        con.execute("select count(*) from read_parquet(?, union_by_name = true)",
+                                    [g]).fetchone()
+                        n_queries += 1
+                    except duckdb.Error as exc:
+                        errors.append(f"{t}: {exc}")
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        big = [f"d{i}" for i in range(2000)]
+        for i in range(40):
+            warehouse.write("documents", _docs([f"{i}-{j}" for j in range(200)]))
+            warehouse.replace("origins", _origins(big[: 100 + 40 * i]))
+    finally:
+        stop.set()
+        reader.join(timeout=30)
+    assert errors == [], errors[:3]
+    assert n_queries > 20
+    assert warehouse.count("documents") == 40 * 200
+    assert warehouse.count("origins") == 100 + 40 * 39
