@@ -212,3 +212,42 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(env, tmp_path):
     statuses = runs["status"].to_list()
     assert "running" not in statuses
     assert statuses.count("abandoned") == len(hits)
+
+
+def _children(pid: int) -> list[int]:
+    from affidavit.flows.supervise import _children as children
+
+    return children(pid)
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def test_a_killed_command_leaves_no_prefect_server_behind(tmp_path):
+    """The main process dies by SIGKILL (as under the OOM killer) once its server is up."""
+    e = {k: v for k, v in os.environ.items()
+         if not k.startswith(("AFFIDAVIT_", "PREFECT_API_URL"))}
+    e["PREFECT_HOME"] = str(tmp_path / "prefect")
+    files = [str(p) for p in _corpus(tmp_path, n_files=1, per_file=30)]
+    proc = subprocess.Popen([*AFFIDAVIT, "backfill", *files, "--home", str(tmp_path / "h")],
+                            env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = command = None
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and server is None and proc.poll() is None:
+        for c in _children(proc.pid):
+            for g in _children(c):
+                if "uvicorn" in _cmdline(g):
+                    command, server = c, g
+        time.sleep(0.05)
+    if server is None:
+        proc.kill()
+        pytest.skip("the command ended before its Prefect server was seen")
+    os.kill(command, signal.SIGKILL)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGKILL
+    assert "killed by SIGKILL" in err
+    assert not Path(f"/proc/{server}").exists() or "uvicorn" not in _cmdline(server)
