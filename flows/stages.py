@@ -21,8 +21,11 @@ from affidavit.warehouse.store import Warehouse
 
 REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
                      "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
-                     "text_truncated"})
-"""Ingest counters that record a repair of a row that was kept, not a skip."""
+                     "text_truncated", "control_chars_removed", "date_untrusted",
+                     "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
+                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
+                     "warc_version_unknown", "content_html_preferred"})
+"""Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 Progress = Callable[[str, int], None]
 """Progress callback: (stage label, rows just done)."""

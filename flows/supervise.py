@@ -26,7 +26,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 
 _ENV_FLAG = "AFFIDAVIT_SUPERVISED"
 _STOP_GRACE_S = 5.0
-"""Seconds a left-behind process gets after SIGTERM before SIGKILL (Prefect's own stop waits 5 s)."""
+"""Seconds a left-behind process gets after SIGTERM before SIGKILL (as Prefect's own stop)."""
 
 
 def _set_subreaper() -> bool:

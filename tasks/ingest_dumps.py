@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -27,6 +26,11 @@ from affidavit.tasks.ingest_common import (
     IngestBatch,
     decode_bytes,
     rows_to_documents,
+)
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    loads_untrusted_json,
 )
 
 __all__ = ["DEFAULT_BATCH_ROWS", "MAX_LINE_BYTES", "read_dump"]
@@ -101,8 +105,9 @@ class _Pending:
         return batch
 
 
-def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int) -> dict[str, Any]:
-    row: dict[str, Any] = {"_index": index}
+def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
+             unit: str = "line") -> dict[str, Any]:
+    row: dict[str, Any] = {"_index": index, "_unit": unit}
     for field_name, column in mapping.as_dict().items():
         if column and column in raw:
             row[field_name] = raw[column]
@@ -156,9 +161,14 @@ def _iter_jsonl(
             continue
         text, replaced = decode_bytes(line)
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            pending.skip("bad_json_line", f"{name}: line {lineno}: not JSON ({exc.msg}): skipped")
+            obj = loads_untrusted_json(text)
+        except UntrustedJSONError as exc:
+            pending.skip("bad_json_line", f"{name}: line {lineno}: {exc}: skipped")
+            yield None
+            continue
+        if find_lone_surrogate(obj):
+            pending.skip("lone_surrogate", f"{name}: line {lineno}: a string holds a lone "
+                         "UTF-16 surrogate (\\ud800-\\udfff), which no text can store: skipped")
             yield None
             continue
         if not isinstance(obj, dict):
@@ -187,11 +197,9 @@ def _iter_json(
         return
     text, replaced = decode_bytes(raw)
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        pending.skip(
-            "bad_json_file", f"{name}: not JSON at line {exc.lineno} ({exc.msg}): file skipped"
-        )
+        obj = loads_untrusted_json(text)
+    except UntrustedJSONError as exc:
+        pending.skip("bad_json_file", f"{name}: {exc}: file skipped")
         return
     if isinstance(obj, dict):
         found = [obj[k] for k in _JSON_LIST_KEYS if isinstance(obj.get(k), list)]
@@ -204,8 +212,11 @@ def _iter_json(
     for i, item in enumerate(obj):
         if not isinstance(item, dict):
             pending.skip("not_an_object", f"{name}: item {i}: not an object: skipped")
+        elif find_lone_surrogate(item):
+            pending.skip("lone_surrogate", f"{name}: item {i}: a string holds a lone UTF-16 "
+                         "surrogate: skipped")
         else:
-            pending.rows.append(_map_row(item, mapping, i))
+            pending.rows.append(_map_row(item, mapping, i, "item"))
         yield None
 
 
@@ -269,7 +280,7 @@ def _read_parquet(
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
         pending = _Pending()
         for i, raw in enumerate(record_batch.to_pylist()):
-            pending.rows.append(_map_row(raw, mapping, offset + i))
+            pending.rows.append(_map_row(raw, mapping, offset + i, "row"))
         offset += record_batch.num_rows
         yield pending.flush(source_path=str(path), source_kind=source_kind)
 

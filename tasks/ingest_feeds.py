@@ -35,6 +35,7 @@ from affidavit.schemas.enums import SourceKind
 from affidavit.tasks.extract import html_to_text
 from affidavit.tasks.ingest_common import (
     IngestBatch,
+    _zone_is_known,
     decode_bytes,
     empty_batch,
     parse_datetime,
@@ -130,6 +131,8 @@ def feed_date(raw: str | None, parsed: time.struct_time | None) -> datetime | No
     dt = parse_datetime(raw)
     if dt is not None:
         return dt
+    if not _zone_is_known(raw):
+        return None  # "12:00 CEST": feedparser may read an unknown zone as UTC
     fp = _struct_to_dt(parsed)
     if fp is not None and _date_matches_raw(fp, raw):
         return fp

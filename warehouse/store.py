@@ -117,7 +117,7 @@ def _umask() -> int:
 
 
 def fsync_dir(folder: Path) -> None:
-    """Flush a folder's entries (a rename into it) to disk; a no-op where folders cannot be opened."""
+    """Flush a folder's entries (a rename into it) to disk; a no-op where it cannot be opened."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:
@@ -180,7 +180,7 @@ def write_parquet_atomic(table: pa.Table, path: Path, *, staging: Path | None = 
 
 
 def write_text_atomic(text: str, path: Path, *, staging: Path | None = None) -> Path:
-    """Write a small text file (JSON, a pointer) the way :func:`write_parquet_atomic` writes parts."""
+    """Write a small text file (JSON, a pointer) as :func:`write_parquet_atomic` writes parts."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = staging_path(staging if staging is not None else path.parent)
     try:

@@ -37,19 +37,19 @@ def _corpus(folder: Path, *, n_files: int = 3, per_file: int = 60, seed: int = 7
     files = []
     for f in range(n_files):
         path = folder / f"dump-{f}.jsonl"
+        body = ""
         with path.open("w", encoding="utf-8") as fh:
             for i in range(per_file):
-                if i % 3 and i > 0:
-                    base = body  # noqa: F821 - a copy of the previous story, lightly edited
-                    text = base.replace(" the ", " a ", 1) + " Copied by another desk."
+                if i % 3 and body:  # a copy of the previous story, lightly edited
+                    text = body.replace(" the ", " a ", 1) + " Copied by another desk."
                 else:
                     sents = []
                     for _ in range(6):
                         words = rng.choices(_WORDS, k=14)
                         sents.append(f"The {' '.join(words)} rose {rng.randint(2, 99)} percent.")
-                    text = " ".join(sents)
-                body = text
-                fh.write(json.dumps({"id": f"{f}-{i}", "url": f"https://n{i % 4}.example.com/{f}/{i}",
+                    text = body = " ".join(sents)
+                fh.write(json.dumps({"id": f"{f}-{i}",
+                                     "url": f"https://n{i % 4}.example.com/{f}/{i}",
                                      "title": f"Story {f}-{i}", "text": text,
                                      "published_at": f"2024-03-{1 + i % 28:02d}"}) + "\n")
         files.append(path)

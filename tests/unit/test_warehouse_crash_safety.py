@@ -15,7 +15,7 @@ import pytest
 
 from affidavit.schemas.registry import TABLES
 from affidavit.warehouse.home import resolve_home
-from affidavit.warehouse.store import STAGING_DIR, Warehouse, write_parquet_atomic
+from affidavit.warehouse.store import STAGING_DIR, Warehouse
 
 
 def _origins(ids: list[str], origin: str = "a") -> pl.DataFrame:
@@ -68,7 +68,9 @@ def test_temporaries_of_dead_writers_are_swept_and_never_read(tmp_path):
     live.write_bytes(b"being written")
     wh2 = Warehouse(paths)
     assert wh2.n_swept == 2
-    assert not dead.exists() and not legacy.exists() and live.exists()
+    assert not dead.exists()
+    assert not legacy.exists()
+    assert live.exists()
     assert wh2.count("documents") == 1
 
 
