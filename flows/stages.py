@@ -172,7 +172,7 @@ def materialize_web_hits(
     fetched or yields no text keeps the hit's title and snippet as a snippet-only document:
     quotable, never dropped (DESIGN.md, Ingest).
     """
-    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.extract import extract_html, note_page_repairs
     from affidavit.tasks.fetch import Fetcher
     from affidavit.tasks.ingest_common import rows_to_documents
     from affidavit.tasks.urls import canonicalize_url
@@ -193,6 +193,10 @@ def materialize_web_hits(
     todo = [u for u in by_url if u not in out]
     if not todo:
         return out
+    def note(reason: str, message: str) -> None:
+        run.counts[f"repaired:{reason}"] += 1
+        run.messages.append(message)
+
     f = fetcher if fetcher is not None else Fetcher()
     results = f.fetch_many(todo)  # type: ignore[attr-defined]
     web_rows, snippet_rows = [], []
@@ -200,7 +204,10 @@ def materialize_web_hits(
         hit = by_url[url]
         page = None
         if res.error is None and res.status is not None and res.status < 400 and res.content:
-            page = extract_html(res.content, url=res.final_url or url)
+            page = extract_html(res.content, url=res.final_url or url,
+                                content_type=res.headers.get("content-type"))
+            if page is not None:
+                note_page_repairs(page, url, note)
         if page is not None and page.text.strip():
             web_rows.append({"url": url, "title": page.title or getattr(hit, "title", None),
                              "text": page.text, "author": page.author,

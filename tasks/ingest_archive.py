@@ -37,7 +37,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from affidavit.schemas.enums import SourceKind
-from affidavit.tasks.extract import DEFAULT_MAX_PAGE_BYTES, clean_text, extract_html
+from affidavit.tasks.extract import (
+    DEFAULT_MAX_PAGE_BYTES,
+    clean_text,
+    extract_html,
+    note_page_repairs,
+)
 from affidavit.tasks.fetch import ContentDecodingError, ContentTooLargeError, decode_body
 from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
@@ -507,6 +512,7 @@ def _record_to_row(
         return None
     warc_media = _media_type(rec.headers.get("content-type"))
     status: int | None = None
+    http_ctype: str | None = None
     body = rec.block
     media = warc_media
     if rtype == "response":
@@ -522,6 +528,7 @@ def _record_to_row(
             skips.add("http_status_not_2xx")
             return None
         media = _media_type(http_headers.get("content-type"))
+        http_ctype = http_headers.get("content-type")
         if "chunked" in http_headers.get("transfer-encoding", "").lower():
             try:
                 body = dechunk(body)
@@ -554,11 +561,15 @@ def _record_to_row(
         "is_snippet_only": False,
     }
     if kind == "html":
-        page = extract_html(body, url=uri, max_bytes=max_page_bytes)
+        page = extract_html(body, url=uri, max_bytes=max_page_bytes,
+                            content_type=http_ctype if rtype == "response" else
+                            rec.headers.get("content-type"))
         if page is None:
             skips.add("empty_extraction", f"{name}: offset {rec.offset}: {uri}: trafilatura "
                       "found no main text: skipped")
             return None
+        note_page_repairs(page, f"{name}: offset {rec.offset}: {uri}", skips.add,
+                          max_page_bytes=max_page_bytes)
         row.update(
             text=page.text,
             title=page.title,

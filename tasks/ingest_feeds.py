@@ -434,7 +434,8 @@ def load_feed(
             reason = result.error or f"HTTP {result.status}"
             batch.add_skip("fetch_failed", f"{source}: fetch failed ({reason}): skipped")
             return batch
-        return parse_feed(result.content, source=source, fetched_at=now)
+        return parse_feed(result.content, source=source, fetched_at=now,
+                          content_type=result.headers.get("content-type"))
     path = Path(source)
     size = path.stat().st_size
     if size > MAX_FEED_BYTES:
@@ -488,7 +489,7 @@ def load_url(
     Returns:
         An :class:`~affidavit.tasks.ingest_common.IngestBatch`.
     """
-    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.extract import extract_html, note_page_repairs
     from affidavit.tasks.fetch import Fetcher
 
     fetcher = fetcher or Fetcher()
@@ -498,9 +499,10 @@ def load_url(
         reason = result.error or f"HTTP {result.status}"
         batch.add_skip("fetch_failed", f"{url}: fetch failed ({reason}): skipped")
         return batch
-    if not looks_like_html_page(result.content, result.headers.get("content-type")):
-        return parse_feed(result.content, source=url, fetched_at=now)
-    page = extract_html(result.content, url=result.final_url)
+    ctype = result.headers.get("content-type")
+    if not looks_like_html_page(result.content, ctype):
+        return parse_feed(result.content, source=url, fetched_at=now, content_type=ctype)
+    page = extract_html(result.content, url=result.final_url, content_type=ctype)
     if page is None:
         batch = empty_batch()
         batch.add_skip("empty_extraction", f"{url}: no main text found in the page: skipped")
@@ -516,4 +518,6 @@ def load_url(
         "fetched_at": now,
         "http_status": result.status,
     }
-    return rows_to_documents([row], source_kind=SourceKind.WEB.value, source_path=url)
+    out = rows_to_documents([row], source_kind=SourceKind.WEB.value, source_path=url)
+    note_page_repairs(page, url, out.add_skip)
+    return out
