@@ -52,16 +52,21 @@ def ingest_sources(
     added: list[str] = []
     known = wh.existing_keys("documents")  # read once, not once per batch
     for source in sources:
+        n_read = 0
+        n_skipped = 0
+        failure: str | None = None
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
                                   kind=kind)  # type: ignore[arg-type]
             for batch in batches:
                 run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
                                    for k, v in batch.skips.items()})
+                n_skipped += sum(v for k, v in batch.skips.items() if k not in REPAIRS)
                 run.messages.extend(batch.messages)
                 docs = pl.from_arrow(batch.documents)
                 assert isinstance(docs, pl.DataFrame)
                 run.counts["documents_read"] += docs.height
+                n_read += docs.height
                 if docs.is_empty():
                     continue
                 docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
@@ -71,15 +76,30 @@ def ingest_sources(
                 if progress:
                     progress(source, docs.height)
         except FileNotFoundError:
-            run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: no such file")
+            failure = "no such file"
         except IsADirectoryError:
-            run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: is a directory, not a file")
+            failure = "is a directory, not a file"
+        except PermissionError as exc:
+            failure = f"permission denied ({exc.strerror or exc})"
         except (OSError, ValueError) as exc:
+            if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+                raise  # a full or failing disk is not the input's fault: stop the run
+            failure = str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+        except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
+            failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
+        if failure is not None:
             run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: {exc}")
+            run.messages.append(f"{source}: {failure}: refused"
+                                if not failure.endswith(("skipped", "refused")) else
+                                f"{source}: {failure}")
+        if n_read == 0 and (failure is not None or n_skipped):
+            # nothing at all came out of this input: it is refused, and the command says so
+            run.counts["sources_refused"] += 1
     return added
+
+
+_DISK_ERRNOS = frozenset({28, 5, 30, 122})
+"""ENOSPC (disk full), EIO, EROFS, EDQUOT: errors of the disk the home is on, not of an input."""
 
 
 def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord,

@@ -661,5 +661,7 @@ def read_warc(
             if len(rows) >= batch_rows:
                 yield flush()
                 yielded = True
+    if index == 0 and not skips.counts:
+        skips.add("empty_file", f"{name}: no WARC record at all (empty file): refused")
     if rows or skips.counts or not yielded:
         yield flush()

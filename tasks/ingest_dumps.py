@@ -90,6 +90,8 @@ class _Pending:
         self.rows: list[dict[str, Any]] = []
         self.skips: Counter[str] = Counter()
         self.messages: list[str] = []
+        self.n_rows = 0  # rows of the file mapped so far (all batches)
+        self.n_with_text = 0  # of which had the mapped text field
 
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
@@ -101,6 +103,8 @@ class _Pending:
         batch.skips.update(self.skips)
         batch.messages[:0] = self.messages
         del batch.messages[MAX_MESSAGES:]
+        self.n_rows += len(self.rows)
+        self.n_with_text += sum(1 for r in self.rows if "text" in r)
         self.rows, self.skips, self.messages = [], Counter(), []
         return batch
 
@@ -276,6 +280,11 @@ def _read_parquet(
             f"{sorted(columns)[:20]}; pass a ColumnMapping"
         )
     wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
+    if pf.metadata.num_rows == 0:
+        pending = _Pending()
+        pending.skip("empty_file", f"{name}: no rows: refused")
+        yield pending.flush(source_path=str(path), source_kind=source_kind)
+        return
     offset = 0
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
         pending = _Pending()
@@ -333,7 +342,7 @@ def read_dump(
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
         return
     pending = _Pending()
-    yielded = False
+    yielded = seen_skips = False
     with _open_binary(p) as fh:
         if fmt == "jsonl":
             steps = _iter_jsonl(fh, name, mapping, pending)
@@ -344,9 +353,18 @@ def read_dump(
         try:
             for _ in steps:
                 if len(pending.rows) >= batch_rows:
+                    seen_skips = seen_skips or bool(pending.skips)
                     yield pending.flush(source_path=str(p), source_kind=source_kind)
                     yielded = True
         except (EOFError, gzip.BadGzipFile, OSError) as exc:
             pending.skip("truncated_file", f"{name}: unreadable after some rows ({exc}): stopped")
+    any_skip = bool(pending.skips) or seen_skips
+    n_rows = pending.n_rows + len(pending.rows)
+    n_text = pending.n_with_text + sum(1 for r in pending.rows if "text" in r)
+    if n_rows == 0 and not any_skip:
+        pending.skip("empty_file", f"{name}: empty file (no rows): refused")
+    elif n_rows and not n_text:
+        pending.skip("no_text_column", f"{name}: no row has a {mapping.text!r} field (map "
+                     "another with --text-column): refused")
     if pending.rows or pending.skips or not yielded:
         yield pending.flush(source_path=str(p), source_kind=source_kind)
