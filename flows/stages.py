@@ -160,6 +160,13 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
     ids = list(new_doc_ids)
     missing = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list()) - index.doc_ids()
     ids = sorted(set(ids) | missing)
+    n = index_documents(wh, index, ids)
+    run.counts["documents_indexed"] += n
+    return n
+
+
+def index_documents(wh: Warehouse, index: SearchIndex, ids: Sequence[str]) -> int:
+    """Add the stored documents ``ids`` (title and text) to ``index``; return how many."""
     if not ids:
         return 0
     docs = wh.texts(ids)
@@ -169,9 +176,7 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
         docs["text"].fill_null("").to_list(),
         strict=True,
     )
-    n = index.add(rows)
-    run.counts["documents_indexed"] += n
-    return n
+    return index.add(rows)
 
 
 ingest_task = task(ingest_sources, name="ingest", cache_policy=NO_CACHE)

@@ -32,6 +32,12 @@ from typing import Any
 
 from affidavit.schemas.claims import make_claim_id, normalize_claim_text
 from affidavit.schemas.enums import Volatility
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    loads_untrusted_json,
+    strip_control_chars,
+)
 
 __all__ = [
     "ClaimCandidate",
@@ -973,16 +979,16 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 if not line.strip():
                     continue
                 try:
-                    yield json.loads(line)
-                except json.JSONDecodeError as exc:
+                    yield loads_untrusted_json(line)
+                except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
-                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+                    note(f"{path.name}: line {lineno}: {exc}: skipped")
         elif fmt == "json":
             try:
-                data = json.load(fh)
-            except json.JSONDecodeError as exc:
+                data = loads_untrusted_json(fh.read())
+            except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
-                note(f"invalid JSON document ({exc.msg} at line {exc.lineno})")
+                note(f"{path.name}: {exc}: file skipped")
                 return
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
@@ -1103,11 +1109,29 @@ def read_claims_file(
         if tcol is None or tcol not in rec:
             skips["missing_text"] += 1
             continue
-        text = _as_str(rec.get(tcol))
-        if text is None or isinstance(rec.get(tcol), (dict, list)):
-            skips["empty_text" if text is None else "missing_text"] += 1
+        value = rec.get(tcol)
+        if value is not None and not isinstance(value, str):
+            skips["wrong_type"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: record {n}: {tcol} is a "
+                                f"{type(value).__name__}, not text: skipped")
             continue
+        if find_lone_surrogate(rec):
+            skips["lone_surrogate"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: record {n}: a lone UTF-16 surrogate: skipped")
+            continue
+        text = _as_str(value)
+        if text is None:
+            skips["empty_text"] += 1
+            continue
+        text, n_ctl = strip_control_chars(text, multiline=False)
+        if n_ctl:
+            skips["control_chars_removed"] += 1
         text = _WS.sub(" ", text).strip()
+        if not text:
+            skips["empty_text"] += 1
+            continue
         rows.append(
             {
                 "text": text,

@@ -455,7 +455,7 @@ class Warehouse:
             cols=", ".join(_ident(c) for c in cols), glob=sql_literal(self.glob(name))
         )
         with duckdb.connect() as con:
-            rows = con.execute(sql).fetchall()
+            rows = _run(lambda: con.execute(sql).fetchall(), name)
         return {tuple(r) for r in rows}
 
     def append_unique(
@@ -527,7 +527,7 @@ class Warehouse:
         if where:
             sql += f" where {where}"
         with duckdb.connect() as con:
-            tbl = con.sql(sql, params=params or None).to_arrow_table()
+            tbl = _run(lambda: con.sql(sql, params=params or None).to_arrow_table(), name)
         if not columns:
             tbl = conform(tbl, TABLES[name])
         df = pl.from_arrow(tbl)
@@ -537,18 +537,19 @@ class Warehouse:
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run ``sql`` (with bound ``params``) on an in-memory connection that has every view."""
         with duckdb.connect() as con:
-            self.create_views(con)
-            df = pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())
+            _run(lambda: self.create_views(con), "a view")
+            df = pl.from_arrow(_run(lambda: con.sql(sql, params=params or None).to_arrow_table(),
+                                    "a view"))
         assert isinstance(df, pl.DataFrame)
         return df
 
     def count(self, name: str) -> int:
         """Return the number of rows of table ``name``."""
         with duckdb.connect() as con:
-            row = con.execute(
+            row = _run(lambda: con.execute(
                 f"select count(*) from read_parquet({sql_literal(self.glob(name))}, "
                 "union_by_name = true)"
-            ).fetchone()
+            ).fetchone(), name)
         return int(row[0]) if row else 0
 
     # -- DuckDB ---------------------------------------------------------------------------
@@ -588,6 +589,17 @@ class Warehouse:
             return self.read("documents", columns=_DOC_COLS, where="false")
         return self.read("documents", columns=_DOC_COLS, where="doc_id in (select unnest($ids))",
                          params={"ids": ids})
+
+
+def _run(call: Any, name: str) -> Any:
+    """Run a DuckDB read; a damaged part becomes one :class:`WarehouseError` line."""
+    try:
+        return call()
+    except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WarehouseError(f"cannot read table {name}: {first} (a damaged or foreign file in "
+                             "the home: move it out of the table's folder and run again)"
+                             ) from exc
 
 
 _DOC_COLS = [

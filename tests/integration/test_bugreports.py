@@ -1,4 +1,4 @@
-"""Every case of ``../shared/bugreports`` meets its ``case.md`` (skipped when the folder is absent)."""
+"""Every case of ``../shared/bugreports`` meets its ``case.md`` (skipped when it is absent)."""
 
 from __future__ import annotations
 
