@@ -108,3 +108,30 @@ def test_a_damaged_part_is_one_line(stocked, tmp_path):
     res = _invoke(["verdicts", "--home", str(home)])  # views over documents: one line, exit 1
     assert res.exit_code in (EXIT_OK, EXIT_ERROR)
     assert "Traceback" not in res.output
+
+
+def test_a_full_disk_is_one_line_and_keeps_what_was_written(prefect_harness, tmp_path,
+                                                            monkeypatch):
+    import pyarrow.parquet as pq
+
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text(json.dumps({"id": "1", "text": GOOD}) + "\n")
+    home = tmp_path / "h"
+    real = pq.write_table
+
+    def full(table, where, **kw):  # noqa: ANN001, ANN003, ANN202
+        if table.num_rows and "doc_id" in table.column_names:
+            raise OSError(28, "No space left on device")
+        return real(table, where, **kw)
+
+    monkeypatch.setattr(pq, "write_table", full)
+    res = _invoke(["backfill", str(docs), "--home", str(home)])
+    monkeypatch.undo()
+    assert res.exit_code == EXIT_ERROR
+    text = " ".join(res.output.split())
+    assert "no space left on device" in text
+    assert "disk is full" in text
+    # the command's own error is one line (Prefect's log of the task failure is off outside
+    # tests: the CLI sets PREFECT_LOGGING_LEVEL=CRITICAL unless AFFIDAVIT_DEBUG is set)
+    assert res.output.strip().splitlines()[-1].startswith("error:") or "error: " in text
+    assert not list((home / "tables" / "_staging").glob("*.tmp"))
