@@ -413,66 +413,82 @@ def rows_to_documents(
         index = row.get("_index", pos)
         unit = row.get("_unit", "record")
         where = f"{source_path}: {unit} {index}" if source_path else f"{unit} {index}"
-        wrong = _wrong_typed(row)
-        if wrong:
-            batch.add_skip("wrong_type", f"{where}: {wrong}: skipped")
+        try:
+            rec = _row_to_record(row, batch, where=where, index=index, kind=kind,
+                                 source_path=source_path)
+        except Exception as exc:  # noqa: BLE001 - one odd row must not lose the batch
+            batch.add_skip("bad_row", f"{where}: cannot be stored ({type(exc).__name__}: "
+                           f"{str(exc)[:120]}): skipped")
             continue
-        raw_text = row.get("text")
-        if isinstance(raw_text, bytes | bytearray):
-            raw_text, replaced = decode_bytes(bytes(raw_text))
-            if replaced:
-                batch.skips["non_utf8_text"] += 1
-        text = raw_text or ""
-        if "\x00" in text:
-            text = _NUL_RE.sub("", text)
-            batch.skips["nul_removed"] += 1
-        text, n_ctl = strip_control_chars(text)
-        text = _SURROGATE_RE.sub("\ufffd", text).strip()
-        if len(text) > MAX_TEXT_CHARS:
-            text = text[:MAX_TEXT_CHARS]
-            batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
-                           "characters: kept its beginning")
-        if not text:
-            batch.add_skip("empty_text", f"{where}: empty text: skipped")
+        if rec is None:
             continue
-        rec: dict[str, Any] = {}
-        for c in _STR_COLUMNS:
-            value, k = _clean_field(row.get(c))
-            rec[c] = value
-            n_ctl += k
-        if n_ctl:
-            batch.add_skip("control_chars_removed",
-                           f"{where}: {n_ctl} control character(s) removed")
-        url = rec["url"]
-        rec["canonical_url"] = canonicalize_url(url) if url else None
-        rec["host"] = (rec["host"] or "").lower().removeprefix("www.") or host_of(url)
-        for col in _TS_COLUMNS:
-            v = row.get(col)
-            raw = v
-            if isinstance(v, str | bytes):
-                if col == "published_at" and not rec["published_at_raw"]:
-                    rec["published_at_raw"] = _clean_field(v)[0]
-            v = parse_datetime(v) if v is not None else None
-            if v is None and raw is not None and not (isinstance(raw, str) and not raw.strip()):
-                batch.add_skip("date_untrusted", f"{where}: {col} {_short(raw)} is not a date "
-                               "that can be trusted: stored as NULL")
-            rec[col] = v
-        rec["http_status"] = _http_status(row.get("http_status"))
-        rec["text"] = text
-        sha = content_sha256(text)
-        rec["content_sha256"] = sha
-        locator = rec["canonical_url"] or rec["source_id"] or f"{source_path or ''}#{index}"
-        doc_id = make_doc_id(locator, sha)
-        if doc_id in seen:
+        if rec["doc_id"] in seen:
             batch.skips["duplicate_in_batch"] += 1
             continue
-        seen.add(doc_id)
-        rec["doc_id"] = doc_id
-        rec["source_kind"] = kind
-        rec["is_snippet_only"] = bool(row.get("is_snippet_only", False))
-        rec["ingest_run_id"] = None
-        rec["source_path"] = source_path
+        seen.add(rec["doc_id"])
         records.append(rec)
     if records:
         batch.documents = pa.Table.from_pylist(records, schema=DOCUMENTS_SCHEMA)
     return batch
+
+
+def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index: Any,
+                   kind: str, source_path: str | None) -> dict[str, Any] | None:
+    """One row → one ``documents`` record (None when the row is skipped, counted in ``batch``)."""
+    wrong = _wrong_typed(row)
+    if wrong:
+        batch.add_skip("wrong_type", f"{where}: {wrong}: skipped")
+        return None
+    raw_text = row.get("text")
+    if isinstance(raw_text, bytes | bytearray):
+        raw_text, replaced = decode_bytes(bytes(raw_text))
+        if replaced:
+            batch.skips["non_utf8_text"] += 1
+    text = raw_text or ""
+    if "\x00" in text:
+        text = _NUL_RE.sub("", text)
+        batch.skips["nul_removed"] += 1
+    text, n_ctl = strip_control_chars(text)
+    text = _SURROGATE_RE.sub("\ufffd", text).strip()
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[:MAX_TEXT_CHARS]
+        batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
+                       "characters: kept its beginning")
+    if not text:
+        batch.add_skip("empty_text", f"{where}: empty text: skipped")
+        return None
+    rec: dict[str, Any] = {}
+    for c in _STR_COLUMNS:
+        value, k = _clean_field(row.get(c))
+        rec[c] = value
+        n_ctl += k
+    if n_ctl:
+        batch.add_skip("control_chars_removed",
+                       f"{where}: {n_ctl} control character(s) removed")
+    url = rec["url"]
+    rec["canonical_url"] = canonicalize_url(url) if url else None
+    rec["host"] = (rec["host"] or "").lower().removeprefix("www.") or host_of(url)
+    for col in _TS_COLUMNS:
+        v = row.get(col)
+        raw = v
+        if isinstance(v, str | bytes):
+            if col == "published_at" and not rec["published_at_raw"]:
+                rec["published_at_raw"] = _clean_field(v)[0]
+        v = parse_datetime(v) if v is not None else None
+        blank = (isinstance(raw, str) and not raw.strip()) or (
+            isinstance(raw, float) and raw != raw)  # "" and NaN are no date, not a bad one
+        if v is None and raw is not None and not blank:
+            batch.add_skip("date_untrusted", f"{where}: {col} {_short(raw)} is not a date "
+                           "that can be trusted: stored as NULL")
+        rec[col] = v
+    rec["http_status"] = _http_status(row.get("http_status"))
+    rec["text"] = text
+    sha = content_sha256(text)
+    rec["content_sha256"] = sha
+    locator = rec["canonical_url"] or rec["source_id"] or f"{source_path or ''}#{index}"
+    rec["doc_id"] = make_doc_id(locator, sha)
+    rec["source_kind"] = kind
+    rec["is_snippet_only"] = bool(row.get("is_snippet_only", False))
+    rec["ingest_run_id"] = None
+    rec["source_path"] = source_path
+    return rec

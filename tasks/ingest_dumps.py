@@ -116,8 +116,11 @@ def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
         if column and column in raw:
             row[field_name] = raw[column]
     sid = row.get("source_id")
-    if sid is not None and not isinstance(sid, str):
-        row["source_id"] = str(sid)
+    if isinstance(sid, float):  # ids of pandas-written files: 7.0 is id 7, NaN is no id
+        row["source_id"] = None if sid != sid else (str(int(sid)) if sid.is_integer()
+                                                    else str(sid))
+    elif isinstance(sid, int) and not isinstance(sid, bool):
+        row["source_id"] = str(sid)  # lists, objects, booleans: refused with the row
     return row
 
 
