@@ -150,7 +150,9 @@ def read_page_bytes(data: bytes, name: str, *, content_type: str | None = None) 
     if not data.strip():
         raise ValueError(f"{name}: empty file: nothing to profile")
     text = decode_document(data, content_type=content_type, kind="html").text
-    if "<" not in text[:65536] or text.count("\ufffd") > len(text) // 10:
+    head = text[:65536]
+    controls = sum(1 for c in head if c < " " and c not in "\t\n\r\f")
+    if "<" not in head or text.count("\ufffd") > len(text) // 10 or controls > len(head) // 100:
         raise ValueError(f"{name}: not an HTML page (no markup, or binary data)")
     return text
 

@@ -101,7 +101,8 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
         run.counts["sources_refused"] += 1
         run.messages.append(f"{path}: {reason}: refused")
         return []
-    run.counts.update({(f"repaired:{k}" if k == "control_chars_removed" else f"skip:{k}"): v
+    repairs = ("control_chars_removed", "replacement_chars", "charset_not_utf8")
+    run.counts.update({(f"repaired:{k}" if k in repairs else f"skip:{k}"): v
                        for k, v in skips.items()})
     run.messages.extend(messages)
     if not items and limit != 0:

@@ -89,9 +89,12 @@ def ingest_sources(
             failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
         if failure is not None:
             run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: {failure}: refused"
-                                if not failure.endswith(("skipped", "refused")) else
-                                f"{source}: {failure}")
+            name = source.rsplit("/", 1)[-1]
+            if failure.startswith((source, name)):  # the reader's message names the file
+                failure = failure.split(": ", 1)[1] if ": " in failure else failure
+            if not failure.endswith(("skipped", "refused")):
+                failure += ": refused"
+            run.messages.append(f"{source}: {failure}")
         if n_read == 0 and (failure is not None or n_skipped):
             # nothing at all came out of this input: it is refused, and the command says so
             run.counts["sources_refused"] += 1

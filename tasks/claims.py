@@ -23,6 +23,7 @@ import gzip
 import io
 import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -947,11 +948,32 @@ LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
 _MAX_MESSAGES = 20
 
 
-def _open_text(path: Path) -> io.TextIOBase:
-    raw = path.open("rb")
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace", newline="")
-    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="")
+MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
+"""Largest claims file read (bytes, after decompression): 10^6 claims of 500 bytes."""
+
+
+def _open_text(path: Path, skips: Counter[str] | None = None,
+               messages: list[str] | None = None) -> io.TextIOBase:
+    """The file as text: gunzipped, decoded by BOM then UTF-8 (else Windows-1252), counted."""
+    from affidavit.tasks.charset import decode_document
+
+    with path.open("rb") as raw:
+        fh = gzip.open(raw) if path.suffix == ".gz" else raw
+        try:
+            data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
+    if len(data) > MAX_CLAIMS_FILE_BYTES:
+        raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+    dec = decode_document(data, kind="text")
+    if skips is not None and (dec.n_replaced or dec.declared_wrong):
+        key = "replacement_chars" if dec.n_replaced else "charset_not_utf8"
+        skips[key] += dec.n_replaced or 1
+        if messages is not None and len(messages) < _MAX_MESSAGES:
+            messages.append(f"{path.name}: " + (
+                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD"
+                if dec.n_replaced else "not UTF-8: read as Windows-1252"))
+    return io.StringIO(dec.text, newline="")
 
 
 def _format_of(path: Path) -> str:
@@ -973,7 +995,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
 
-    with _open_text(path) as fh:
+    with _open_text(path, skips, messages) as fh:
         if fmt == "jsonl":
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
@@ -1090,7 +1112,7 @@ def read_claims_file(
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"record {n}: not an object")
+                messages.append(f"{p.name}: record {n}: not an object: skipped")
             continue
         if cols is None:
             cols = (
