@@ -42,6 +42,27 @@ HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (def
 ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
 JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+AllowOpt = Annotated[str | None, typer.Option(
+    "--allow-private", metavar="all|CIDR,HOST,…",
+    help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
+         "(comma-separated; '.corp.example' covers subdomains). Default "
+         "$AFFIDAVIT_ALLOW_PRIVATE, else off. Recorded in runs.")]
+
+
+def _apply_allow(value: str | None) -> None:
+    """Validate ``--allow-private`` and hand it to the flows through its environment variable."""
+    import os
+
+    from affidavit.tasks.fetch import ALLOW_PRIVATE_ENV, parse_allow_list
+
+    try:
+        if value is not None:
+            parse_allow_list(value)
+            os.environ[ALLOW_PRIVATE_ENV] = value
+        else:
+            parse_allow_list(os.environ.get(ALLOW_PRIVATE_ENV))
+    except ValueError as exc:
+        _fail(str(exc), 2)
 
 
 def _env(home: str | None) -> None:
@@ -193,6 +214,10 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
                                                             sorted(skips.items())))
+        fetches = {k[6:]: v for k, v in result.counts.items() if k.startswith("fetch:")}
+        if fetches:
+            console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
+                                                             sorted(fetches.items())))
         for d in result.degraded:
             console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}")
         for m in result.messages[:20]:
@@ -257,6 +282,7 @@ def backfill(
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "lineage stage, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")] = None,
+    allow_private: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest archives and dumps into the warehouse; update lineage and the search index.
@@ -264,6 +290,7 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
@@ -302,8 +329,8 @@ def backfill(
 
 @app.command()
 def run(
-    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL "
-                                                   "(repeatable)")] = None,
+    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL, or an OPML "
+                                                   "subscription list (repeatable)")] = None,
     claims: Annotated[str | None, typer.Option("--claims", help="claims file "
                                                "(JSONL/JSON/CSV)")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most N claims")] = None,
@@ -313,25 +340,46 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the main job: feeds and/or claims → research → verdicts.
 
+    --feed takes feed files, feed URLs (polled with conditional GET; state in the feeds table)
+    and OPML subscription lists.
+
     Example: affidavit run --claims claims.jsonl --limit 200
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.factcheck import factcheck
 
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _check_opml(feed or [])
     _run_research(
         lambda ingest, rounds: factcheck(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts")
+
+
+def _check_opml(feeds: list[str]) -> None:
+    """Refuse a broken or empty OPML list before any work starts (one line, exit 1)."""
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    for src in feeds:
+        if src.lower().startswith(("http://", "https://")) or not is_opml(src):
+            continue
+        try:
+            read_opml(src)
+        except FileNotFoundError:
+            _fail(f"{src}: no such file")
+        except OpmlError as exc:
+            _fail(str(exc))
 
 
 @app.command()
@@ -393,6 +441,7 @@ def verify(
     file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -401,6 +450,7 @@ def verify(
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.analyst import verify as verify_flow
 
     if (text is None) == (file is None):
@@ -428,6 +478,7 @@ def research(
     question: Annotated[str, typer.Argument(help="the question or claim")],
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -436,6 +487,7 @@ def research(
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.analyst import research_question
 
     _check_choices(mode, judge)
@@ -454,6 +506,7 @@ def source(
                                             "from")] = None,
     wayback: Annotated[bool, typer.Option("--wayback", help="ask the Wayback CDX API for the "
                                           "first capture (network)")] = False,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -462,6 +515,7 @@ def source(
     Example: affidavit source page.html
     """
     _env(home)
+    _apply_allow(allow_private)
     from dataclasses import asdict
 
     from affidavit.flows.analyst import check_source
@@ -545,7 +599,12 @@ def _main() -> None:
     except Exception as exc:  # one line, not a traceback (AFFIDAVIT_DEBUG=1 shows it)
         if os.environ.get("AFFIDAVIT_DEBUG"):
             raise
-        err.print(f"[red]error:[/red] {_show(describe_error(exc), 600)}")
+        message = describe_error(exc)
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
+            # Prefect cannot reach the server PREFECT_API_URL names
+            message += (" (PREFECT_API_URL): start that Prefect server, or unset "
+                        "PREFECT_API_URL to run on the embedded local one")
+        err.print(f"[red]error:[/red] {_show(message, 600)}")
         raise SystemExit(EXIT_ERROR) from None
 
 

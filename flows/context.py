@@ -56,7 +56,8 @@ class RunRecord:
             "started_at": self.started_at,
             "finished_at": finished_at,
             "status": self.status.value,
-            "parameters": json.dumps(self.parameters, default=str, sort_keys=True),
+            "parameters": json.dumps(_without_credentials(self.parameters), default=str,
+                                     sort_keys=True),
             "capabilities": json.dumps(self.capabilities, default=str, sort_keys=True),
             "counts": json.dumps(dict(self.counts), sort_keys=True),
             "degraded": "; ".join(self.degraded) or None,
@@ -67,10 +68,18 @@ class RunRecord:
         """Close out runs whose process died; take this run's lock; write its ``running`` row.
 
         The lock is taken before the row is written, so another run starting meanwhile never
-        takes this one for abandoned (``affidavit.warehouse.runs``).
+        takes this one for abandoned (``affidavit.warehouse.runs``). The private-address
+        setting of the fetcher (``AFFIDAVIT_ALLOW_PRIVATE``) is recorded in
+        ``parameters["allow_private"]`` unless the flow set it.
+
+        Raises:
+            ValueError: When ``AFFIDAVIT_ALLOW_PRIVATE`` cannot be parsed.
         """
+        from affidavit.tasks.fetch import allow_list_from_env
         from affidavit.warehouse.runs import RunLock, close_out_abandoned_runs
 
+        if "allow_private" not in self.parameters:
+            self.parameters["allow_private"] = allow_list_from_env().describe()
         closed = close_out_abandoned_runs(self.wh, now=utcnow())
         if closed:
             self.counts["runs_abandoned_closed"] += len(closed)
@@ -103,6 +112,19 @@ def sync_views(wh: Warehouse, run: RunRecord) -> None:
     except WarehouseError as exc:
         run.messages.append(f"views not refreshed (the DuckDB file is open elsewhere?): {exc}")
         run.counts["views_not_refreshed"] += 1
+
+
+def _without_credentials(value: Any) -> Any:
+    """Return ``value`` with ``user:password@`` dropped from every URL string in it (nested)."""
+    from affidavit.tasks.fetch import strip_credentials
+
+    if isinstance(value, str):
+        return strip_credentials(value) if "://" in value and "@" in value else value
+    if isinstance(value, dict):
+        return {k: _without_credentials(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_credentials(v) for v in value]
+    return value
 
 
 def _table(rows: list[dict[str, Any]]):  # noqa: ANN202

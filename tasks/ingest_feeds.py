@@ -44,7 +44,7 @@ from affidavit.tasks.ingest_common import (
 from affidavit.tasks.sanitize import UntrustedJSONError, find_lone_surrogate, loads_untrusted_json
 
 if TYPE_CHECKING:
-    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.fetch import Fetcher, FetchResult
 
 __all__ = [
     "MAX_FEED_BYTES",
@@ -53,6 +53,7 @@ __all__ = [
     "load_url",
     "looks_like_html_page",
     "parse_feed",
+    "read_fetched",
 ]
 
 MAX_FEED_BYTES = 50 * 1024 * 1024
@@ -425,8 +426,9 @@ def load_feed(
         FileNotFoundError: When a local path does not exist.
     """
     if re.match(r"^https?://", source, re.I):
-        from affidavit.tasks.fetch import Fetcher
+        from affidavit.tasks.fetch import Fetcher, strip_credentials
 
+        source = strip_credentials(source)
         fetcher = fetcher or Fetcher()
         result = fetcher.fetch(source)
         if result.error is not None or result.status is None or not 200 <= result.status < 300:
@@ -489,12 +491,28 @@ def load_url(
     Returns:
         An :class:`~affidavit.tasks.ingest_common.IngestBatch`.
     """
-    from affidavit.tasks.extract import extract_html, note_page_repairs
     from affidavit.tasks.fetch import Fetcher
 
     fetcher = fetcher or Fetcher()
-    result = fetcher.fetch(url)
-    if result.error is not None or result.status is None or not 200 <= result.status < 300:
+    return read_fetched(fetcher.fetch(url), now=now)
+
+
+def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestBatch:
+    """Read a fetched body as a feed, or as a web page when it is HTML (see :func:`load_url`).
+
+    Args:
+        result: The fetch; one that failed (or is not 2xx) gives an empty batch with
+            ``"fetch_failed"`` counted.
+        now: Fetch time to record in ``fetched_at`` (UTC); None leaves it null.
+
+    Returns:
+        An :class:`~affidavit.tasks.ingest_common.IngestBatch` (``source_path`` is the URL
+        asked for, credentials stripped).
+    """
+    from affidavit.tasks.extract import extract_html, note_page_repairs
+
+    url = result.url
+    if not result.ok:
         batch = empty_batch()
         reason = result.error or f"HTTP {result.status}"
         batch.add_skip("fetch_failed", f"{url}: fetch failed ({reason}): skipped")

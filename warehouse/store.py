@@ -41,7 +41,7 @@ _EMPTY_PART = "part-0000-empty.parquet"
 _META = "_warehouse.json"
 _CURRENT = "current"
 _GENERATION_PART = "part-data.parquet"
-REPLACED_TABLES = frozenset({"origins"})
+REPLACED_TABLES = frozenset({"origins", "feeds"})
 """Tables rewritten whole by ``Warehouse.replace``; they are stored as generations."""
 WAREHOUSE_VERSION = 2
 """Layout version of a home; stored in ``<home>/tables/_warehouse.json`` and checked on open."""
@@ -558,7 +558,8 @@ class Warehouse:
         template = load_sql("view_table")
         for name in TABLES:
             con.execute(template.format(name=_ident(name), glob=sql_literal(self.glob(name))))
-        for derived in ("view_verdicts_latest", "view_evidence"):
+        for derived in ("view_verdicts_latest", "view_evidence", "view_feed_status",
+                        "view_fetch_outcomes"):
             con.execute(load_sql(derived))
 
     def sync_duckdb(self) -> Path:
