@@ -67,11 +67,10 @@ def _apply_allow(value: str | None) -> None:
 
 def _env(home: str | None) -> None:
     """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+    import os
     import tempfile
 
     from affidavit.warehouse.home import apply_prefect_environment, resolve_home
-
-    import os
 
     if not os.environ.get("AFFIDAVIT_DEBUG"):
         # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
