@@ -173,8 +173,13 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(env, tmp_path):
     run_args = ["run", "--claims", str(claims), "--mode", "quick"]
 
     clean, killed = tmp_path / "clean", tmp_path / "killed"
-    _finish(_cmd(["backfill", *files], clean, env))
-    _finish(_cmd(run_args, clean, env))
+    # the clean run in this process (the same flows the commands call), the killed ones as
+    # real commands
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.factcheck import factcheck
+
+    backfill_archive(files, home=str(clean))
+    factcheck(claims_path=str(claims), mode="quick", home=str(clean))
 
     reader = Reader(killed)
     reader.start()
