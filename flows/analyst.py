@@ -200,8 +200,15 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
                 frames.append(df)
+        except FileNotFoundError:
+            messages.append(f"{t}: no such file: refused")
+        except IsADirectoryError:
+            messages.append(f"{t}: is a directory, not a file: refused")
         except (OSError, ValueError) as exc:
-            messages.append(f"{t}: {exc}")
+            text = getattr(exc, "strerror", None) or str(exc)
+            messages.append(text if text.startswith(t) else f"{t}: {text}")
+        except Exception as exc:  # noqa: BLE001 - no input file may crash the command
+            messages.append(f"{t}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})")
     docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
     return docs, messages
 

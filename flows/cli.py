@@ -466,6 +466,10 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
+    bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    if bad > len(body[:65536]) // 20:
+        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
+              "encoding than UTF-8)")
     _run_research(
         lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
                                       round_progress=rounds),
