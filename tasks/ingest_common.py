@@ -386,7 +386,14 @@ def rows_to_documents(
     position in the source, used in the locator when the row has neither URL nor source id;
     defaults to its position in ``rows``). ``text`` may be bytes (decoded as UTF-8 with
     replacement, counted ``"non_utf8_text"``); NUL characters are removed (counted
-    ``"nul_removed"``); a row whose text is then empty is skipped (``"empty_text"``). Timestamp
+    ``"nul_removed"``), other control characters and terminal escapes too (counted
+    ``"control_chars_removed"``); a row whose text is then empty is skipped (``"empty_text"``).
+    A row whose text, title, author, URL or language is not a string, whose id is not a string
+    or integer, or whose date is a list, object or boolean is refused (``"wrong_type"``); a date
+    string that does not parse strictly is stored as NULL with a counted warning
+    (``"date_untrusted"``); any other failure of one row skips that row (``"bad_row"``).
+    Messages name the row as ``<source_path>: <unit> <index>`` (``_unit``: line, item, row,
+    record). Timestamp
     values may be strings: they are parsed with :func:`parse_datetime`, and the string is kept in
     ``published_at_raw`` when that is not given. A second row with the same ``doc_id`` in the
     batch is skipped (``"duplicate_in_batch"``).
