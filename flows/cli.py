@@ -82,6 +82,9 @@ def _env(home: str | None) -> None:
             pass
         apply_prefect_environment(paths)
         _lock_home(paths.root)
+        from affidavit.flows.context import pin_ephemeral_server_port
+
+        pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")

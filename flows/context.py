@@ -19,6 +19,42 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def pin_ephemeral_server_port() -> int | None:
+    """Give Prefect's ephemeral API server a port the kernel picked, before anything starts it.
+
+    Prefect picks the port of its ephemeral server at random in 8000-8999 after a bind test, so
+    two commands starting at once (two homes, or other Prefect programs) can pick the same one;
+    the loser's health check may then answer from the winner's server, and the command dies
+    when that server stops (seen once in about forty backfills). A port from the kernel's
+    ephemeral range (bind to port 0) is outside the range Prefect draws from and is not handed
+    out twice at once. A no-op when ``PREFECT_API_URL`` names a server, when the server is
+    already set up, or when Prefect's internals differ from 3.x (``SubprocessASGIServer``).
+
+    Returns:
+        The port chosen, or None when nothing was changed.
+    """
+    import os
+    import socket
+
+    if os.environ.get("PREFECT_API_URL"):
+        return None
+    try:
+        from prefect.server.api.server import SubprocessASGIServer
+    except ImportError:
+        return None
+    instances = getattr(SubprocessASGIServer, "_instances", None)
+    if not isinstance(instances, dict) or None in instances:
+        return None
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    server = SubprocessASGIServer()  # the instance Prefect's clients will use (key None)
+    if getattr(server, "running", True) or getattr(server, "port", 0) is not None:
+        return None
+    server.port = port
+    return port
+
+
 def open_warehouse(home: str | None = None) -> Warehouse:
     """Resolve the home (argument, ``$AFFIDAVIT_HOME``, ``./.affidavit``); open its warehouse."""
     paths: HomePaths = resolve_home(home)

@@ -256,3 +256,18 @@ def test_a_killed_command_leaves_no_prefect_server_behind(tmp_path):
     assert proc.returncode == 128 + signal.SIGKILL
     assert "killed by SIGKILL" in err
     assert not Path(f"/proc/{server}").exists() or "uvicorn" not in _cmdline(server)
+
+
+def test_the_ephemeral_server_gets_a_port_outside_prefects_random_range(monkeypatch):
+    """Two commands starting at once must not draw the same port from Prefect's 8000-8999."""
+    from prefect.server.api.server import SubprocessASGIServer
+
+    from affidavit.flows.context import pin_ephemeral_server_port
+
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setattr(SubprocessASGIServer, "_instances", {})
+    port = pin_ephemeral_server_port()
+    assert port is not None
+    assert not 8000 <= port < 9000
+    assert SubprocessASGIServer().port == port  # the instance Prefect's clients start
+    assert pin_ephemeral_server_port() is None  # set once
