@@ -191,8 +191,9 @@ def _normalize_xml(data: bytes, source: str, batch: IngestBatch,
         batch.add_skip("replacement_chars", f"{source}: {dec.n_replaced} byte sequence(s) not "
                        f"valid {dec.encoding} replaced by U+FFFD", n=dec.n_replaced)
     if dec.declared_wrong:
-        batch.add_skip("charset_declared_wrong", f"{source}: declared UTF-8 but written in a "
-                       "single-byte code page: read as windows-1252")
+        said = "declared UTF-8" if dec.source != "default" else "no encoding declared"
+        batch.add_skip("charset_declared_wrong", f"{source}: {said}, but not UTF-8 (a "
+                       "single-byte code page): read as windows-1252")
     text, n_cdata = _ESCAPED_CDATA_RE.subn(lambda m: m.group(1), text)
     if n_cdata:
         batch.add_skip("escaped_cdata_unwrapped", f"{source}: {n_cdata} XML-escaped CDATA "
