@@ -163,7 +163,8 @@ def _add(tree: Tree, node: OriginNode) -> None:
     for child in node.children:
         arrow = "↔" if child.direction == "undirected" else "→"
         extra = f" [dim]({child.figure}; {child.direction})[/dim]" if child.figure else ""
-        branch = tree.add(f"{arrow} [bold]{child.relation}[/bold] {escape(display_text(child.label, limit=120))}{extra}")
+        label = escape(display_text(child.label, limit=120))
+        branch = tree.add(f"{arrow} [bold]{child.relation}[/bold] {label}{extra}")
         _add(branch, child)
 
 
@@ -180,7 +181,8 @@ def render_origins(report: OriginsReport, console: Console) -> None:
     )
     for root in report.tree:
         size = 1 + _count(root)
-        branch = top.add(f"[green]origin[/green] {escape(display_text(root.label, limit=120))} — {size} document(s)")
+        label = escape(display_text(root.label, limit=120))
+        branch = top.add(f"[green]origin[/green] {label} — {size} document(s)")
         _add(branch, root)
     console.print(top)
     for note in report.notes:

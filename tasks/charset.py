@@ -103,7 +103,8 @@ def decode_document(data: bytes, *, content_type: str | None = None,
     >>> d = decode_document("<p>Caf\\u00e9 M\\u00f6we</p>".encode() + b" \\xe9")
     >>> d.encoding, d.n_replaced, d.text.endswith("\\ufffd")
     ('utf-8', 1, True)
-    >>> decode_document(b"<p>\\x93Quoted\\x94</p>", content_type="text/html; charset=iso-8859-1").text
+    >>> latin1 = "text/html; charset=iso-8859-1"
+    >>> decode_document(b"<p>\\x93Quoted\\x94</p>", content_type=latin1).text
     '<p>\\u201cQuoted\\u201d</p>'
     """
     encoding, source = None, "default"
