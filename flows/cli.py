@@ -32,8 +32,16 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
+EXIT_OK = 0
+"""Done; rows skipped on the way are counted and listed (``skip:…``), not failures."""
+EXIT_ERROR = 1
+"""An input was refused or could not be read (the others were still processed and written),
+or the home, its disk or a stored file failed: one line on stderr says which."""
+EXIT_USAGE = 2
+"""A bad option or argument: nothing was done."""
 EXIT_NO_CAPABILITY = 3
 """Exit code when research could not run (no search capability)."""
+# 128 + N: killed by signal N (the supervisor says so, see affidavit.flows.supervise)
 
 STATUSES = ["SUPPORTED", "PARTIAL", "CONTESTED", "CONTRADICTED", "UNVERIFIED"]
 STATUS_STYLE = {"SUPPORTED": "green", "PARTIAL": "yellow", "CONTESTED": "magenta",
@@ -69,10 +77,14 @@ def _apply_allow(value: str | None) -> None:
 
 def _env(home: str | None) -> None:
     """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+    import os
     import tempfile
 
     from affidavit.warehouse.home import apply_prefect_environment, resolve_home
 
+    if not os.environ.get("AFFIDAVIT_DEBUG"):
+        # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
     paths = resolve_home(home)
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
@@ -80,6 +92,9 @@ def _env(home: str | None) -> None:
             pass
         apply_prefect_environment(paths)
         _lock_home(paths.root)
+        from affidavit.flows.context import pin_ephemeral_server_port
+
+        pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
@@ -117,8 +132,8 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
         _fail(f"unknown judge {judge!r}: use lexical or llm", 2)
 
 
-def _fail(message: str, code: int = 1) -> None:
-    err.print(f"[red]error:[/red] {message}")
+def _fail(message: str, code: int = EXIT_ERROR) -> None:
+    err.print(f"[red]error:[/red] {_show(message, 600)}")
     raise typer.Exit(code)
 
 
@@ -149,6 +164,45 @@ class _EtaColumn(TimeRemainingColumn):
         if task.total is None:
             return Text("")
         return Text("eta ", style="progress.remaining") + super().render(task)
+def _show(value: Any, limit: int = 200) -> str:
+    """Untrusted text (titles, claims, quotes, paths, messages) fit for the terminal.
+
+    Control characters and escape sequences removed, one line, cut at ``limit`` characters,
+    rich markup escaped (``affidavit.tasks.sanitize.display_text``).
+    """
+    from rich.markup import escape
+
+    from affidavit.tasks.sanitize import display_text
+
+    return escape(display_text(value, limit=limit))
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an error: what failed and why, without a traceback.
+
+    >>> describe_error(FileNotFoundError(2, "No such file or directory", "claims.jsonl"))
+    'claims.jsonl: no such file or directory'
+    """
+    if isinstance(exc, FileNotFoundError) and not exc.strerror:
+        return f"{exc}: no such file or directory"
+    if isinstance(exc, OSError) and exc.strerror:
+        what = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror[0].lower() + exc.strerror[1:]
+        if exc.errno == 28:
+            reason += " (the home's disk is full: free space and run the command again; "
+            reason += "rows already written are kept)"
+        return f"{what}: {reason}" if what else reason
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if isinstance(exc, ValueError | OSError) else f"{type(exc).__name__}: {text}"
+
+
+def _exit_for_refusals(counts: dict[str, int], n_inputs: int | None = None) -> None:
+    """Exit non-zero when any input was refused outright (after everything was printed)."""
+    n = int(counts.get("sources_refused", 0))
+    if n:
+        of = f" of {n_inputs}" if n_inputs else ""
+        _fail(f"{n}{of} input(s) refused: nothing could be read from "
+              f"{'it' if n == 1 else 'them'} (see the notes above)")
 
 
 def _progress() -> Progress:
@@ -206,8 +260,8 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
-            f"{v['supporting_origins']}/{v['refuting_origins']}", _cut(v["claim_text"], 300),
-            _cut(v.get("best_quote"), 240),
+            f"{v['supporting_origins']}/{v['refuting_origins']}", _show(v["claim_text"], 300),
+            _show(v.get("best_quote") or "", 240),
         )
     return table
 
@@ -232,7 +286,7 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
                           "affidavit verdicts)[/dim]")
         counts = _status_counts(result.verdicts)
         console.print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-                      + f" — {result.message}")
+                      + f" — {_show(result.message, 300)}")
         skips = {k: v for k, v in result.counts.items() if k.startswith(("skip:", "reject:"))}
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
@@ -242,9 +296,9 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
             console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
                                                              sorted(fetches.items())))
         for d in result.degraded:
-            console.print(f"[yellow]degraded:[/yellow] {d}")
+            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}")
         for m in result.messages[:20]:
-            err.print(f"[dim]note:[/dim] {m}")
+            err.print(f"[dim]note:[/dim] {_show(m, 300)}")
         if len(result.messages) > 20:
             err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
         if result.report_path:
@@ -252,8 +306,9 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
         console.print(f"run: {result.run_id}")
     if result.status is RunStatus.NO_CAPABILITY:
         if not as_json:
-            err.print(f"[red]{result.message}[/red]")
+            err.print(f"[red]{_show(result.message, 300)}[/red]")
         raise typer.Exit(EXIT_NO_CAPABILITY)
+    _exit_for_refusals(result.counts)
 
 
 def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = None,
@@ -265,8 +320,8 @@ def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = No
             ingest = _ingest_progress(prog)
             rounds = _round_progress(prog, rounds=_mode_rounds(mode) if mode else None)
             res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), rounds(*a)))
-    except ValueError as exc:
-        _fail(str(exc))
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
         return
     _print_run(res, as_json=as_json, title=title, show=show)
 
@@ -363,29 +418,31 @@ def backfill(
             ingest = _ingest_progress(prog)
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
                                    progress=lambda *a: (ready(), ingest(*a)))
-    except ValueError as exc:
-        _fail(str(exc))
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
         return
     if as_json:
         sys.stdout.write(json.dumps({"run_id": res.run_id, "counts": res.counts,
                                      "messages": res.messages}, indent=1) + "\n")
+        _exit_for_refusals(res.counts, len(paths))
         return
     c = res.counts
-    if not c.get("documents_read") and c.get("skip:source_unreadable"):
-        for m in res.messages[:20]:
-            err.print(f"[dim]note:[/dim] {m}")
-        _fail("no input could be read")
     console.print(f"documents read {c.get('documents_read', 0)}, added "
                   f"{c.get('documents_added', 0)}, lineage edges added "
                   f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
     skips = {k: v for k, v in c.items() if k.startswith("skip:")}
     if skips:
         console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
+    repaired = {k: v for k, v in c.items() if k.startswith("repaired:")}
+    if repaired:
+        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
+                                                         for k, v in sorted(repaired.items())))
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
+    _exit_for_refusals(c, len(paths))
 
 
 @app.command()
@@ -535,8 +592,15 @@ def verify(
     except OSError as exc:
         _fail(f"cannot read {file}: {exc.strerror or exc}")
         return
+    except UnicodeDecodeError:
+        _fail(f"cannot read {file}: not text")
+        return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
+    bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    if bad > len(body[:65536]) // 20:
+        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
+              "encoding than UTF-8)")
     _run_research(
         lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
                                       round_progress=rounds),
@@ -601,9 +665,9 @@ def source(
     if as_json:
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
         return
-    table = Table(title=f"source: {target}", show_header=False)
+    table = Table(title=f"source: {_show(target, 120)}", show_header=False)
     for k, v in data.items():
-        table.add_row(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
+        table.add_row(k, _show(", ".join(map(str, v)) if isinstance(v, tuple) else str(v), 300))
     console.print(table)
 
 
@@ -627,7 +691,7 @@ def recall(
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
     if not rows:
-        console.print(f"no unexpired finding matches {query!r}")
+        console.print(f"no unexpired finding matches {_show(query, 120)!r}")
         return
     console.print(_verdict_table(rows, f"findings for {query!r}"))
 
@@ -648,7 +712,7 @@ def origins(
 
     res = origins_flow(targets, home=home)
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
     if res.report is None:
         _fail("no documents could be read")
         return
@@ -837,25 +901,30 @@ def export_claimreview_cmd(
                   f"{config.base_url} (set AFFIDAVIT_PUBLISH_BASE_URL or --base-url)")
 
 
-def main() -> None:
-    """Entry point of the ``affidavit`` console script."""
+def _main() -> None:
+    import os
+
     try:
         app()
-    except Exception as exc:
-        # imported here, not before app(): the warehouse pulls in pyarrow, Polars and DuckDB
-        # (~0.5 s), and every command prints its first line before that
-        from affidavit.warehouse.store import WarehouseError
-
-        if isinstance(exc, WarehouseError):
-            err.print(f"[red]error:[/red] {exc}")
-            raise SystemExit(1) from exc
-        # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
-        # that does not answer: one line, not a traceback.
-        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
-            err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, "
-                      "or unset PREFECT_API_URL to run on the embedded local one")
-            raise SystemExit(1) from exc
+    except (KeyboardInterrupt, SystemExit):
         raise
+    except Exception as exc:  # one line, not a traceback (AFFIDAVIT_DEBUG=1 shows it)
+        if os.environ.get("AFFIDAVIT_DEBUG"):
+            raise
+        message = describe_error(exc)
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
+            # Prefect cannot reach the server PREFECT_API_URL names
+            message += (" (PREFECT_API_URL): start that Prefect server, or unset "
+                        "PREFECT_API_URL to run on the embedded local one")
+        err.print(f"[red]error:[/red] {_show(message, 600)}")
+        raise SystemExit(EXIT_ERROR) from None
+
+
+def main() -> None:
+    """Entry point of the ``affidavit`` console script (supervised: no process left behind)."""
+    from affidavit.flows.supervise import run_supervised
+
+    run_supervised(_main)
 
 
 if __name__ == "__main__":

@@ -100,10 +100,29 @@ def claims_from_documents(wh: Warehouse, doc_ids: Sequence[str], *, now: datetim
 
 def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRecord,
                      text_column: str | None = None) -> list[dict[str, Any]]:
-    """Read claims from a JSONL/JSON/CSV file; bad rows are counted skips."""
-    items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
-    run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+    """Read claims from a JSONL/JSON/CSV file; bad rows are counted skips.
+
+    A file that cannot be read, or from which no claim comes, is refused like any input
+    (``skip:source_unreadable`` / ``sources_refused``, one message): the run goes on with the
+    other inputs and the command exits non-zero.
+    """
+    try:
+        items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
+    except (OSError, ValueError) as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else (
+            getattr(exc, "strerror", None) or str(exc))
+        run.counts["skip:source_unreadable"] += 1
+        run.counts["sources_refused"] += 1
+        run.messages.append(f"{path}: {reason}: refused")
+        return []
+    repairs = ("control_chars_removed", "replacement_chars", "charset_not_utf8")
+    run.counts.update({(f"repaired:{k}" if k in repairs else f"skip:{k}"): v
+                       for k, v in skips.items()})
     run.messages.extend(messages)
+    if not items and limit != 0:
+        run.counts["sources_refused"] += 1
+        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "empty file"
+        run.messages.append(f"{path}: no claim could be read ({why}): refused")
     dupes: Counter[str] = Counter()
     rows = build_claim_rows(items, now=now, origin=f"file:{path}", skips=dupes)
     run.counts.update({f"skip:{k}": v for k, v in dupes.items()})

@@ -23,6 +23,7 @@ import gzip
 import io
 import json
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -32,6 +33,12 @@ from typing import Any
 
 from affidavit.schemas.claims import make_claim_id, normalize_claim_text
 from affidavit.schemas.enums import Volatility
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    loads_untrusted_json,
+    strip_control_chars,
+)
 
 __all__ = [
     "ClaimCandidate",
@@ -1234,11 +1241,32 @@ LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
 _MAX_MESSAGES = 20
 
 
-def _open_text(path: Path) -> io.TextIOBase:
-    raw = path.open("rb")
-    if path.suffix == ".gz":
-        return io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace", newline="")
-    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline="")
+MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
+"""Largest claims file read (bytes, after decompression): 10^6 claims of 500 bytes."""
+
+
+def _open_text(path: Path, skips: Counter[str] | None = None,
+               messages: list[str] | None = None) -> io.TextIOBase:
+    """The file as text: gunzipped, decoded by BOM then UTF-8 (else Windows-1252), counted."""
+    from affidavit.tasks.charset import decode_document
+
+    with path.open("rb") as raw:
+        fh = gzip.open(raw) if path.suffix == ".gz" else raw
+        try:
+            data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
+    if len(data) > MAX_CLAIMS_FILE_BYTES:
+        raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+    dec = decode_document(data, kind="text")
+    if skips is not None and (dec.n_replaced or dec.declared_wrong):
+        key = "replacement_chars" if dec.n_replaced else "charset_not_utf8"
+        skips[key] += dec.n_replaced or 1
+        if messages is not None and len(messages) < _MAX_MESSAGES:
+            messages.append(f"{path.name}: " + (
+                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD"
+                if dec.n_replaced else "not UTF-8: read as Windows-1252"))
+    return io.StringIO(dec.text, newline="")
 
 
 def _format_of(path: Path) -> str:
@@ -1260,22 +1288,22 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
 
-    with _open_text(path) as fh:
+    with _open_text(path, skips, messages) as fh:
         if fmt == "jsonl":
             for lineno, line in enumerate(fh, 1):
                 if not line.strip():
                     continue
                 try:
-                    yield json.loads(line)
-                except json.JSONDecodeError as exc:
+                    yield loads_untrusted_json(line)
+                except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
-                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+                    note(f"{path.name}: line {lineno}: {exc}: skipped")
         elif fmt == "json":
             try:
-                data = json.load(fh)
-            except json.JSONDecodeError as exc:
+                data = loads_untrusted_json(fh.read())
+            except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
-                note(f"invalid JSON document ({exc.msg} at line {exc.lineno})")
+                note(f"{path.name}: {exc}: file skipped")
                 return
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
@@ -1377,7 +1405,7 @@ def read_claims_file(
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"record {n}: not an object")
+                messages.append(f"{p.name}: record {n}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -1396,11 +1424,29 @@ def read_claims_file(
         if tcol is None or tcol not in rec:
             skips["missing_text"] += 1
             continue
-        text = _as_str(rec.get(tcol))
-        if text is None or isinstance(rec.get(tcol), (dict, list)):
-            skips["empty_text" if text is None else "missing_text"] += 1
+        value = rec.get(tcol)
+        if value is not None and not isinstance(value, str):
+            skips["wrong_type"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: record {n}: {tcol} is a "
+                                f"{type(value).__name__}, not text: skipped")
             continue
+        if find_lone_surrogate(rec):
+            skips["lone_surrogate"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: record {n}: a lone UTF-16 surrogate: skipped")
+            continue
+        text = _as_str(value)
+        if text is None:
+            skips["empty_text"] += 1
+            continue
+        text, n_ctl = strip_control_chars(text, multiline=False)
+        if n_ctl:
+            skips["control_chars_removed"] += 1
         text = _WS.sub(" ", text).strip()
+        if not text:
+            skips["empty_text"] += 1
+            continue
         rows.append(
             {
                 "text": text,
