@@ -133,7 +133,7 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
-    err.print(f"[red]error:[/red] {_show(message, 600)}")
+    err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -916,7 +916,7 @@ def _main() -> None:
             # Prefect cannot reach the server PREFECT_API_URL names
             message += (" (PREFECT_API_URL): start that Prefect server, or unset "
                         "PREFECT_API_URL to run on the embedded local one")
-        err.print(f"[red]error:[/red] {_show(message, 600)}")
+        err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
         raise SystemExit(EXIT_ERROR) from None
 
 

@@ -86,7 +86,7 @@ def _kill_when(proc: subprocess.Popen, seen, timeout: float = 240) -> bool:
         if seen():
             proc.send_signal(signal.SIGKILL)
             proc.communicate()
-            return True
+            return proc.returncode == -signal.SIGKILL  # not when it exited just before
         time.sleep(0.002)
     proc.kill()
     raise AssertionError("kill point never reached")
@@ -216,7 +216,10 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(env, tmp_path):
     runs = Warehouse(resolve_home(killed)).read("runs")
     statuses = runs["status"].to_list()
     assert "running" not in statuses
-    assert statuses.count("abandoned") == len(hits)
+    # a kill can land after a command closed its run row (its teardown): such a run stays
+    # completed, so each kill leaves at most one abandoned run and the reruns complete
+    assert 1 <= statuses.count("abandoned") <= len(hits)
+    assert statuses.count("completed") >= 2
 
 
 def _children(pid: int) -> list[int]:
