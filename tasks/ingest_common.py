@@ -103,6 +103,9 @@ class ColumnMapping:
     """Which source column holds each document field, for dumps (JSONL / JSON / Parquet / CSV).
 
     A field whose column is missing from the source is left null. ``id`` fills ``source_id``.
+    ``wayback_first_seen`` is the first archive capture of the page (an upper bound on its
+    publication time); lineage orders edges by ``min(published_at, wayback_first_seen)``, so a
+    re-dated page is still seen as the origin.
     """
 
     id: str = "id"
@@ -112,6 +115,7 @@ class ColumnMapping:
     published_at: str = "published_at"
     author: str = "author"
     host: str = "host"
+    wayback_first_seen: str = "wayback_first_seen"
 
     def as_dict(self) -> dict[str, str]:
         """Return ``{document field: source column}`` (``id`` is reported as ``source_id``)."""
@@ -123,6 +127,7 @@ class ColumnMapping:
             "published_at": self.published_at,
             "author": self.author,
             "host": self.host,
+            "wayback_first_seen": self.wayback_first_seen,
         }
 
 
