@@ -15,6 +15,7 @@ from affidavit.flows.reads import (
     origins_of,
     page_url,
     profile_source,
+    read_page_bytes,
     recall_findings,
 )
 from affidavit.schemas.enums import Mode
@@ -22,8 +23,8 @@ from affidavit.tasks.claims import build_claim_rows, decompose_claim, extract_cl
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.sources import SourceProfile
 
-__all__ = ["OriginsResult", "check_source", "load_documents", "origins", "page_url", "recall",
-           "research_question", "verify"]
+__all__ = ["OriginsResult", "check_source", "load_documents", "origins", "page_url",
+           "read_page_bytes", "recall", "research_question", "verify"]
 
 
 @flow(name="verify", log_prints=False, validate_parameters=False)

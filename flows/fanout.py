@@ -430,8 +430,12 @@ def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any]
         return [], "no such file"
     except IsADirectoryError:
         return [], "is a directory, not a file"
+    except PermissionError as exc:
+        return [], f"permission denied ({exc.strerror or exc})"
     except (OSError, ValueError) as exc:
-        return [], str(exc)
+        return [], str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+    except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
+        return [], f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
 
 
 @contextmanager

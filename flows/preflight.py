@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,10 +28,17 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
     """Return the IDF of the lexical judge's terms over every stored document (cached).
 
     A judgment of one (claim, document) pair must not depend on which other pairs share its
-    batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The cache
-    key is the number of documents (the table is append-only).
+    batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The IDF
+    is cached per number of documents (the table is append-only). Document frequencies are kept
+    too, with the ids of the documents they count: after a backfill only the new documents are
+    read and tokenised, so no run recomputes term weights over the whole archive. The result
+    equals ``compute_idf`` over all stored texts (tested).
     """
-    from affidavit.tasks.judge_lexical import compute_idf
+    import inspect
+    from collections import Counter
+    from hashlib import sha1
+
+    from affidavit.tasks.judge_lexical import tokenize
 
     n = wh.count("documents")
     if n == 0:
@@ -39,10 +47,30 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
     cached = load_weights(wh, "idf", key)
     if cached is not None:
         return cached
-    texts = wh.read("documents", columns=["text"])["text"].fill_null("").to_list()
-    idf = compute_idf(texts)
+    # frequencies are tied to the tokenizer: a changed tokenizer starts them afresh
+    version = sha1(inspect.getsource(tokenize).encode()).hexdigest()[:12]
+    df: Counter[str] = Counter(load_weights(wh, "df", version) or {})
+    counted = set(load_weights(wh, "df_docs", version) or {})
+    stored = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list())
+    new_ids = sorted(stored - counted)
+    for start in range(0, len(new_ids), _IDF_BATCH):
+        texts = wh.texts(new_ids[start : start + _IDF_BATCH])["text"].fill_null("").to_list()
+        for text in texts:
+            df.update(set(tokenize(text)))
+    counted |= set(new_ids)
+    total = len(counted & stored)
+    df.pop("", None)
+    idf = {t: math.log((total + 1) / (c + 1)) + 1.0 for t, c in df.items()}
+    idf[""] = math.log(total + 1) + 1.0
+    if new_ids:
+        save_weights(wh, "df", version, {t: float(c) for t, c in df.items()})
+        save_weights(wh, "df_docs", version, dict.fromkeys(sorted(counted), 1.0))
     save_weights(wh, "idf", key, idf)
     return idf
+
+
+_IDF_BATCH = 2000
+"""Documents read and tokenised at once when document frequencies are brought up to date."""
 
 
 @dataclass
@@ -69,6 +97,41 @@ class Capabilities:
         return bool(self.providers)
 
 
+def open_index_repaired(wh: Warehouse) -> tuple[SearchIndex, str | None]:
+    """Open the archive's search index, rebuilding what is missing from the stored documents.
+
+    A deleted index, or one that lacks documents a killed run stored, would make research say
+    "no search capability" while documents are stored. Missing documents are indexed again; a
+    damaged index (unreadable files, unknown format) is moved aside to ``index.damaged-<n>``
+    and rebuilt.
+
+    Returns:
+        The index and a one-line note of what was repaired (None when nothing was).
+    """
+    import shutil
+
+    from affidavit.flows.stages import index_documents
+
+    note = None
+    try:
+        index = SearchIndex.open(wh.paths.index)
+    except (OSError, ValueError, KeyError) as exc:
+        n = 1
+        while (aside := wh.paths.root / f"index.damaged-{n}").exists():
+            n += 1
+        shutil.move(str(wh.paths.index), str(aside))
+        wh.paths.index.mkdir(parents=True, exist_ok=True)
+        index = SearchIndex.open(wh.paths.index)
+        note = f"search index unreadable ({type(exc).__name__}): moved to {aside.name}, rebuilt"
+    stored = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list())
+    missing = stored - index.doc_ids()
+    if missing:
+        n_added = index_documents(wh, index, sorted(missing))
+        note = (note + "; " if note else "") + (
+            f"search index lacked {len(missing)} stored document(s): {n_added} indexed again")
+    return index, note
+
+
 def run_preflight(
     wh: Warehouse,
     *,
@@ -92,12 +155,14 @@ def run_preflight(
     if judge not in ("lexical", "llm"):
         raise ValueError(f"unknown judge {judge!r}: use 'lexical' or 'llm'")
     search_config = search_config or search_config_from_env()
-    index = SearchIndex.open(wh.paths.index)
+    index, repair = open_index_repaired(wh)
     probes = probe_providers(search_config, index=index, client=client)
     providers: list[SearchProvider] = []
     found: dict[str, Any] = {"search": {k: {"available": ok, "detail": d}
                                         for k, (ok, d) in probes.items()}}
     degraded: list[str] = []
+    if repair:
+        found["index_repair"] = repair
     if probes.get("archive", (False, ""))[0]:
         providers.append(ArchiveProvider(index))
     if search_config.searxng_url and probes.get("searxng", (False, ""))[0]:

@@ -457,3 +457,175 @@ def test_quote_edge_needs_a_whole_sentence_on_one_side():
     line_is_sentence = dataclasses.replace(rule, quote_sentence_needs_stop=False)
     assert n_quotes(build_lineage(related, config=line_is_sentence)) == 1
     assert n_quotes(build_lineage(related, config=rule)) == 0  # a headline is no sentence
+
+
+_FOOTER = (
+    "Most read: Council approves new cycle lanes. Follow Quayside Wire on social media for "
+    "the latest updates."
+)
+_MENU = "Quayside Wire | News | Business | Sport | Weather"
+
+
+def test_furniture_repeated_on_one_host_never_makes_a_quote_edge():
+    """Furniture of one host links nothing, even on too few pages for the many-clusters rule.
+
+    A footer and a menu on two unrelated stories and a copy of a wire story on one host (3
+    clusters) make no quote edge; the copy stays in its story's lineage, and a rewrite on
+    another host that quotes the story still joins it.
+    """
+    stories = [
+        "A record number of runners signed up for the harbour half marathon, organisers said. "
+        "The route avoids the bridge works and water stations stand every three kilometres.",
+        "The county orchard survey found that apple yields fell by a fifth after the late "
+        "frost. Growers asked for help with new netting before the next season begins.",
+    ]
+    rows = [doc("origin", ORIGIN, host="cpc.example.com", hours=0)]
+    rows.append(doc("copy", f"{_MENU}\n\n{ORIGIN}\n\n{_FOOTER}", host="quayside.example", hours=2))
+    for n, body in enumerate(stories):
+        rows.append(
+            doc(f"story{n}", f"{_MENU}\n\n{body}\n\n{_FOOTER}", host="quayside.example",
+                hours=3 + n)
+        )
+    rows.append(doc("derived", DERIVED, host="ledger.example.com", hours=8))
+    res = build_lineage(frame(rows))
+    quotes = res.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value)
+    on_host = {"story0", "story1", "copy"}
+    for r in quotes.iter_rows(named=True):
+        assert not {r["parent_doc_id"], r["child_doc_id"]} <= on_host, r
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["copy"] == "origin"
+    assert origin_of["derived"] == "origin"
+    assert origin_of["story0"] == "story0"
+    assert origin_of["story1"] == "story1"
+    assert count_independent_origins(origin_of, origin_of) == 3
+    # without the one-host rule the footer chains the unrelated stories into one lineage
+    lax = LineageConfig(
+        passages=dataclasses.replace(LineageConfig().passages, furniture_own_host_clusters=0)
+    )
+    lax_origins = build_lineage(frame(rows), config=lax).origins
+    assert lax_origins["origin_doc_id"].n_unique() < 3
+
+
+def test_quoted_fragment_with_a_figure_joins_the_origin_lineage():
+    """A rewrite that sets a distinctive fragment (not a whole sentence) of its origin in
+    quotation marks joins the origin's lineage; an unquoted fragment or one without a
+    figure (an official's stock wording) does not."""
+    origin = (
+        "Kestrel Analytics reported revenue of 42 million dollars for the second quarter, "
+        "an increase of 18 percent on the same quarter of 2024, driven by new contracts in "
+        "logistics. The company will hold an investor call on Friday."
+    )
+    fragment = "an increase of 18 percent on the same quarter of 2024"
+    rewrite = (
+        "Shares in the data firm climbed on Wednesday after it described quarterly sales as "
+        f"\u201c{fragment}\u201d in its statement. Analysts at two banks raised their targets "
+        "and said rivals would struggle to match its pricing this year."
+    )
+    unquoted = rewrite.replace("\u201c", "").replace("\u201d", "")
+    n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
+    res = build_lineage(_two_docs(origin, rewrite))
+    assert n_quotes(res) == 1
+    assert res.origins["origin_doc_id"].to_list() == ["a", "a"]
+    assert n_quotes(build_lineage(_two_docs(origin, unquoted))) == 0
+    off = LineageConfig(quote_marked_fragments=False)
+    assert n_quotes(build_lineage(_two_docs(origin, rewrite), config=off)) == 0
+    wording = "within ranges broadly consistent with economic fundamentals and stable growth"
+    no_figure = _two_docs(
+        f"Finance ministers agreed on Sunday to keep exchange rates {wording}, officials said "
+        "after the meeting. The next talks are due in the spring.",
+        f"The dollar firmed after ministers vowed to hold currencies \u201c{wording}\u201d in "
+        "a communique. Traders expect little change before the data next week.",
+    )
+    assert n_quotes(build_lineage(no_figure)) == 0
+
+
+def test_short_stock_sentence_of_a_template_makes_no_quote_edge():
+    """A template's short stock sentence plus a furniture line, on two hosts, links nothing."""
+    tail = (
+        "[\u2026] Continue reading at the original source.\n"
+        "Related: Pictures: the annual duck race"
+    )
+    stories = _two_docs(
+        "Rail punctuality rose to 91 percent last year as new trains entered service on the "
+        f"coast line, the operator said.\n\n{tail}\nRail Daily 2025",
+        "The machine tool maker will close its assembly plant by the end of the year and move "
+        f"the work to its main site, it said.\n\n{tail}\nTicker 2025",
+    )
+    n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
+    assert n_quotes(build_lineage(stories)) == 0
+    assert n_quotes(build_lineage(stories, config=LineageConfig(quote_min_sentence_words=1))) == 1
+
+
+_RELEASE = (
+    "Harlow Turbines said on Monday that it had won an order for 40 offshore wind turbines "
+    "worth 310 million euros from a Baltic utility. Deliveries of the turbines will begin in "
+    "the spring of 2026 and run for two years. The company expects the order to keep its "
+    "Rostock plant busy until the end of the decade."
+)
+_QUOTED_SENTENCE = (
+    "Deliveries of the turbines will begin in the spring of 2026 and run for two years."
+)
+_OWN_WORDS = [
+    "Wind power shares rose in Frankfurt as traders bet on more orders from the region.",
+    "The utility has struggled with grid connections on the coast for several winters.",
+    "Unions at the yard welcomed the news after months of uncertainty about short time work.",
+    "Analysts said prices for large turbines had stabilised after two years of increases.",
+]
+
+
+_TAILS = [
+    "Its shares closed two percent higher in a quiet market on Monday afternoon.",
+    "The regional government called the contract a vote of confidence in the port.",
+    "Competitors from Denmark and Spain had also bid for the work, people said.",
+    "Harlow will publish its third quarter figures at the end of October as planned.",
+]
+
+
+def test_quote_edges_form_a_forest_and_skip_compilations():
+    """Rewrites quoting one sentence each get one quote edge (to the source), not a clique;
+    a later page made of other stories' passages gets no quote parent."""
+    rows = [doc("release", _RELEASE, host="harlow.example", hours=0)]
+    for n, own in enumerate(_OWN_WORDS):
+        text = f"{own} {_QUOTED_SENTENCE} {_TAILS[n]}"
+        rows.append(doc(f"rewrite{n}", text, host=f"news{n}.example", hours=2 + n))
+    rows += [doc("other", OTHER, host="wire.example", hours=1),
+             doc("independent", INDEPENDENT, host="grain.example", hours=1.5)]
+    first = lambda text: text.split(". ")[0] + "."  # noqa: E731
+    digest = (
+        f"In deals: {first(OTHER)}\n\nIn grains: {first(INDEPENDENT)}\n\nAnd in energy: "
+        f"{_QUOTED_SENTENCE} More next week."
+    )
+    rows.append(doc("digest", digest, host="digest.example", hours=12))
+    res = build_lineage(frame(rows))
+    quotes = res.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value)
+    assert quotes["child_doc_id"].is_unique().all()
+    assert set(quotes["child_doc_id"]) == {f"rewrite{n}" for n in range(4)}
+    assert set(quotes["parent_doc_id"]) == {"release"}
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["digest"] == "digest"
+    lax = build_lineage(frame(rows), config=LineageConfig(quote_max_foreign=2)).origins
+    assert lax.filter(pl.col("doc_id") == "digest")["origin_doc_id"].item() != "digest"
+    cliques = build_lineage(frame(rows), config=LineageConfig(quote_forest=False))
+    n_clique = cliques.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
+    assert n_clique > quotes.height
+
+
+def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
+    import numpy as np
+
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.lineage import intersection_sizes
+
+    rng = np.random.default_rng(0)
+    sets = [
+        np.unique(rng.integers(0, 300, rng.integers(0, 200)).astype(np.uint64))
+        for _ in range(200)
+    ]
+    offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(x) for x in sets])
+    hashes = np.concatenate(sets)
+    a, b = rng.integers(0, 200, 3000), rng.integers(0, 200, 3000)
+    want = [len(np.intersect1d(sets[x], sets[y])) for x, y in zip(a, b, strict=True)]
+    assert intersection_sizes(hashes, offsets, a, b).tolist() == want
+    monkeypatch.setattr(lineage_module, "_VERIFY_BATCH_HASHES", 500)
+    assert intersection_sizes(hashes, offsets, a, b).tolist() == want
