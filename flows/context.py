@@ -220,6 +220,12 @@ def publish_summary(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, me
     create_markdown_artifact(markdown=text, key=f"affidavit-{run.flow.replace('_', '-')}",
                              description=f"{run.flow} {run.run_id}: {message}"[:500])
     get_run_logger().info("summary of run %s\n%s", run.run_id, text)
+    try:  # send it now: a flow-run process on a loaded worker may end before the next batch
+        from prefect.logging.handlers import APILogHandler
+
+        APILogHandler().flush()
+    except Exception:  # noqa: BLE001 - the summary is also in the runs table and the artifact
+        log.debug("could not flush the summary log", exc_info=True)
     return text
 
 

@@ -160,7 +160,7 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
         return any("summary of run" in (rec.get("message") or "") for rec in logs)
 
     for run_id in runs.values():
-        _wait_until(lambda r=run_id: summary_logged(r), 60, "the summary in the run's logs")
+        _wait_until(lambda r=run_id: summary_logged(r), 120, "the summary in the run's logs")
 
     from affidavit.warehouse.home import resolve_home
     from affidavit.warehouse.store import Warehouse
