@@ -110,6 +110,7 @@ class ColumnMapping:
     published_at: str = "published_at"
     author: str = "author"
     host: str = "host"
+    wayback_first_seen: str = "wayback_first_seen"
 
     def as_dict(self) -> dict[str, str]:
         """Return ``{document field: source column}`` (``id`` is reported as ``source_id``)."""
@@ -121,6 +122,7 @@ class ColumnMapping:
             "published_at": self.published_at,
             "author": self.author,
             "host": self.host,
+            "wayback_first_seen": self.wayback_first_seen,
         }
 
 
