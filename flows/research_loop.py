@@ -301,7 +301,7 @@ def research(
             has_primary = False
             if ev is not None and ev.height:
                 d = decide(ev, config=tribunal)
-                n_s, n_r = d.supporting_origins, d.refuting_origins
+                n_s, n_r = d.full_supporting_origins, d.refuting_origins
                 adm = ev.filter(pl.col("is_admitted") & (pl.col("stance") != "NEUTRAL"))
                 has_primary = any(x in primary_docs for x in adm["doc_id"].to_list())
             else:

@@ -310,6 +310,7 @@ details{margin-top:8px} summary{cursor:pointer;color:#1a73e8}
 {% if c.degraded %}<tr><td>degraded</td><td>{{ c.degraded }}</td></tr>{% endif %}
 </table>
 {% if c.explanation %}<p>{{ c.explanation }}</p>{% endif %}
+{% if c.decided_by %}<p class="muted">decided by: {{ c.decided_by }}</p>{% endif %}
 
 {% if c.quotes %}
 <h3>Admitted quotes</h3>
@@ -520,6 +521,7 @@ def _claim_view(
         "expires_at": _fmt(verdict.get("expires_at")),
         "degraded": verdict.get("degraded"),
         "explanation": verdict.get("explanation"),
+        "decided_by": verdict.get("decided_by"),
         "queries_tried": [str(q) for q in (verdict.get("queries_tried") or [])],
         "quotes": quotes,
         "rejected": rejected,

@@ -134,8 +134,11 @@ class Warehouse:
 
         migrate(self)
         for name, schema in TABLES.items():
+            # the empty part carries the current columns, so a column added to a schema (an
+            # additive change: older parts read it as NULL through union_by_name) is in the views
+            # of an old home even before any new part is written
             empty = self.table_dir(name) / _EMPTY_PART
-            if not empty.exists():
+            if not empty.exists() or pq.read_schema(empty).names != schema.names:
                 write_parquet_atomic(schema.empty_table(), empty)
         if not meta_path.exists() or json.loads(meta_path.read_text()).get(
             "version"

@@ -54,6 +54,7 @@ def _verdict(claim_id: str, status: str, **extra: object) -> dict:
         "expires_at": datetime(2027, 5, 28, tzinfo=UTC),
         "degraded": "no LLM: lexical judge",
         "explanation": "Two independent origins support it.",
+        "decided_by": 'SUPPORTED: 2 independent origin(s) support it | supports: a.example "q"',
     }
     row.update(extra)
     return row
