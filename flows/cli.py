@@ -199,6 +199,8 @@ def backfill(
     text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
     date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
     "published_at",
+    wayback_column: Annotated[str, typer.Option(help="dump column holding the first archive "
+                                                "capture time")] = "wayback_first_seen",
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "lineage stage, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")] = None,
@@ -213,7 +215,7 @@ def backfill(
     from affidavit.tasks.ingest_common import ColumnMapping
 
     mapping = ColumnMapping(id=id_column, url=url_column, title=title_column, text=text_column,
-                            published_at=date_column)
+                            published_at=date_column, wayback_first_seen=wayback_column)
     try:
         with _progress() as prog:
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,

@@ -101,6 +101,9 @@ class ColumnMapping:
     """Which source column holds each document field, for dumps (JSONL / JSON / Parquet / CSV).
 
     A field whose column is missing from the source is left null. ``id`` fills ``source_id``.
+    ``wayback_first_seen`` is the first archive capture of the page (an upper bound on its
+    publication time); lineage orders edges by ``min(published_at, wayback_first_seen)``, so a
+    re-dated page is still seen as the origin.
     """
 
     id: str = "id"

@@ -122,6 +122,24 @@ def test_csv_with_column_mapping() -> None:
     assert rows["c4"]["published_at"] is None and rows["c4"]["published_at_raw"] == "2021-13-45"
 
 
+def test_wayback_first_seen_is_read_and_can_be_mapped(tmp_path: Path) -> None:
+    """A dump's first-capture column reaches the documents, so lineage can direct edges."""
+    path = tmp_path / "d.jsonl"
+    rows = [
+        {"id": "a", "text": "Alpha.", "published_at": "2024-05-02T10:00:00Z",
+         "wayback_first_seen": "2024-04-30T08:00:00Z"},
+        {"id": "b", "text": "Beta.", "first_capture": "2024-05-01"},
+    ]
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    got = {r["source_id"]: r for r in _all(path).documents.to_pylist()}
+    assert got["a"]["wayback_first_seen"] == _utc(2024, 4, 30, 8)
+    assert got["b"]["wayback_first_seen"] is None
+    mapped = _all(path, mapping=ColumnMapping(wayback_first_seen="first_capture"))
+    got = {r["source_id"]: r for r in mapped.documents.to_pylist()}
+    assert got["b"]["wayback_first_seen"] == _utc(2024, 5, 1)
+    assert got["a"]["wayback_first_seen"] is None
+
+
 def test_csv_missing_text_column_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="text column 'text'"):
         _all(FIXTURES / "docs.csv")

@@ -457,3 +457,50 @@ def test_quote_edge_needs_a_whole_sentence_on_one_side():
     line_is_sentence = dataclasses.replace(rule, quote_sentence_needs_stop=False)
     assert n_quotes(build_lineage(related, config=line_is_sentence)) == 1
     assert n_quotes(build_lineage(related, config=rule)) == 0  # a headline is no sentence
+
+
+_FOOTER = (
+    "Most read: Council approves new cycle lanes. Follow Quayside Wire on social media for "
+    "the latest updates."
+)
+_MENU = "Quayside Wire | News | Business | Sport | Weather"
+
+
+def test_furniture_repeated_on_one_host_never_makes_a_quote_edge():
+    """Furniture of one host links nothing, even on too few pages for the many-clusters rule.
+
+    A footer and a menu on two unrelated stories and a copy of a wire story on one host (3
+    clusters) make no quote edge; the copy stays in its story's lineage, and a rewrite on
+    another host that quotes the story still joins it.
+    """
+    stories = [
+        "A record number of runners signed up for the harbour half marathon, organisers said. "
+        "The route avoids the bridge works and water stations stand every three kilometres.",
+        "The county orchard survey found that apple yields fell by a fifth after the late "
+        "frost. Growers asked for help with new netting before the next season begins.",
+    ]
+    rows = [doc("origin", ORIGIN, host="cpc.example.com", hours=0)]
+    rows.append(doc("copy", f"{_MENU}\n\n{ORIGIN}\n\n{_FOOTER}", host="quayside.example", hours=2))
+    for n, body in enumerate(stories):
+        rows.append(
+            doc(f"story{n}", f"{_MENU}\n\n{body}\n\n{_FOOTER}", host="quayside.example",
+                hours=3 + n)
+        )
+    rows.append(doc("derived", DERIVED, host="ledger.example.com", hours=8))
+    res = build_lineage(frame(rows))
+    quotes = res.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value)
+    on_host = {"story0", "story1", "copy"}
+    for r in quotes.iter_rows(named=True):
+        assert not {r["parent_doc_id"], r["child_doc_id"]} <= on_host, r
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["copy"] == "origin"
+    assert origin_of["derived"] == "origin"
+    assert origin_of["story0"] == "story0"
+    assert origin_of["story1"] == "story1"
+    assert count_independent_origins(origin_of, origin_of) == 3
+    # without the one-host rule the footer chains the unrelated stories into one lineage
+    lax = LineageConfig(
+        passages=dataclasses.replace(LineageConfig().passages, furniture_own_host_clusters=0)
+    )
+    lax_origins = build_lineage(frame(rows), config=lax).origins
+    assert lax_origins["origin_doc_id"].n_unique() < 3

@@ -71,3 +71,26 @@ def test_render_shows_counts_and_escapes_labels():
     assert "syndication" in out
     assert "quote" in out
     assert "note:" in out
+
+
+def test_demo_corpus_lineages_follow_its_stories():
+    """The shipped demo: one lineage per story (release, copies, rewrites; the desalination
+    story and its copies), every other document its own origin, whatever furniture the
+    copies' hosts add (a MetroWire footer must not link unrelated stories)."""
+    from pathlib import Path
+
+    from affidavit.flows.analyst import load_documents
+
+    path = Path(__file__).resolve().parents[2] / "flows" / "demo" / "documents.jsonl"
+    docs, _ = load_documents([str(path)])
+    report = compare_sources(docs)
+    name = dict(zip(docs["doc_id"], docs["source_id"], strict=True))
+    origin = {name[d]: name[o] for d, o in report.origins.select("doc_id", "origin_doc_id").rows()}
+    for doc, root in origin.items():
+        if doc.startswith(("nw-copy", "nw-rewrite")):
+            assert root == "nw-release", doc
+        elif doc.startswith("hc-copy"):
+            assert root == "hc-origin", doc
+        else:
+            assert root == doc, doc
+    assert report.n_origins == 12
