@@ -208,7 +208,8 @@ _MONTH_BEFORE_RE = re.compile(
 
 _IDENT_BEFORE = frozenset(
     """route line number no platform gate class model version flight type chapter item phase
-    series stage level grade terminal runway bus tram ward district minute room unit lot plot block""".split()
+    series stage level grade terminal runway bus tram ward district minute room unit lot plot
+    block""".split()
 )
 """Nouns after which a number names a thing ("route 12", "number two") rather than counts it."""
 
