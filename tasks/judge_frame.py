@@ -260,9 +260,15 @@ def _cue_stems() -> tuple[frozenset[str], ...]:
     )
 
 
+@lru_cache(maxsize=1)
+def _phrase_res() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), r) for p, r in _PHRASES]
+
+
 def _rewrite(folded: str) -> str:
-    for pat, rep in _PHRASES:
-        folded = re.sub(pat, rep, folded)
+    """Rewrite multi-word predicates as one word (see ``_PHRASES``)."""
+    for pat, rep in _phrase_res():
+        folded = pat.sub(rep, folded)
     return folded
 
 
@@ -497,7 +503,7 @@ def parse_claim_frame(
 
 @dataclass(slots=True)
 class SentenceFrame:
-    """One sentence read for frame matching."""
+    """One sentence read for frame matching (cue positions are read when first needed)."""
 
     concepts: list[str]
     concept_set: frozenset[str]
@@ -505,13 +511,52 @@ class SentenceFrame:
     time: TimeFrame
     quarter_time: TimeFrame
     months: frozenset[int]
-    starts: list[int]
-    word_concepts: list[str]
-    neg_at: list[int]
-    plan_at: list[int]
-    has_denial: bool
-    has_attrib: bool
+    _cues: tuple[list[int], list[str], list[int], list[int], bool, bool] | None = None
     quantities: list[Figure] | None = None
+
+    def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], bool, bool]:
+        if self._cues is None:
+            c = _concepts()
+            words = list(_WORD_RE.finditer(self.folded))
+            self._cues = (
+                [m.start() for m in words],
+                [c.get(stem(m.group(0)), stem(m.group(0))) for m in words],
+                [m.start() for m in _NEG_RE.finditer(self.folded)],
+                [m.start() for m in _PLAN_RE.finditer(self.folded)],
+                bool(_DENIAL_RE.search(self.folded)),
+                bool(_ATTRIB_RE.search(self.folded)),
+            )
+        return self._cues
+
+    @property
+    def starts(self) -> list[int]:
+        """Character offsets of the sentence's words."""
+        return self._read_cues()[0]
+
+    @property
+    def word_concepts(self) -> list[str]:
+        """Concept of each word (aligned with :attr:`starts`)."""
+        return self._read_cues()[1]
+
+    @property
+    def neg_at(self) -> list[int]:
+        """Character offsets of negation cues."""
+        return self._read_cues()[2]
+
+    @property
+    def plan_at(self) -> list[int]:
+        """Character offsets of modal, future and planning cues."""
+        return self._read_cues()[3]
+
+    @property
+    def has_denial(self) -> bool:
+        """Whether the sentence denies or corrects something."""
+        return self._read_cues()[4]
+
+    @property
+    def has_attrib(self) -> bool:
+        """Whether the sentence attributes a statement to someone else (rumour, claims)."""
+        return self._read_cues()[5]
 
 
 @dataclass(slots=True)
@@ -522,33 +567,56 @@ class DocFrames:
     terms: frozenset[str]
 
 
-def parse_doc_frames(text: str, spans: Sequence[tuple[int, int]]) -> DocFrames:
-    """Read the sentences of a document (``spans`` from ``split_sentences``)."""
+_NO_TIME = TimeFrame(frozenset(), frozenset())
+_TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
+_PHRASE_HINT_RE = re.compile(
+    r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
+    r"went|goes|per cent|not exceed|than"
+)
+
+
+def parse_doc_frames(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    *,
+    folded: Sequence[str] | None = None,
+    terms: Sequence[Sequence[str]] | None = None,
+) -> DocFrames:
+    """Read the sentences of a document.
+
+    Args:
+        text: The document text.
+        spans: Sentence spans (``split_sentences``).
+        folded: The sentences already folded (whitespace collapsed), when the caller has them.
+        terms: Their terms (``tokenize``), when the caller has them; re-read only where a
+            multi-word predicate is rewritten.
+
+    Returns:
+        The document's sentence frames and the set of all its terms.
+    """
+    c = _concepts()
     sents = []
-    terms: set[str] = set()
-    for a, b in spans:
-        folded = _rewrite(" ".join(fold_text(text[a:b]).split()))
-        concepts = _concept_terms(folded)
-        c = _concepts()
-        words = list(_WORD_RE.finditer(folded))
-        terms.update(tokenize(folded))
-        sents.append(
-            SentenceFrame(
-                concepts,
-                frozenset(concepts),
-                folded,
-                read_time(folded, months_as_quarters=False),
-                read_time(folded, months_as_quarters=True),
-                frozenset(_MONTHS[m] for m in _MONTH_RE.findall(folded)),
-                [m.start() for m in words],
-                [c.get(stem(m.group(0)), stem(m.group(0))) for m in words],
-                [m.start() for m in _NEG_RE.finditer(folded)],
-                [m.start() for m in _PLAN_RE.finditer(folded)],
-                bool(_DENIAL_RE.search(folded)),
-                bool(_ATTRIB_RE.search(folded)),
-            )
-        )
-    return DocFrames(sents, frozenset(terms))
+    all_terms: set[str] = set()
+    for k, (a, b) in enumerate(spans):
+        f = folded[k] if folded is not None else " ".join(fold_text(text[a:b]).split())
+        t = list(terms[k]) if terms is not None else None
+        if _PHRASE_HINT_RE.search(f):
+            f2 = _rewrite(f)
+            if f2 != f or t is None:
+                f, t = f2, tokenize(f2)
+        if t is None:
+            t = tokenize(f)
+        all_terms.update(t)
+        concepts = [c.get(x, x) for x in t]
+        if _TIME_HINT_RE.search(f):
+            tm = read_time(f, months_as_quarters=False)
+            qt = read_time(f, months_as_quarters=True)
+            months = frozenset(_MONTHS[m] for m in _MONTH_RE.findall(f))
+        else:
+            tm = qt = _NO_TIME
+            months = frozenset()
+        sents.append(SentenceFrame(concepts, frozenset(concepts), f, tm, qt, months))
+    return DocFrames(sents, frozenset(all_terms))
 
 
 # ---------------------------------------------------------------------------------------------

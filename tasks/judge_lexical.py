@@ -902,6 +902,7 @@ class LexicalJudge:
             if (
                 framed.stance is not Stance.NEUTRAL
                 or len(claim.content) <= cfg.frame_claim_terms
+                or not _COMPOUND_RE.search(claim_text)
             ):
                 return framed
         content = claim.content
@@ -1020,7 +1021,7 @@ class LexicalJudge:
                 self._frames.clear()
             self._frames[key] = frame
         if doc.frames is None:
-            doc.frames = jf.parse_doc_frames(text, doc.spans)
+            doc.frames = jf.parse_doc_frames(text, doc.spans, folded=doc.folded, terms=doc.terms)
         v = jf.judge_frames(frame, doc.frames, self.config.frame)  # type: ignore[arg-type]
         quote = ""
         if v.index >= 0 and v.relevance > 0:
@@ -1065,6 +1066,9 @@ def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, flo
     idf[""] = math.log(n + 1) + 1.0
     return idf
 
+
+_COMPOUND_RE = re.compile(r",|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b")
+"""Clause joints: a claim with one states several facts (which sentences may carry apart)."""
 
 _CAP_RE = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of|the|de|von|van|and|&)?\s*[A-Z][\w'\-]*)*")
 
