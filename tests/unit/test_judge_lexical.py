@@ -352,11 +352,15 @@ def frame1(claim: str, body: str) -> JudgeResult:
         # off-topic: another entity, or shared jargon only
         ("off topic", "Tarsel booked 57 million euros.",
          "Brindle Glassworks booked 57 million euros in 2023.", Stance.NEUTRAL),
+        ("off topic, long claim", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Brindle Glassworks reported revenue of 57 million euros in 2023.", Stance.NEUTRAL),
         pytest.param(
-            "off topic, long claim", "Tarsel Optics reported revenue of 57 million euros in 2023.",
-            "Brindle Glassworks reported revenue of 57 million euros in 2023.", Stance.NEUTRAL,
-            marks=pytest.mark.xfail(strict=True, reason="known gap: a claim of more than "
-                                    "frame_claim_terms terms falls back to window coverage"),
+            "off topic, compound claim",
+            "Tarsel Optics, a lens maker, reported revenue of 57 million euros in 2023.",
+            "Brindle Glassworks, a lens maker, reported revenue of 57 million euros in 2023.",
+            Stance.NEUTRAL,
+            marks=pytest.mark.xfail(strict=True, reason="known gap: a long compound claim that "
+                                    "no sentence carries falls back to window coverage"),
         ),
         ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
          "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
