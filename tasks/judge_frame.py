@@ -84,7 +84,8 @@ serve served|employ employs|council councillors committee cabinet board
 |keep keeps kept retain retained retains maintain maintained preserve preserved stay stays
 remain remains continue continues|forecast guidance outlook|spend spent spending expenditure
 capex|scheme schemes application applications project projects development developments
-|vote votes voted ballot|paid pay pays payment|debut debuted entry entered"""
+|vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
+businesses|final last|vote votes voted ballot|paid pay pays payment|debut debuted entry entered"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept."""
 
@@ -96,7 +97,7 @@ vs reject, rise vs fall"), named by a word of each group."""
 _LIGHT_VERBS = frozenset(
     """give gave given gives make made makes take took taken takes have has had get got gets
     do did does put puts completely fully entirely totally wholly partly partially currently
-    now already recently finally officially formally effectively""".split()
+    now already recently finally officially formally effectively early late mid""".split()
 )
 """Light verbs and degree adverbs: they carry no predicate of their own ("gave the go-ahead",
 "shutting down completely")."""
@@ -779,8 +780,9 @@ def judge_frames(
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
         n_figs = len(frame.figures)
-        on_quantity = p >= cfg.predicate_with_figure or any(
-            h & s.concept_set for h in frame.heads
+        on_quantity = (
+            p >= cfg.predicate_with_figure
+            or any(h & s.concept_set for h in frame.heads)
         )
         rel = (p + (matched + approx) / n_figs) / 2 if n_figs else p
         if rel > best_rel:
@@ -788,7 +790,7 @@ def judge_frames(
         if rel <= 0:
             continue
         if _time_clash(frame.time, st_time, context):
-            continue
+            continue  # another period
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
         ):

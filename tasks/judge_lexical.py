@@ -343,7 +343,7 @@ NUMBER_WORDS = {
     "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
     "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100, "dozen": 12,
-    "twice": 2, "half": 0.5,
+    "twice": 2, "half": 0.5, "a": 1,
 }  # fmt: skip
 SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6,
           "bn": 1e9}  # fmt: skip
@@ -513,6 +513,8 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
         if num is not None:
             value = float(num.replace(",", ""))
         elif word is not None:
+            if word == "a" and not m.group("scale"):
+                continue  # "a" counts only before a scale ("a thousand")
             if word in ("one", "half") and not (m.group("unit") or m.group("scale")):
                 continue  # too ambiguous as words ("one of", "second album", "half of")
             value = float(NUMBER_WORDS[word])
@@ -548,7 +550,7 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?|n't")
 _HAS_DIGIT_RE = re.compile(r"\d")
 _WORD_CHAR_RE = re.compile(r"\w")
-_TERM_NUMBERS = {w: v for w, v in NUMBER_WORDS.items() if w not in ("one", "half")}
+_TERM_NUMBERS = {w: v for w, v in NUMBER_WORDS.items() if w not in ("one", "half", "a")}
 
 
 def tokenize(text: str) -> list[str]:
