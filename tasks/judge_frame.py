@@ -108,6 +108,8 @@ _PHRASES = [
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
     (r"\bthrew out\b", "rejected"),
+    (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
+    (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
     (r"\btake on\b", "hire"),
     (r"\btaking on\b", "hiring"),
@@ -167,7 +169,8 @@ _DENIAL_RE = re.compile(
 _ATTRIB_RE = re.compile(
     r"\b(?:rumou?rs?|rumou?red|allegations?|alleged(?:ly)?|alleges?|reportedly|"
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
-    r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay)\b"
+    r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?) that)\b"
 )
 _PLAN_RE = re.compile(
     r"\b(?:will|would|shall|could|might|may(?!\s*\d)|plans? to|planned|planning to|"
@@ -386,8 +389,14 @@ _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upw
 
 def _name_groups(claim: str) -> list[str]:
     """Runs of two or more capitalised words of the claim ("Riverside Baths")."""
-    runs = re.findall(r"(?:[A-Z][\w'’\-]*\s+){1,}[A-Z][\w'’\-]*", claim)
-    return [r for r in runs if r.split()[0].lower() not in STOPWORDS]
+    out = []
+    for run in re.findall(r"(?:[A-Z][\w'’\-]*\s+){1,}[A-Z][\w'’\-]*", claim):
+        words = run.split()
+        while words and words[0].lower() in STOPWORDS:
+            words.pop(0)  # "The Sorrelby Transit" -> "Sorrelby Transit"
+        if len(words) >= 2:
+            out.append(" ".join(words))
+    return out
 
 
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
@@ -572,7 +581,7 @@ _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
-    r"went|goes|per cent|not exceed|than"
+    r"went|goes|per cent|not exceed|than|vot"
 )
 
 
