@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,6 +70,13 @@ class Capabilities:
         return bool(self.providers)
 
 
+def archive_texts(wh: Warehouse, doc_ids: Sequence[str]) -> dict[str, tuple[str | None,
+                                                                          str | None]]:
+    """Return ``{doc_id: (title, text)}`` of stored documents, for the archive's passage ranking."""
+    df = wh.texts(doc_ids).unique("doc_id", keep="last")
+    return {d: (t, x) for d, t, x in df.select("doc_id", "title", "text").iter_rows()}
+
+
 def run_preflight(
     wh: Warehouse,
     *,
@@ -99,7 +107,7 @@ def run_preflight(
                                         for k, (ok, d) in probes.items()}}
     degraded: list[str] = []
     if probes.get("archive", (False, ""))[0]:
-        providers.append(ArchiveProvider(index))
+        providers.append(ArchiveProvider(index, texts=lambda ids: archive_texts(wh, ids)))
     if search_config.searxng_url and probes.get("searxng", (False, ""))[0]:
         providers.append(SearxngProvider(search_config.searxng_url, client=client))
     elif search_config.searxng_url:
