@@ -61,7 +61,8 @@ workers staff employee employees people person persons headcount starter starter
 recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
 create creating created add adding added|factory plant site works mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
-axe axed remove removes removed removal discontinue discontinued cease ceased
+axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
+withdraws withdrawn withdrawal withdrew
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
 approval grant granted permission permit permitted backed endorse endorsed clear cleared
 allow allowed consent go-ahead authorise authorised authorize authorized
@@ -342,6 +343,8 @@ class ClaimFrame:
             "will", "plans to"): a plan in the evidence then supports it fully.
         is_negated: Whether the claim itself is negated.
         is_reversal: Whether the claim reverses its object ("overturned the refusal").
+        is_done: Whether the claim states a done fact (past or perfect tense, no modal): a
+            plan or expectation in the evidence then supports it only in part.
     """
 
     subject: dict[str, float]
@@ -355,6 +358,7 @@ class ClaimFrame:
     is_plan: bool
     is_negated: bool
     is_reversal: bool
+    is_done: bool
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -383,6 +387,16 @@ def _subject_words(claim: str) -> list[str]:
         out.append(w)
     return out or ([first] if first else [])
 
+
+_DONE_RE = re.compile(
+    r"\b(?:has|have|had|was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|un|ut|ld|lt|ght|de|ne)\b|"
+    r"\b(?!need|feed|seed|speed|breed|proceed|exceed|succeed|red|bed)\w{3,}ed\b|"
+    r"\b(?:began|became|built|bought|sold|won|rose|fell|grew|took|gave|made|paid|ran|led|held|"
+    r"left|went|saw|met|sent|spent|lost|shot|fought|kept|stood|found|told|wrote|drew|chose|"
+    r"brought|caught|taught|thought|struck|hit|quit|shut|set|put|cut)\b"
+)
+"""A claim in the past or perfect tense states a done fact ("has closed", "reopened", "began").
+("cut", "shut", "set", "put" are read as past: claims are rarely in the present of these.)"""
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
 
@@ -490,6 +504,13 @@ def parse_claim_frame(
         re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*[-–]\s*(?:" + "|".join(_MONTHS) + r")\b",
                   folded)))
     raw = tokenize(folded)
+    is_reversal = any(t in {stem(w) for w in REVERSAL_CUES} for t in raw)
+    if is_reversal and "reject" in predicate:
+        # "overturned the refusal" is an approval: read it so, and drop the reversal verb.
+        predicate["approv"] = predicate.pop("reject")
+        for w in REVERSAL_CUES:
+            predicate.pop(c.get(stem(w), stem(w)), None)
+        is_reversal = False
     return ClaimFrame(
         subject=subject,
         predicate=predicate,
@@ -503,7 +524,8 @@ def parse_claim_frame(
         names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(_NEG_RE.search(folded)),
-        is_reversal=any(t in {stem(w) for w in REVERSAL_CUES} for t in raw),
+        is_reversal=is_reversal,
+        is_done=not _PLAN_RE.search(folded) and bool(_DONE_RE.search(folded)),
     )
 
 
@@ -740,11 +762,19 @@ def judge_frames(
             found[stance] = (score, i, why)
 
     last_time: TimeFrame | None = None
+    lede_time: TimeFrame | None = None
     for i, s in enumerate(doc.sentences):
+        # A sentence that names no period speaks of the period of the nearest sentence before
+        # it that does, or of the document's first one (its dateline or lede).
         context = last_time
+        if lede_time is not None and context is not None and context is not lede_time:
+            context = TimeFrame(context.years | lede_time.years,
+                                context.quarters | lede_time.quarters)
         st_time = s.quarter_time if frame.time.quarters else s.time
         if not st_time.empty:
             last_time = st_time
+            if lede_time is None:
+                lede_time = st_time
         p = _share(pred, s.concept_set) if pred else 0.0
         if not (pred_keys & s.concept_set) and not frame.figures:
             continue
@@ -846,14 +876,17 @@ def judge_frames(
         if n_figs:
             if not (matched + approx == n_figs and on_quantity):
                 continue
-            if approx or (has_plan and not frame.is_plan):
+            if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
             continue
         if p >= cfg.predicate_support:
-            if has_plan and not frame.is_plan:
+            missing = len(pred_keys - s.concept_set)
+            if has_plan and frame.is_done:
                 keep("PARTIAL", p, i, "planned or expected, not done")
+            elif missing > cfg.missing_concepts:
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
             else:
                 keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
     if "FIGURE" in found and not ({"SUPPORTS", "PARTIAL"} & found.keys()):

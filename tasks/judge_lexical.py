@@ -71,6 +71,10 @@ class FrameConfig:
             quantity when the words around it carry at least this IDF-weighted share of the
             words around the claim's figure ("backlog ... was $460 million" against "order
             backlog stood at $640 million"). Convention (0.4).
+        missing_concepts: A sentence that carries enough of the predicate but lacks more than
+            this many of its concepts supports only part of the claim (PARTIAL): a claim of
+            several facts is not supported by one of them. Convention (2: one fact's verb and
+            object may be paraphrased away).
         scope_window: A negation, modal or attribution cue bears on a predicate term within
             this many terms after it (a cue scopes over what follows it in its clause).
             Convention (6; "has no plans to close any of its" spans 5).
@@ -86,6 +90,7 @@ class FrameConfig:
     predicate_with_figure: float = 0.3
     predicate_refute: float = 0.5
     figure_context: float = 0.4
+    missing_concepts: int = 2
     scope_window: int = 6
     approx_tolerance: float = 0.15
     exact_tolerance: float = 0.005
@@ -145,12 +150,12 @@ class LexicalJudgeConfig:
         min_quote_chars: Shortest quote returned when the document allows it; the anchor gate
             rejects shorter quotes (DESIGN.md, Gates). 24 characters.
         read_frames: Judge articles by reading the claim's frame (``judge_frame``).
-        frame_claim_terms: A claim of at most this many content terms, or one with a single
-            clause, states one fact and is judged on frames alone; a longer compound claim
-            (several facts joined by commas, "and", "which"... as Wikipedia sentences often are)
-            that no single sentence carries is read over the best sentences together, as is a
-            claim whose subject is a pronoun. The value of ``atomic_claim_terms`` (6); on
-            judge-dev's WiCE, frames alone score 0.10 lower macro-F1 than with this fallback.
+        frame_claim_terms: A claim of more than this many content terms with several clauses
+            (joined by commas, "and", "which"..., as Wikipedia sentences often are), or one
+            whose subject is a pronoun, states several facts: its refutation is read on frames,
+            its support over the best sentences together (one sentence rarely carries all its
+            facts). The value of ``atomic_claim_terms`` (6). On judge-dev's WiCE, frames alone
+            score 0.10 lower macro-F1.
         max_doc_chars: Documents are cut at this many characters before sentence splitting, to
             bound the time of one pair (about 40 pages of text). Convention: 200,000.
     """
@@ -900,15 +905,13 @@ class LexicalJudge:
         if not claim.content:
             return JudgeResult(Stance.NEUTRAL, 0.0, "", "claim has no content terms", self.name)
         framed = None
+        several_facts = bool(
+            (len(claim.content) > cfg.frame_claim_terms and _COMPOUND_RE.search(claim_text))
+            or _PRONOUN_SUBJECT_RE.match(claim_text)
+        )
         if cfg.read_frames and len(doc.spans) > cfg.short_doc_sentences:
             framed = self._judge_frames(claim_text, text, doc, idf, default)
-            if (
-                framed.stance is not Stance.NEUTRAL
-                or not (
-                    (len(claim.content) > cfg.frame_claim_terms and _COMPOUND_RE.search(claim_text))
-                    or _PRONOUN_SUBJECT_RE.match(claim_text)
-                )
-            ):
+            if not several_facts or framed.stance is Stance.REFUTES:
                 return framed
         content = claim.content
         total = claim.total
@@ -987,10 +990,10 @@ class LexicalJudge:
             )
             if framed is None or loose.stance is Stance.NEUTRAL:
                 return loose if framed is None else framed
-            # A claim of many facts (longer than an atomic claim) is often carried by several
-            # sentences together: read it over the best sentences, as before frames.
+            # A claim of several facts is often carried by several sentences together: it is
+            # read over the best sentences, as before frames (its frames decide refutation).
             return JudgeResult(loose.stance, loose.relevance, loose.quote,
-                               "no one sentence carries the claim; " + loose.rationale, self.name)
+                               "claim of several facts; " + loose.rationale, self.name)
         about_subject = short and subject_here and atomic
         if rel < cfg.relevance_floor and not about_subject:
             return result(Stance.NEUTRAL, f"best sentence covers {rel:.0%} of the claim")
