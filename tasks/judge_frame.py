@@ -200,6 +200,8 @@ REVERSAL_CUES = frozenset(
 """Verbs that turn their object's polarity ("overturned the refusal" is an approval): a claim
 with one is not read for opposite predicates."""
 
+_REVERSAL_RE = re.compile(r"\b(?:" + "|".join(sorted(REVERSAL_CUES)) + r")\b")
+
 _DATE_NEAR_RE = re.compile(
     r"^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:" + "|".join(
         "january february march april may june july august september october november december"
@@ -316,8 +318,10 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
     """
     years = frozenset(int(y) for y in _YEAR_RE.findall(folded))
     qs = {_QUARTER_WORDS[a or b] for a, b in _QUARTER_RE.findall(folded)}
-    if months_as_quarters:
-        qs |= {(_MONTHS[m] - 1) // 3 + 1 for m in _MONTH_RE.findall(folded)}
+    if months_as_quarters and not qs:
+        # months stand for their quarter only where no quarter is named ("three months ended
+        # 30 September"; not the dateline's month of a "second quarter" release)
+        qs = {(_MONTHS[m] - 1) // 3 + 1 for m in _MONTH_RE.findall(folded)}
     return TimeFrame(years, frozenset(qs))
 
 
@@ -334,6 +338,7 @@ class ClaimFrame:
         predicate: Concepts of the claim's other content words, with their IDF weight.
         figures: The claim's figures other than years and identifiers.
         heads: Concepts of the words around each figure (what it counts), one set each.
+        counted: Concepts of the noun each figure counts ("140 positions").
         lower_bounds: Per figure, whether the claim gives it as a lower bound ("more than a
             thousand"): a larger value in the evidence then supports it.
         time: The claim's years and quarters.
@@ -351,6 +356,7 @@ class ClaimFrame:
     predicate: dict[str, float]
     figures: tuple[Figure, ...]
     heads: tuple[frozenset[str], ...]
+    counted: tuple[frozenset[str], ...]
     lower_bounds: tuple[bool, ...]
     time: TimeFrame
     months: frozenset[int]
@@ -413,6 +419,14 @@ def _name_groups(claim: str) -> list[str]:
     return out
 
 
+def _counted(folded: str, fig: Figure) -> frozenset[str]:
+    """Concepts of the noun a bare count counts: the first two content words after it."""
+    stop = _cue_stems()[4]
+    after = re.split(r"[;(),.]", folded[fig.end : fig.end + 40])[0]
+    words = [t for t in _concept_terms(after) if t not in stop and not t.startswith("#")]
+    return frozenset(words[:2])
+
+
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
     """Concepts around a figure: up to four content words before it and two after.
 
@@ -445,6 +459,8 @@ def _is_date_or_rank(folded: str, fig: Figure) -> bool:
     if _DATE_NEAR_RE.match(after) or _MONTH_BEFORE_RE.search(folded[max(0, fig.start - 12) :
                                                                      fig.start]):
         return True
+    if re.match(r"\s?(?:[ap]\.?m\b|h\b|o'clock)", folded[fig.end : fig.end + 6]):
+        return True  # a time of day ("7pm")
     return bool(re.match(r"\d+(?:st|nd|rd|th)\b", folded[fig.start : fig.end + 2]))
 
 
@@ -516,6 +532,7 @@ def parse_claim_frame(
         predicate=predicate,
         figures=figures,
         heads=tuple(_figure_head(folded, f) - subj_terms for f in figures),
+        counted=tuple(_counted(folded, f) for f in figures),
         lower_bounds=tuple(
             bool(_LOWER_BOUND_RE.search(folded[max(0, f.start - 24) : f.start])) for f in figures
         ),
@@ -788,7 +805,9 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower in zip(frame.figures, frame.heads, frame.lower_bounds, strict=True):
+        for cf, head, lower, counted in zip(
+            frame.figures, frame.heads, frame.lower_bounds, frame.counted, strict=True
+        ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             if any(_same(cf.value, sf.value, cfg.exact_tolerance) for sf in same_unit):
                 matched += 1
@@ -812,6 +831,8 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
+                if cf.unit is None and not (counted & _counted(s.folded, sf)):
+                    continue  # bare counts of different things ("4 SIMs", "1m subscribers")
                 sf_head = _figure_head(s.folded, sf)
                 if _share(_weights(head, pred), sf_head) >= cfg.figure_context or (
                     has_denial_here and p >= cfg.predicate_refute
@@ -853,7 +874,7 @@ def judge_frames(
             for q in pred_keys - s.concept_set
             if opp.get(q, frozenset()) & s.concept_set and not opp[q] & pred_keys
         ]
-        if frame.is_reversal or s.neg_at:
+        if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []
         rest = _share({k: v for k, v in pred.items() if k not in opposite}, s.concept_set)
         if opposite and rest >= cfg.predicate_refute and not frame.is_negated and (

@@ -1075,7 +1075,7 @@ def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, flo
     return idf
 
 
-_COMPOUND_RE = re.compile(r",|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b")
+_COMPOUND_RE = re.compile(r",\s|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b")
 """Clause joints: a claim with one states several facts (which sentences may carry apart)."""
 
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
