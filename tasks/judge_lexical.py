@@ -910,9 +910,13 @@ class LexicalJudge:
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )
         if cfg.read_frames and len(doc.spans) > cfg.short_doc_sentences:
-            framed = self._judge_frames(claim_text, text, doc, idf, default)
-            if not several_facts or framed.stance is Stance.REFUTES:
-                return framed
+            framed, frame_index = self._judge_frames(claim_text, text, doc, idf, default)
+            if (
+                not several_facts
+                or framed.stance is Stance.REFUTES
+                or (frame_index < 0 and not _PRONOUN_SUBJECT_RE.match(claim_text))
+            ):
+                return framed  # refuted, or the document does not name the claim's subject
         content = claim.content
         total = claim.total
         covs = [sum(w for t, w in content.items() if t in s) / total for s in doc.sets]
@@ -1017,8 +1021,12 @@ class LexicalJudge:
 
     def _judge_frames(
         self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float
-    ) -> JudgeResult:
-        """Judge an article by reading the claim's frame in its sentences (``judge_frame``)."""
+    ) -> tuple[JudgeResult, int]:
+        """Judge an article by reading the claim's frame in its sentences (``judge_frame``).
+
+        Returns the judgment and the index of its sentence (-1 when the document does not
+        name the claim's subject).
+        """
         from affidavit.tasks import judge_frame as jf
 
         key = (claim_text, id(idf))
@@ -1036,7 +1044,7 @@ class LexicalJudge:
             quote = _quote(text, doc.spans, v.index, self.config.min_quote_chars)
             if not _WORD_CHAR_RE.search(quote):
                 quote = ""
-        return JudgeResult(Stance(v.stance), v.relevance, quote, v.why, self.name)
+        return JudgeResult(Stance(v.stance), v.relevance, quote, v.why, self.name), v.index
 
     def _judge_article(
         self,
@@ -1075,7 +1083,9 @@ def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, flo
     return idf
 
 
-_COMPOUND_RE = re.compile(r",\s|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b")
+_COMPOUND_RE = re.compile(
+    r",\s|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b"
+)
 """Clause joints: a claim with one states several facts (which sentences may carry apart)."""
 
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
