@@ -354,14 +354,10 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "Brindle Glassworks booked 57 million euros in 2023.", Stance.NEUTRAL),
         ("off topic, long claim", "Tarsel Optics reported revenue of 57 million euros in 2023.",
          "Brindle Glassworks reported revenue of 57 million euros in 2023.", Stance.NEUTRAL),
-        pytest.param(
-            "off topic, compound claim",
-            "Tarsel Optics, a lens maker, reported revenue of 57 million euros in 2023.",
-            "Brindle Glassworks, a lens maker, reported revenue of 57 million euros in 2023.",
-            Stance.NEUTRAL,
-            marks=pytest.mark.xfail(strict=True, reason="known gap: a long compound claim that "
-                                    "no sentence carries falls back to window coverage"),
-        ),
+        ("off topic, compound claim",
+         "Tarsel Optics, a lens maker, reported revenue of 57 million euros in 2023.",
+         "Brindle Glassworks, a lens maker, reported revenue of 57 million euros in 2023.",
+         Stance.NEUTRAL),
         ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
          "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
     ],
