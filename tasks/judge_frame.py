@@ -910,10 +910,14 @@ def judge_frames(
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
             else:
                 keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
-    if "FIGURE" in found and not ({"SUPPORTS", "PARTIAL"} & found.keys()):
+    if "FIGURE" in found and (
+        not ({"SUPPORTS", "PARTIAL"} & found.keys()) or _is_correction(doc)
+    ):
         # A different value of the claim's quantity refutes it, unless the document also
-        # states the claim's value (then the other figure is another quantity of its own).
-        found.setdefault("REFUTES", found["FIGURE"])
+        # states the claim's value (then the other figure is another quantity of its own) and
+        # is not a correction (which quotes the value it corrects).
+        score, i, why = found["FIGURE"]
+        found.setdefault("REFUTES", (score + 0.5, i, why))
     for stance in ("REFUTES", "SUPPORTS", "PARTIAL"):
         if stance in found:
             score, i, why = found[stance]
@@ -928,6 +932,17 @@ def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, floa
         return dict.fromkeys(terms, 1.0)
     low = min(pred.values())
     return {t: pred.get(t, low) for t in terms}
+
+
+_CORRECTION_RE = re.compile(
+    r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
+    r"should have (?:read|said|stated)|incorrectly|wrongly)\b"
+)
+
+
+def _is_correction(doc: DocFrames) -> bool:
+    """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
+    return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
 
 
 def _neighbour_denies(doc: DocFrames, i: int) -> bool:

@@ -906,7 +906,10 @@ class LexicalJudge:
             return JudgeResult(Stance.NEUTRAL, 0.0, "", "claim has no content terms", self.name)
         framed = None
         several_facts = bool(
-            (len(claim.content) > cfg.frame_claim_terms and _COMPOUND_RE.search(claim_text))
+            (
+                len(claim.content) > cfg.frame_claim_terms
+                and _COMPOUND_RE.search(_LEADING_PHRASE_RE.sub("", claim_text))
+            )
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )
         if cfg.read_frames and len(doc.spans) > cfg.short_doc_sentences:
@@ -1087,6 +1090,14 @@ _COMPOUND_RE = re.compile(
     r",\s|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b"
 )
 """Clause joints: a claim with one states several facts (which sentences may carry apart)."""
+
+_LEADING_PHRASE_RE = re.compile(
+    r"^\s*(?:in|at|on|from|under|by|for|after|before|during|since|until|as of|according to)"
+    r"\b[^,;]{0,60},\s"
+    , re.I,
+)
+"""A leading adverbial phrase ("Under the Quayside permission, ...") is not a clause of its
+own."""
 
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
 """A claim whose subject is a pronoun (a sentence taken out of its text) names no subject to
