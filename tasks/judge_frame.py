@@ -885,11 +885,15 @@ def judge_frames(
                 continue
         frame_share = _share({**frame.subject, **pred}, s.concept_set)
         bears = (
-            p >= cfg.predicate_refute
+            p >= cfg.predicate_support
             or (n_figs and matched and on_quantity)
             or (frame_share >= cfg.predicate_support and bool(pred_here))
         )
-        if bears and (has_neg or has_denial) and not frame.is_negated:
+        denies = has_denial and _cue_before(
+            s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
+            2 * cfg.scope_window, fig_at,
+        )
+        if bears and (has_neg or denies) and not frame.is_negated:
             keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
             continue
         if has_attrib:
@@ -899,6 +903,10 @@ def judge_frames(
                 continue
             if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
+            elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
+                # a round figure ("2 degrees", "100 years") is found in many sentences: with
+                # little of the claim's predicate around it, it is partial support at most
+                keep("PARTIAL", rel, i, "a round figure with little of the predicate")
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
             continue
@@ -924,6 +932,12 @@ def judge_frames(
             return FrameVerdict(stance, i, min(1.0, round(score, 4)), why)
     return FrameVerdict("NEUTRAL", best_i, round(best_rel, 4),
                         f"no sentence bears on the claim (best {best_rel:.0%})")
+
+
+def _is_round(f: Figure) -> bool:
+    """Whether a figure has one significant digit (2, 30, 100, 3000): common in any text."""
+    digits = f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0")
+    return len(digits) <= 1
 
 
 def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, float]:
