@@ -14,7 +14,10 @@ distractor for the others), runs the claims through the main job (``factcheck``,
 ``affidavit run --claims`` does), exports ``verdicts_latest`` as ``claim, status, confidence,
 supporting_origins, refuting_origins`` to ``bench/predictions.jsonl`` in the home, runs
 ``../shared/bench/score_verdicts.py SET_DIR predictions.jsonl``, prints the confusion matrix
-(expected status or side → predicted status) and, as its LAST line, the scorer's JSON.
+(expected status or side → predicted status) and, as its LAST line, the scorer's JSON. Where the
+claims list their gold documents (``supporting_docs`` / ``refuting_docs``, as verdicts-dev does),
+a ``retrieval`` line first gives the share of them judged for their claim (found by the research
+loop) and the share admitted on the right side.
 
 With ``--limit N`` only the first N claims are checked and scored (the scorer then sees a
 claims file of those N rows, ``bench/claims.jsonl``, written next to the predictions).
@@ -67,6 +70,40 @@ def _print_confusion(gold: list[dict], preds: list[dict]) -> None:
         row = matrix[lab]
         print(f"{lab:<22}" + "".join(f"{row[s]:>14}" for s in STATUSES)
               + f"{sum(row.values()):>8}")
+
+
+def _retrieval_recall(wh: object, gold: list[dict], docs_file: Path) -> dict | None:
+    """Share of each claim's gold documents (``supporting_docs`` + ``refuting_docs``) judged.
+
+    Only for sets whose claims list their documents by the dump's ``id`` (verdicts-dev): a gold
+    document that was never judged for its claim was not found by the research loop, and no
+    judge can use it. Also reports how many were admitted with a stance on the right side.
+
+    Returns:
+        ``{"gold_docs", "judged", "recall", "right_side", "right_side_share"}`` or None.
+    """
+    if not docs_file.is_file() or not any("supporting_docs" in g for g in gold):
+        return None
+    df = wh.query(  # type: ignore[attr-defined]
+        "select v.claim_text, d.source_id, j.stance, j.is_admitted from judgments j "
+        "join verdicts_latest v on v.run_id = j.run_id and v.claim_id = j.claim_id "
+        "join documents d on d.doc_id = j.doc_id"
+    )
+    judged: dict[str, dict[str, str]] = defaultdict(dict)
+    for claim, sid, stance, admitted in df.iter_rows():
+        judged[_fold(claim)][str(sid)] = stance if admitted else "REJECTED"
+    n = hit = right = 0
+    for g in gold:
+        seen = judged.get(_fold(g["claim"]), {})
+        for sid, want in ([(d, ("SUPPORTS", "PARTIAL")) for d in g.get("supporting_docs", [])]
+                          + [(d, ("REFUTES",)) for d in g.get("refuting_docs", [])]):
+            n += 1
+            hit += sid in seen
+            right += seen.get(sid) in want
+    if not n:
+        return None
+    return {"gold_docs": n, "judged": hit, "recall": round(hit / n, 4), "right_side": right,
+            "right_side_share": round(right / n, 4)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         "run_seconds": round(t2 - t1, 1),
         "predictions": str(pred_path),
     }))
+    recall = _retrieval_recall(wh, gold, set_dir / "documents.jsonl")
+    if recall is not None:
+        print(json.dumps({"retrieval": recall}))
     _print_confusion(gold, preds)
     sys.stdout.flush()
     scored = subprocess.run(
