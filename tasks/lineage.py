@@ -153,6 +153,43 @@ class LineageConfig:
             0.9812, per pool 0.9992) but makes the length bar far less critical: at
             ``quote_chars_per_decade`` 6 (a 48-character bar) corpus pair F1 is 0.9752
             with it and 0.8312 without.
+        quote_marked_fragments: A shared passage that is no whole sentence still makes a
+            quote edge when one document sets it in double quotation marks, the other states
+            it, and it holds a figure (``PassageResult.pairs.quoted_chars`` at least
+            ``min_passage_chars``): a rewrite quoting a distinctive fragment of its origin
+            ("described sales as “an increase of 18 percent on the same quarter”").
+            The figure is what makes it distinctive: without it, the fragments one story
+            quotes and another states are officials' wordings many stories carry (lineage-dev,
+            corpus: 3 such pairs, all of unrelated lineages, pair F1 0.9813 → 0.9795).
+            Measured on lineage-dev with the figure: per pool 0.9992 and corpus 0.9813 pair
+            F1, unchanged (its derivations quote whole sentences).
+        quote_min_sentence_words: The whole sentence ``quote_full_sentence`` asks for must
+            have at least this many words. Stock lines of page templates are short sentences
+            ("Continue reading at the original source.", "All rights reserved."), and one
+            of them with the next furniture line ("Related: ...") makes a passage over the
+            bar; a quoted sentence shorter than one n-gram (``PassageConfig.ngram_words``,
+            8) could not be found anyway. Measured: verdicts-dev (280 documents, one run)
+            corpus pair F1 0.9254 → 0.9946 (such a footer, shared by aggregators' pages,
+            had joined four worlds into two lineages); lineage-dev equal for 1-8 (per pool
+            0.9992, corpus 0.9813), 10 lowers per pool to 0.9958. Dropping quote edges
+            between two pages of one host as well gives verdicts-dev 1.0 but lineage-dev
+            corpus 0.9804: a host often runs two rewrites of one story.
+        quote_forest: Quote edges form a spanning forest, not cliques: each document keeps
+            at most one quote edge to an earlier document, the one with the longest shared
+            passage (``_quote_forest``). Four rewrites quoting one sentence of a release give
+            four edges (to the release), not ten; n documents give at most n - 1 quote edges.
+            A quote edge counts at the document level: the quoting document joins its
+            source's lineage and counts with it for every claim (lineage-dev labels a story
+            that embeds a sentence or two of another as derived from it). Measured on
+            lineage-dev with ``quote_max_foreign`` 1: per pool 0.9992, corpus 0.9813 pair F1,
+            as without it.
+        quote_max_foreign: A document sharing passages with other earlier lineages in more
+            than this many separate stretches of its text (besides the one it shares with
+            its chosen quote parent) is a compilation of common text, not a rewrite of one
+            story: it gets no quote parent.
+            Measured on lineage-dev, corpus pair F1: 0 gives 0.9807 (a derivation that also
+            carries one stock background sentence of an unrelated story loses its origin),
+            1 and 2 give 0.9813; per pool 0.9992 for all.
     """
 
     minhash: MinHashConfig = MinHashConfig()
@@ -174,6 +211,10 @@ class LineageConfig:
     quote_full_sentence: bool = True
     quote_sentence_exempt_chars: int = 120
     quote_sentence_needs_stop: bool = True
+    quote_marked_fragments: bool = True
+    quote_min_sentence_words: int = 8
+    quote_forest: bool = True
+    quote_max_foreign: int = 1
 
     def quote_link_chars(self, n_docs: int) -> int:
         """Shortest passage (characters) by which a quote edge joins lineages among ``n_docs``.
@@ -366,6 +407,7 @@ class _Prepared:
     words: list[list[str]]
     line_lengths: list[list[int]]
     sentence_lengths: list[list[int]]
+    quoted: list[list[tuple[int, int]]]  # word ranges [start, end) inside double quotes
     hosts: list[str | None]
     times: np.ndarray  # int64 µs, _NO_TIME when unknown, (n,)
     exact: np.ndarray  # bool (n,): the time is a publication time, not a capture upper bound
@@ -377,6 +419,8 @@ class _Prepared:
 
 # a sentence ends with . ! or ? (and any closing quote or bracket) before whitespace
 _SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]?\s*$")
+_QUOTE_CHARS = frozenset('"\u201c\u201d\u201e\u00ab\u00bb')
+_QUOTE_MARK = re.compile('(["\u201c\u201d\u201e\u00ab\u00bb])')
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
 
 
@@ -386,6 +430,7 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
     words: list[list[str]] = []
     line_lengths: list[list[int]] = []
     sentence_lengths: list[list[int]] = []
+    quoted: list[list[tuple[int, int]]] = []
     stop_needed = config.quote_sentence_needs_stop
     for text in frame["text"].to_list():
         # per line, so passages can respect line breaks; the words equal split_words(text)
@@ -393,13 +438,23 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         doc_words: list[str] = []
         doc_lines: list[int] = []
         doc_sents: list[int] = []
+        doc_quoted: list[tuple[int, int]] = []
         carry = 0  # words of an unfinished sentence (a line without a full stop)
         for line in text.split("\n"):
             n_before = len(doc_words)
+            inside = False  # within double quotation marks (reset at each line)
             for sent in _SENTENCE_BREAK.split(line):
-                sent_words = split_words(sent, normalize=norm)
-                doc_words.extend(sent_words)
-                doc_sents.append(len(sent_words) + carry)
+                n_sent = 0
+                for piece in _QUOTE_MARK.split(sent):
+                    if piece in _QUOTE_CHARS:
+                        inside = not inside
+                        continue
+                    piece_words = split_words(piece, normalize=norm)
+                    if inside and piece_words:
+                        doc_quoted.append((len(doc_words), len(doc_words) + len(piece_words)))
+                    doc_words.extend(piece_words)
+                    n_sent += len(piece_words)
+                doc_sents.append(n_sent + carry)
                 carry = 0
             doc_lines.append(len(doc_words) - n_before)
             if stop_needed and not _SENTENCE_END.search(line):
@@ -409,12 +464,14 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         words.append(doc_words)
         line_lengths.append(doc_lines)
         sentence_lengths.append(doc_sents)
+        quoted.append(doc_quoted)
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     return _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
         words=words,
         line_lengths=line_lengths,
         sentence_lengths=sentence_lengths,
+        quoted=quoted,
         hosts=frame["host"].to_list(),
         times=times,
         exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
@@ -613,16 +670,19 @@ def _link(
         ki = np.concatenate([ki, stored_links[0]])
         kj = np.concatenate([kj, stored_links[1]])
     clusters = _components(n, ki, kj)
+    rank = _rank(prep)
     pr = find_shared_passages(
         prep.words,
         prep.hosts,
         config=config.passages,
         clusters=clusters,
-        rank=_rank(prep),
+        rank=rank,
         line_lengths=prep.line_lengths if config.passages.respect_lines else None,
         new_mask=new_mask,
         min_chars=config.min_passage_chars,
         sentence_lengths=prep.sentence_lengths if config.quote_full_sentence else None,
+        quoted_ranges=prep.quoted if config.quote_marked_fragments else None,
+        min_sentence_words=config.quote_min_sentence_words,
     )
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
@@ -648,8 +708,15 @@ def _link(
         partial = ~pl.col("full_sentence")
         if config.quote_sentence_exempt_chars > 0:
             partial = partial & (pl.col("passage_chars") < config.quote_sentence_exempt_chars)
+        if config.quote_marked_fragments:
+            # a fragment one story sets in quotation marks and the other states is a quotation
+            partial = partial & (pl.col("quoted_chars") < config.min_passage_chars)
         no_quote = no_quote | partial
-    if config.quote_max_runs > 0 or config.quote_full_sentence:
+    if config.quote_forest:
+        # one quote parent per document, none for a compilation (see ``_quote_forest``)
+        keep_pairs = _quote_forest(pp.filter(~no_quote), rank, clusters, config)
+        no_quote = no_quote | ~pl.struct("i", "j").is_in(keep_pairs.implode())
+    if config.quote_max_runs > 0 or config.quote_full_sentence or config.quote_forest:
         # such pairs keep a copy or rewrite edge but get no quote edge
         many = pp.filter(no_quote)
         ids = prep.doc_ids
@@ -666,6 +733,73 @@ def _link(
             bad, on=["parent_doc_id", "child_doc_id", "kind"], how="anti"
         )
     return pl.concat([lsh_edges, quote_edges]).sort("parent_doc_id", "child_doc_id")
+
+
+def _quote_forest(
+    pairs: pl.DataFrame, rank: np.ndarray, clusters: np.ndarray, config: LineageConfig
+) -> pl.Series:
+    """Choose at most one quote parent per document; none for a compilation.
+
+    Of each pair the later document (higher ``rank``) is the child. A child's parent is its
+    partner with the longest shared passage (then the earliest). A child that shares other
+    passages with other earlier lineages (clusters) in more than ``config.quote_max_foreign``
+    separate stretches of its text is a compilation of common text, not a rewrite of one
+    story, and gets no quote parent. Partners sharing the stretch of the child's text that
+    it shares with its parent are not counted, and overlapping stretches count once (other
+    rewrites quoting one sentence).
+
+    Args:
+        pairs: ``PassageResult.pairs`` rows that may make quote edges (row indices ``i < j``).
+        rank: int64, shape ``(n_docs,)``: time rank of each row, lowest earliest.
+        clusters: int64, shape ``(n_docs,)``: copy cluster of each row.
+        config: ``quote_max_foreign``.
+
+    Returns:
+        A struct Series ``{i, j}`` of the pairs kept (one per child at most).
+    """
+    if pairs.height == 0:
+        return pl.Series("ij", [], dtype=pl.Struct({"i": pl.Int64, "j": pl.Int64}))
+    i = pairs["i"].to_numpy()
+    j = pairs["j"].to_numpy()
+    i_child = rank[i] > rank[j]
+    frame = pl.DataFrame(
+        {
+            "i": i,
+            "j": j,
+            "child": np.where(i_child, i, j),
+            "parent": np.where(i_child, j, i),
+            "lo": np.where(i_child, pairs["i_lo"].to_numpy(), pairs["j_lo"].to_numpy()),
+            "hi": np.where(i_child, pairs["i_hi"].to_numpy(), pairs["j_hi"].to_numpy()),
+            "chars": pairs["passage_chars"].to_numpy(),
+        }
+    ).with_columns(
+        prank=pl.Series(rank[np.where(i_child, j, i)]),
+        pcluster=pl.Series(clusters[np.where(i_child, j, i)]),
+    )
+    best = (
+        frame.sort("child", pl.col("chars"), "prank", descending=[False, True, False])
+        .unique(subset="child", keep="first", maintain_order=True)
+        .select("i", "j", "child", b_lo="lo", b_hi="hi", b_cluster="pcluster")
+    )
+    foreign = (
+        frame.join(best.select("child", "b_lo", "b_hi", "b_cluster"), on="child")
+        .filter(
+            (pl.col("pcluster") != pl.col("b_cluster"))
+            & ((pl.col("hi") <= pl.col("b_lo")) | (pl.col("lo") >= pl.col("b_hi")))
+        )
+        .sort("child", "lo")
+        .with_columns(
+            reach=pl.col("hi").cum_max().shift(1, fill_value=-1).over("child"),
+        )
+        # separate stretches of the child's text (overlapping ones are one: several
+        # rewrites quoting one sentence)
+        .group_by("child")
+        .agg(n_foreign=(pl.col("lo") >= pl.col("reach")).sum())
+    )
+    kept = best.join(foreign, on="child", how="left").filter(
+        pl.col("n_foreign").fill_null(0) <= config.quote_max_foreign
+    )
+    return kept.select(pl.struct("i", "j").alias("ij"))["ij"]
 
 
 # ----------------------------------------------------------------------------- origins

@@ -114,7 +114,10 @@ class PassageResult:
             passages: runs of consecutive shared n-grams, on any offset), ``total_chars``
             (int64, summed characters of those runs; overlapping runs count twice),
             ``full_sentence`` (bool, some run holds a whole sentence of both documents;
-            needs ``sentence_lengths``).
+            needs ``sentence_lengths``), ``quoted_chars`` (int64, longest run that holds a
+            figure and that one document sets in quotation marks and the other states, 0
+            when none; needs ``quoted_ranges``), ``i_lo``, ``i_hi``, ``j_lo``, ``j_hi``
+            (int64, the word range ``[lo, hi)`` of each document that its shared runs span).
         n_furniture_ngrams: Distinct n-grams dropped as page furniture of a host.
         n_common_ngrams: Distinct n-grams dropped for occurring in too many documents.
     """
@@ -133,8 +136,19 @@ _EMPTY_PAIRS = pl.DataFrame(
         "n_runs": pl.Int64,
         "total_chars": pl.Int64,
         "full_sentence": pl.Boolean,
+        "quoted_chars": pl.Int64,
+        "i_lo": pl.Int64,
+        "i_hi": pl.Int64,
+        "j_lo": pl.Int64,
+        "j_hi": pl.Int64,
     }
 )
+
+_SENTENCES_LOOKED_AT = 4
+"""Sentences from a run's start checked for ``full_sentence``."""
+
+_QUOTED_SHARE = 0.8
+"""Share of a run's words inside quotation marks from which the run counts as set in quotes."""
 
 
 def word_ids(words_per_doc: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -229,6 +243,8 @@ def find_shared_passages(
     new_mask: np.ndarray | None = None,
     min_chars: int = 0,
     sentence_lengths: Sequence[Sequence[int]] | None = None,
+    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
+    min_sentence_words: int = 1,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
@@ -252,6 +268,12 @@ def find_shared_passages(
         sentence_lengths: Words in each sentence of each document (summing to its word
             count); when given, ``full_sentence`` tells whether some shared run holds a
             whole sentence of each of the two documents (else it is false throughout).
+        min_sentence_words: A sentence shorter than this many words does not count for
+            ``full_sentence``.
+        quoted_ranges: Word ranges ``[start, end)`` of each document that stand inside
+            double quotation marks; when given, ``quoted_chars`` is the longest shared run
+            that one document sets in quotation marks and the other does not, and that holds a
+            figure (else 0).
 
     Returns:
         A ``PassageResult``.
@@ -385,16 +407,56 @@ def find_shared_passages(
             raise ValueError("sentence_lengths must sum to each document's word count")
         diag = runs["diag"].to_numpy()
 
+        sent_len = np.diff(bounds)
+        last = len(bounds) - 1
+
         def holds_sentence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            # the first sentence starting at or after word a ends at or before word b
+            # one of the first sentences starting at or after word a, of at least
+            # min_sentence_words words, ends at or before word b (a run holding more such
+            # sentences than are looked at is long enough to need none)
             k = np.searchsorted(bounds, a, side="left")
-            ok = k + 1 < len(bounds)
-            k1 = np.minimum(k + 1, len(bounds) - 1)
-            return ok & (bounds[k1] <= b)
+            out = np.zeros(len(a), dtype=bool)
+            for t in range(_SENTENCES_LOOKED_AT):
+                kk = np.minimum(k + t, last)
+                k1 = np.minimum(kk + 1, last)
+                inside = (kk + 1 <= last) & (bounds[k1] <= b)
+                out |= inside & (sent_len[np.minimum(kk, last - 1)] >= min_sentence_words)
+            return out
 
         full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
+    quoted_run = np.zeros(len(start), dtype=bool)
+    if quoted_ranges is not None:
+        marks = np.zeros(len(lengths) + 1, dtype=np.int64)
+        for d, ranges in enumerate(quoted_ranges):
+            for a, b in ranges:
+                marks[offsets[d] + a] += 1
+                marks[offsets[d] + b] -= 1
+        in_quotes = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(np.cumsum(marks)[:-1] > 0, out=in_quotes[1:])
+        diag = runs["diag"].to_numpy()
+        span = np.maximum(stop - start, 1)
+        share_i = (in_quotes[stop] - in_quotes[start]) / span
+        share_j = (in_quotes[stop + diag] - in_quotes[start + diag]) / span
+        # set in quotation marks by one document and stated by the other
+        quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
+        # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
+        # report rather than to an official's stock wording that many stories quote
+        for r in np.flatnonzero(quoted_run).tolist():
+            d = int(np.searchsorted(offsets, start[r], side="right")) - 1
+            a, b = int(start[r] - offsets[d]), int(stop[r] - offsets[d])
+            if not any(ch.isdigit() for w in words_per_doc[d][a:b] for ch in w):
+                quoted_run[r] = False
+    doc_i = runs["i"].to_numpy().astype(np.int64)
+    doc_j = runs["j"].to_numpy().astype(np.int64)
+    diag_all = runs["diag"].to_numpy()
     runs = runs.with_columns(
-        chars=pl.Series(chars, dtype=pl.Int64), full=pl.Series(full, dtype=pl.Boolean)
+        i_lo=pl.Series(start - offsets[doc_i], dtype=pl.Int64),
+        i_hi=pl.Series(stop - offsets[doc_i], dtype=pl.Int64),
+        j_lo=pl.Series(start + diag_all - offsets[doc_j], dtype=pl.Int64),
+        j_hi=pl.Series(stop + diag_all - offsets[doc_j], dtype=pl.Int64),
+        chars=pl.Series(chars, dtype=pl.Int64),
+        full=pl.Series(full, dtype=pl.Boolean),
+        quoted=pl.Series(quoted_run, dtype=pl.Boolean),
     )
     pairs = (
         runs.group_by("i", "j")
@@ -404,6 +466,11 @@ def find_shared_passages(
             n_runs=pl.len(),
             total_chars=pl.col("chars").sum(),
             full_sentence=pl.col("full").any(),
+            quoted_chars=pl.when(pl.col("quoted")).then(pl.col("chars")).otherwise(0).max(),
+            i_lo=pl.col("i_lo").min(),
+            i_hi=pl.col("i_hi").max(),
+            j_lo=pl.col("j_lo").min(),
+            j_hi=pl.col("j_hi").max(),
         )
         .with_columns(
             pl.col("n_shared").cast(pl.Int64),
@@ -411,6 +478,7 @@ def find_shared_passages(
             pl.col("total_chars").cast(pl.Int64),
             pl.col("i").cast(pl.Int64),
             pl.col("j").cast(pl.Int64),
+            pl.col("quoted_chars").cast(pl.Int64),
         )
         .filter(pl.col("passage_chars") >= min_chars)
         .sort("i", "j")

@@ -9,6 +9,11 @@ the documents gathered for one claim; ``corpus``: one run over every document) t
 writes ``tests/benchmarks/out/lineage-<set>-<mode>[-<variant>].parquet`` (doc_id, origin_id),
 then runs ``score_lineage.py`` on it and prints its JSON line and the wall time.
 
+A verdict set (``../shared/bench/verdicts-dev``: ``documents.jsonl`` keyed by ``id`` and
+``origins.jsonl`` with world, role and origin of every document) is read too: its worlds are the
+pools, and its labels are converted to ``score_lineage.py``'s shape under
+``tests/benchmarks/out/<set>-labels/`` (no ambiguous pairs).
+
 Variants (each a change to the default ``LineageConfig``, for the threshold study; see
 ``VARIANTS``): ``--variant all`` runs every one.
 """
@@ -49,14 +54,33 @@ VARIANTS = {
 
 
 def load_docs(bench: Path) -> pl.DataFrame:
-    """Read ``documents.jsonl`` with times parsed as UTC datetimes."""
+    """Read ``documents.jsonl`` with times parsed as UTC datetimes (``id`` read as ``doc_id``)."""
     docs = pl.read_ndjson(bench / "documents.jsonl", infer_schema_length=None)
+    if "doc_id" not in docs.columns and "id" in docs.columns:
+        docs = docs.rename({"id": "doc_id"})
     for col in ("published_at", "wayback_first_seen"):
         if col in docs.columns:
             docs = docs.with_columns(
                 pl.col(col).cast(pl.String).str.to_datetime(time_zone="UTC", strict=False)
             )
     return docs
+
+
+def verdict_set_labels(bench: Path) -> Path:
+    """Write a verdict set's ``origins.jsonl`` as lineage labels (one pool per world)."""
+    rows = pl.read_ndjson(bench / "origins.jsonl")
+    labels = rows.select(
+        doc_id=pl.col("id"),
+        pool=pl.col("world"),
+        origin_id=pl.col("origin_id"),
+        parent_id=pl.when(pl.col("origin_id") != pl.col("id")).then(pl.col("origin_id")),
+        relation=pl.col("role"),
+    )
+    out = OUT / f"{bench.name}-labels"
+    out.mkdir(parents=True, exist_ok=True)
+    labels.write_ndjson(out / "labels.jsonl")
+    (out / "ambiguous_pairs.jsonl").write_text("")
+    return out
 
 
 def predict(
@@ -84,9 +108,12 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     bench = Path(args.bench)
     docs = load_docs(bench)
-    labels = pl.read_ndjson(bench / "labels.jsonl")
     OUT.mkdir(parents=True, exist_ok=True)
     scorer = bench.parent / "score_lineage.py"
+    label_dir = bench
+    if not (bench / "labels.jsonl").exists() and (bench / "origins.jsonl").exists():
+        label_dir = verdict_set_labels(bench)
+    labels = pl.read_ndjson(label_dir / "labels.jsonl")
     variants = args.variant or ["default"]
     if "all" in variants:
         variants = list(VARIANTS)
@@ -100,7 +127,7 @@ def main(argv: list[str] | None = None) -> None:
             path = OUT / f"lineage-{bench.name}-{mode}{suffix}.parquet"
             pred.write_parquet(path)
             score = subprocess.run(
-                [sys.executable, str(scorer), str(bench), str(path)],
+                [sys.executable, str(scorer), str(label_dir), str(path)],
                 check=True,
                 capture_output=True,
                 text=True,

@@ -504,3 +504,107 @@ def test_furniture_repeated_on_one_host_never_makes_a_quote_edge():
     )
     lax_origins = build_lineage(frame(rows), config=lax).origins
     assert lax_origins["origin_doc_id"].n_unique() < 3
+
+
+def test_quoted_fragment_with_a_figure_joins_the_origin_lineage():
+    """A rewrite that sets a distinctive fragment (not a whole sentence) of its origin in
+    quotation marks joins the origin's lineage; an unquoted fragment or one without a
+    figure (an official's stock wording) does not."""
+    origin = (
+        "Kestrel Analytics reported revenue of 42 million dollars for the second quarter, "
+        "an increase of 18 percent on the same quarter of 2024, driven by new contracts in "
+        "logistics. The company will hold an investor call on Friday."
+    )
+    fragment = "an increase of 18 percent on the same quarter of 2024"
+    rewrite = (
+        "Shares in the data firm climbed on Wednesday after it described quarterly sales as "
+        f"\u201c{fragment}\u201d in its statement. Analysts at two banks raised their targets "
+        "and said rivals would struggle to match its pricing this year."
+    )
+    unquoted = rewrite.replace("\u201c", "").replace("\u201d", "")
+    n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
+    res = build_lineage(_two_docs(origin, rewrite))
+    assert n_quotes(res) == 1
+    assert res.origins["origin_doc_id"].to_list() == ["a", "a"]
+    assert n_quotes(build_lineage(_two_docs(origin, unquoted))) == 0
+    off = LineageConfig(quote_marked_fragments=False)
+    assert n_quotes(build_lineage(_two_docs(origin, rewrite), config=off)) == 0
+    wording = "within ranges broadly consistent with economic fundamentals and stable growth"
+    no_figure = _two_docs(
+        f"Finance ministers agreed on Sunday to keep exchange rates {wording}, officials said "
+        "after the meeting. The next talks are due in the spring.",
+        f"The dollar firmed after ministers vowed to hold currencies \u201c{wording}\u201d in "
+        "a communique. Traders expect little change before the data next week.",
+    )
+    assert n_quotes(build_lineage(no_figure)) == 0
+
+
+def test_short_stock_sentence_of_a_template_makes_no_quote_edge():
+    """A template's short stock sentence plus a furniture line, on two hosts, links nothing."""
+    tail = (
+        "[\u2026] Continue reading at the original source.\n"
+        "Related: Pictures: the annual duck race"
+    )
+    stories = _two_docs(
+        "Rail punctuality rose to 91 percent last year as new trains entered service on the "
+        f"coast line, the operator said.\n\n{tail}\nRail Daily 2025",
+        "The machine tool maker will close its assembly plant by the end of the year and move "
+        f"the work to its main site, it said.\n\n{tail}\nTicker 2025",
+    )
+    n_quotes = lambda res: res.edges.filter(pl.col("kind") == EdgeKind.QUOTE).height  # noqa: E731
+    assert n_quotes(build_lineage(stories)) == 0
+    assert n_quotes(build_lineage(stories, config=LineageConfig(quote_min_sentence_words=1))) == 1
+
+
+_RELEASE = (
+    "Harlow Turbines said on Monday that it had won an order for 40 offshore wind turbines "
+    "worth 310 million euros from a Baltic utility. Deliveries of the turbines will begin in "
+    "the spring of 2026 and run for two years. The company expects the order to keep its "
+    "Rostock plant busy until the end of the decade."
+)
+_QUOTED_SENTENCE = (
+    "Deliveries of the turbines will begin in the spring of 2026 and run for two years."
+)
+_OWN_WORDS = [
+    "Wind power shares rose in Frankfurt as traders bet on more orders from the region.",
+    "The utility has struggled with grid connections on the coast for several winters.",
+    "Unions at the yard welcomed the news after months of uncertainty about short time work.",
+    "Analysts said prices for large turbines had stabilised after two years of increases.",
+]
+
+
+_TAILS = [
+    "Its shares closed two percent higher in a quiet market on Monday afternoon.",
+    "The regional government called the contract a vote of confidence in the port.",
+    "Competitors from Denmark and Spain had also bid for the work, people said.",
+    "Harlow will publish its third quarter figures at the end of October as planned.",
+]
+
+
+def test_quote_edges_form_a_forest_and_skip_compilations():
+    """Rewrites quoting one sentence each get one quote edge (to the source), not a clique;
+    a later page made of other stories' passages gets no quote parent."""
+    rows = [doc("release", _RELEASE, host="harlow.example", hours=0)]
+    for n, own in enumerate(_OWN_WORDS):
+        text = f"{own} {_QUOTED_SENTENCE} {_TAILS[n]}"
+        rows.append(doc(f"rewrite{n}", text, host=f"news{n}.example", hours=2 + n))
+    rows += [doc("other", OTHER, host="wire.example", hours=1),
+             doc("independent", INDEPENDENT, host="grain.example", hours=1.5)]
+    first = lambda text: text.split(". ")[0] + "."  # noqa: E731
+    digest = (
+        f"In deals: {first(OTHER)}\n\nIn grains: {first(INDEPENDENT)}\n\nAnd in energy: "
+        f"{_QUOTED_SENTENCE} More next week."
+    )
+    rows.append(doc("digest", digest, host="digest.example", hours=12))
+    res = build_lineage(frame(rows))
+    quotes = res.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value)
+    assert quotes["child_doc_id"].is_unique().all()
+    assert set(quotes["child_doc_id"]) == {f"rewrite{n}" for n in range(4)}
+    assert set(quotes["parent_doc_id"]) == {"release"}
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["digest"] == "digest"
+    lax = build_lineage(frame(rows), config=LineageConfig(quote_max_foreign=2)).origins
+    assert lax.filter(pl.col("doc_id") == "digest")["origin_doc_id"].item() != "digest"
+    cliques = build_lineage(frame(rows), config=LineageConfig(quote_forest=False))
+    n_clique = cliques.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
+    assert n_clique > quotes.height
