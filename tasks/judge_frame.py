@@ -387,7 +387,7 @@ def _subject_words(claim: str) -> list[str]:
             continue
         if i == 0:
             nxt = words[1] if len(words) > 1 else ""
-            if not (nxt[:1].isupper() or w.endswith(("'s", "’s")) or w.isupper()):
+            if not (nxt[:1].isupper() or nxt == "&" or w.endswith(("'s", "’s")) or w.isupper()):
                 first = w
                 continue
         out.append(w)
@@ -831,6 +831,8 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
+                if _is_round(cf) and p < cfg.predicate_support:
+                    continue  # a round figure alone does not name the claim's quantity
                 if cf.unit is None and not (counted & _counted(s.folded, sf)):
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
                 sf_head = _figure_head(s.folded, sf)
@@ -858,7 +860,7 @@ def judge_frames(
         pred_here = pred_keys & s.concept_set
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
-        has_neg = _cue_before(s, s.neg_at, pred_here, cfg.scope_window, fig_at)
+        has_neg = _cue_before(s, s.neg_at, pred_here, cfg.negation_window, fig_at)
         has_denial = s.has_denial
         has_attrib = s.has_attrib
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
@@ -877,12 +879,14 @@ def judge_frames(
         if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []
         rest = _share({k: v for k, v in pred.items() if k not in opposite}, s.concept_set)
-        if opposite and rest >= cfg.predicate_refute and not frame.is_negated and (
+        if opposite and rest >= cfg.opposite_rest and not frame.is_negated and (
             not n_figs or matched or p >= cfg.predicate_refute
         ):
             if not has_neg and not has_attrib:
                 keep("REFUTES", rest + 0.4, i, f"opposite predicate to '{opposite[0]}'")
                 continue
+        if opposite and not frame.is_negated:
+            continue  # the opposite of the claim's predicate is never support for it
         frame_share = _share({**frame.subject, **pred}, s.concept_set)
         bears = (
             p >= cfg.predicate_support

@@ -75,6 +75,12 @@ class FrameConfig:
             this many of its concepts supports only part of the claim (PARTIAL): a claim of
             several facts is not supported by one of them. Convention (2: one fact's verb and
             object may be paraphrased away).
+        opposite_rest: An opposite predicate ("raised" against "cut") refutes only in a
+            sentence that carries at least this share of the rest of the predicate (the same
+            thing rises or falls). Convention (0.75: all but a minor term).
+        negation_window: A negation cue bears on a predicate term at most this many words
+            after it ("did not approve", "is not what farmers were paid"). The lexical judge's
+            measured window (4).
         scope_window: A negation, modal or attribution cue bears on a predicate term within
             this many terms after it (a cue scopes over what follows it in its clause).
             Convention (6; "has no plans to close any of its" spans 5).
@@ -90,6 +96,8 @@ class FrameConfig:
     predicate_with_figure: float = 0.3
     predicate_refute: float = 0.5
     figure_context: float = 0.4
+    opposite_rest: float = 0.75
+    negation_window: int = 4
     missing_concepts: int = 2
     scope_window: int = 6
     approx_tolerance: float = 0.15
