@@ -97,3 +97,13 @@ def test_demo_verdict_and_its_origins_are_right(demo_home, needle):
 def test_demo_prints_six_verdicts(demo_home):
     _, verdicts = demo_home
     assert len(verdicts) == 6
+
+
+def test_a_claim_that_is_not_researchable_says_so_in_decided_by(demo_home):
+    from affidavit.flows.factcheck import factcheck
+
+    home, _ = demo_home
+    res = factcheck(claim_texts=["In my opinion Corvallo should build more bridges."], home=home)
+    [v] = res.verdicts
+    assert v["status"] == "UNVERIFIED"
+    assert v["decided_by"].startswith("UNVERIFIED: not researched, the claim is not researchable")
