@@ -168,6 +168,10 @@ def best_passage_score(
     return best
 
 
+PASSAGE_CACHE_DOCS = 20_000
+"""Documents whose passage tokens the archive provider keeps between batches; past this the cache
+is emptied (bounds memory on large archives: ~20,000 news documents of a few KB each)."""
+
 TextsLookup = Callable[[Sequence[str]], Mapping[str, tuple[str | None, str | None]]]
 """Returns ``{doc_id: (title, text)}`` for the ids asked (ids it does not know are left out)."""
 
@@ -198,6 +202,9 @@ class ArchiveProvider:
         missing = [d for d in dict.fromkeys(doc_ids) if d not in self._passages]
         if not missing or self.texts is None:
             return
+        if len(self._passages) + len(missing) > PASSAGE_CACHE_DOCS:
+            keep = set(doc_ids)
+            self._passages = {d: v for d, v in self._passages.items() if d in keep}
         found = self.texts(missing)
         for d in missing:
             title, text = found.get(d, (None, None))

@@ -267,7 +267,7 @@ class SearchIndex:
         if n:
             self._load_counts()
             if self._df is None or len(self._df) != self._counts.shape[1]:
-                self._df = np.diff(self._counts.tocsc().indptr)
+                self._df = np.bincount(self._counts.indices, minlength=self._counts.shape[1])
         out = {}
         for t in wanted:
             tid = self._vocab.get(t)
