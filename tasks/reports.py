@@ -211,8 +211,9 @@ def claimreview_jsonld(
     }
     if _is_http(verdict.get("review_url")):
         review["url"] = verdict["review_url"]
-    if verdict.get("explanation"):
-        review["reviewBody"] = str(verdict["explanation"])
+    body = [str(verdict[k]) for k in ("decided_by", "explanation") if verdict.get(k)]
+    if body:  # what decided the verdict first, then the counts behind it
+        review["reviewBody"] = "\n".join(body)
     if _is_http(verdict.get("best_url")):
         review["citation"] = verdict["best_url"]
     if _iso(verdict.get("expires_at")):

@@ -269,6 +269,8 @@ def test_claimreview_jsonld_shape(status: str) -> None:
     got = (rating["ratingValue"], rating["bestRating"], rating["worstRating"])
     assert got == (value, best, worst)
     assert rating["alternateName"] == label
+    assert doc["reviewBody"].startswith("SUPPORTED: 2 independent origin(s) support it")
+    assert doc["reviewBody"].endswith("Two independent origins support it.")
     assert worst <= rating["ratingValue"] <= best
     assert doc["itemReviewed"]["@type"] == "Claim"
     assert doc["itemReviewed"]["appearance"][0]["url"] == "https://origin.example/story"
