@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from affidavit.tasks.judge_lexical import (
+    MEASURED_UNITS,
     STOPWORDS,
     Figure,
     FrameConfig,
@@ -778,6 +779,7 @@ def judge_frames(
         if stance not in found or score > found[stance][0]:
             found[stance] = (score, i, why)
 
+    measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
     last_time: TimeFrame | None = None
     lede_time: TimeFrame | None = None
     for i, s in enumerate(doc.sentences):
@@ -888,11 +890,15 @@ def judge_frames(
         if opposite and not frame.is_negated:
             continue  # the opposite of the claim's predicate is never support for it
         frame_share = _share({**frame.subject, **pred}, s.concept_set)
-        bears = (
-            p >= cfg.predicate_support
-            or (n_figs and matched and on_quantity)
-            or (frame_share >= cfg.predicate_support and bool(pred_here))
-        )
+        if measured:
+            # a claim of a measured quantity is negated only where its figure is stated
+            bears = bool(matched and on_quantity)
+        else:
+            bears = (
+                p >= cfg.predicate_support
+                or (n_figs and matched and on_quantity)
+                or (frame_share >= cfg.predicate_support and bool(pred_here))
+            )
         denies = has_denial and _cue_before(
             s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
             2 * cfg.scope_window, fig_at,

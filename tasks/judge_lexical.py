@@ -388,6 +388,13 @@ UNIT_ALIASES = {
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
 
+MEASURED_UNITS = frozenset(
+    """usd eur gbp cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
+    degF deg w_m2 watt mw gw kwh""".split()
+)
+"""Units of measured quantities (money, shares, physical units), as opposed to counts of
+things ("films", "votes") and spans of time."""
+
 HEDGED_FIGURE_WORDS = frozenset(
     "about around approximately roughly nearly almost some over more than less under up to".split()
 )
@@ -928,6 +935,13 @@ class LexicalJudge:
                 or (frame_index < 0 and not _PRONOUN_SUBJECT_RE.match(claim_text))
             ):
                 return framed  # refuted, or the document does not name the claim's subject
+        elif cfg.read_frames and any(f.unit in MEASURED_UNITS for f in claim.figures):
+            # A claim of a measured quantity (money, percent, a unit) is read on frames in a
+            # short passage too: without the claim's figure for its quantity a passage neither
+            # supports nor refutes it.
+            framed, _ = self._judge_frames(claim_text, text, doc, idf, default)
+            if framed.stance is not Stance.NEUTRAL or several_facts:
+                framed = None
         content = claim.content
         total = claim.total
         covs = [sum(w for t, w in content.items() if t in s) / total for s in doc.sets]
@@ -1023,6 +1037,10 @@ class LexicalJudge:
             return result(Stance.NEUTRAL, f"best sentence covers {cov:.0%} of the claim")
         if not same_polarity and cov >= cfg.negation_floor:
             return result(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim")
+        if framed is not None:
+            # The claim's measured figure (money, percent, a unit) is not stated for its
+            # quantity in the passage: no support (a refutation read above stands).
+            return framed
         s_hedged = any(t in hedge for t in sent_terms)
         if cov_window >= cfg.support_coverage:
             if s_hedged and not claim.hedged:

@@ -414,3 +414,13 @@ def test_frame_quote_is_a_sentence_of_the_document_and_anchors() -> None:
 def test_normalize_figures_money_scales_and_halves(text: str, value: float, unit: str) -> None:
     f = normalize_figures(text)[0]
     assert (f.value, f.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("pad", ["", _PAD])
+def test_correction_of_another_figure_is_not_evidence(pad: str) -> None:
+    claim = "Tarsel Optics reported second-quarter revenue of 57 million euros."
+    doc = pad + (
+        "Correction: an earlier report misstated the growth of Tarsel Optics' second-quarter "
+        "revenue. Revenue grew 11 percent, not 18 percent as previously reported."
+    )
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.NEUTRAL
