@@ -99,10 +99,12 @@ vs reject, rise vs fall"), named by a word of each group."""
 _LIGHT_VERBS = frozenset(
     """give gave given gives make made makes take took taken takes have has had get got gets
     do did does put puts completely fully entirely totally wholly partly partially currently
-    now already recently finally officially formally effectively early late mid""".split()
+    now already recently finally officially formally effectively early late mid report
+    reported reports reporting said say says announce announced announces stated booked
+    recorded""".split()
 )
-"""Light verbs and degree adverbs: they carry no predicate of their own ("gave the go-ahead",
-"shutting down completely")."""
+"""Light verbs, verbs of reporting and degree adverbs: they carry no predicate of their own
+("gave the go-ahead", "reported revenue of", "shutting down completely")."""
 
 _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
@@ -349,6 +351,8 @@ class ClaimFrame:
             "will", "plans to"): a plan in the evidence then supports it fully.
         is_negated: Whether the claim itself is negated.
         is_reversal: Whether the claim reverses its object ("overturned the refusal").
+        weak_subject: Whether the claim names no subject (its only capitalised word is a
+            common first word): refutations then need nearly all of its predicate.
         is_done: Whether the claim states a done fact (past or perfect tense, no modal): a
             plan or expectation in the evidence then supports it only in part.
     """
@@ -366,6 +370,7 @@ class ClaimFrame:
     is_negated: bool
     is_reversal: bool
     is_done: bool
+    weak_subject: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -394,6 +399,11 @@ def _subject_words(claim: str) -> list[str]:
         out.append(w)
     return out or ([first] if first else [])
 
+
+WEAK_NAME_IDF_SHARE = 0.5
+"""A capitalised first word whose IDF is under this share of an unseen term's IDF is a common
+word of the corpus, not a name ("Global" in climate articles; "Orvanta" in news of a few
+documents keeps about 0.65). Convention."""
 
 _DONE_RE = re.compile(
     r"\b(?:has|have|had|was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|un|ut|ld|lt|ght|de|ne)\b|"
@@ -494,6 +504,11 @@ def parse_claim_frame(
     names = _subject_words(claim)
     subj_terms = {t for w in names for t in tokenize(w)}
     subject = {t: idf.get(t, default) for t in subj_terms if t not in stop}
+    # A claim whose only "name" is its capitalised first word, and a common one in the corpus
+    # ("Global warming is ..."), has no named subject to anchor refutations on.
+    weak_subject = len(names) == 1 and claim.lstrip().startswith(names[0]) and all(
+        w < WEAK_NAME_IDF_SHARE * default for w in subject.values()
+    )
     figures = tuple(_quantities(folded))
     fig_tokens = {f.token for f in normalize_figures(folded)}
     c = _concepts()
@@ -544,6 +559,7 @@ def parse_claim_frame(
         is_negated=bool(_NEG_RE.search(folded)),
         is_reversal=is_reversal,
         is_done=not _PLAN_RE.search(folded) and bool(_DONE_RE.search(folded)),
+        weak_subject=weak_subject,
     )
 
 
@@ -826,7 +842,9 @@ def judge_frames(
                 approx += 1
                 continue
             for sf in figs:
-                if sf.unit != cf.unit:
+                if sf.unit != cf.unit or (sf.unit or "").endswith("_span"):
+                    # another unit, or a span of time ("for the past 800,000 years"): a
+                    # period, not a value of the claim's quantity
                     continue
                 before = s.folded[max(0, sf.start - 24) : sf.start]
                 if _COMPARISON_RE.search(before):
@@ -838,9 +856,10 @@ def judge_frames(
                 if cf.unit is None and not (counted & _counted(s.folded, sf)):
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
                 sf_head = _figure_head(s.folded, sf)
-                if _share(_weights(head, pred), sf_head) >= cfg.figure_context or (
-                    has_denial_here and p >= cfg.predicate_refute
-                ):
+                if (
+                    _share(_weights(head, pred), sf_head) >= cfg.figure_context
+                    and p >= cfg.predicate_refute
+                ) or (has_denial_here and p >= cfg.predicate_refute):
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
         n_figs = len(frame.figures)
@@ -867,7 +886,8 @@ def judge_frames(
         has_attrib = s.has_attrib
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
         # Refutation: only what bears on the claim's own quantity and predicate.
-        if n_figs and conflict and on_quantity and not matched:
+        strict = frame.weak_subject and p < cfg.opposite_rest
+        if n_figs and conflict and on_quantity and not matched and not strict:
             if has_denial or _neighbour_denies(doc, i):
                 keep("REFUTES", rel + 0.5, i, conflict + ", stated as a correction")
             else:
@@ -903,7 +923,7 @@ def judge_frames(
             s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
             2 * cfg.scope_window, fig_at,
         )
-        if bears and (has_neg or denies) and not frame.is_negated:
+        if bears and (has_neg or denies) and not frame.is_negated and not strict:
             keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
             continue
         if has_attrib:
