@@ -827,7 +827,13 @@ def judge_frames(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted, strict=True
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
-            if any(_same(cf.value, sf.value, cfg.exact_tolerance) for sf in same_unit):
+            same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
+            if same and all(
+                _approximates(s.folded, sf) and _digits(sf) < _digits(cf) for sf in same
+            ):
+                approx += 1  # "past 2.3 million" for 2,310,000: rounded and hedged
+                continue
+            if same:
                 matched += 1
                 continue
             if lower and any(
@@ -968,6 +974,23 @@ def _is_round(f: Figure) -> bool:
     """Whether a figure has one significant digit (2, 30, 100, 3000): common in any text."""
     digits = f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0")
     return len(digits) <= 1
+
+
+_APPROX_BEFORE_RE = re.compile(
+    r"(?:about|around|approximately|roughly|nearly|almost|some|over|past|above|more than|"
+    r"less than|under|up to|at least|close to|just over|just under|passed|passing|exceeded|"
+    r"exceeding|topped|surpassed)\s*$"
+)
+
+
+def _approximates(folded: str, fig: Figure) -> bool:
+    """Whether a figure is given as an approximation or a bound ("past 2.3 million")."""
+    return bool(_APPROX_BEFORE_RE.search(folded[max(0, fig.start - 16) : fig.start]))
+
+
+def _digits(f: Figure) -> int:
+    """Significant digits of a figure's value (2.31 million -> 3)."""
+    return len(f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0"))
 
 
 def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, float]:

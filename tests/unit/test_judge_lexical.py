@@ -341,6 +341,10 @@ def frame1(claim: str, body: str) -> JudgeResult:
          Stance.PARTIAL),
         ("approximate", "Tarsel Optics sold 62,000 lenses in 2023.",
          "Tarsel Optics said it sold about 60,000 lenses in 2023.", Stance.PARTIAL),
+        ("rounded bound", "Tarsel Optics had 2,310,000 customers at the end of 2023.",
+         "Tarsel Optics' customers passed 2.3 million at the end of 2023.", Stance.PARTIAL),
+        ("rounding", "Tarsel Optics' 2023 net sales were 1.18 billion dollars.",
+         "Tarsel Optics' net sales for 2023 were $1,180.3 million.", Stance.SUPPORTS),
         # attribution and denial
         ("attribution", "Tarsel Optics will close 30 of its shops in 2025.",
          "A rumour that Tarsel Optics will close 30 of its shops in 2025 spread online.",
