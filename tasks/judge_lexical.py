@@ -23,6 +23,15 @@ Short passages (at most ``short_doc_sentences`` sentences) and articles are judg
 thresholds: in an article, support is read over the union of the best few sentences and a
 contradiction needs a sentence that covers most of the claim.
 
+Articles (and short passages, when the claim states a measured quantity such as money or a
+percentage) are read by frames (:mod:`affidavit.tasks.judge_frame`): a stance needs the claim's
+subject in the document and its predicate or figure in one sentence, in the claim's own time
+frame; a negation, a denial, a different figure or an opposite predicate refutes only when it
+bears on that frame; plans against done facts, approximate figures and bounds are PARTIAL;
+attributions and off-topic sentences are nothing. A claim of several facts (a long sentence of
+several clauses, or one whose subject is a pronoun) is refuted on frames but supported over
+the best few sentences, as above.
+
 The quote is always a sentence of the document as written (``text[start:end]``), extended to its
 neighbour when shorter than the anchor gate's minimum, so it anchors EXACT by construction.
 """
