@@ -34,6 +34,27 @@ HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (def
 ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
 JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+AllowOpt = Annotated[str | None, typer.Option(
+    "--allow-private", metavar="all|CIDR,HOST,…",
+    help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
+         "(comma-separated; '.corp.example' covers subdomains). Default "
+         "$AFFIDAVIT_ALLOW_PRIVATE, else off. Recorded in runs.")]
+
+
+def _apply_allow(value: str | None) -> None:
+    """Validate ``--allow-private`` and hand it to the flows through its environment variable."""
+    import os
+
+    from affidavit.tasks.fetch import ALLOW_PRIVATE_ENV, parse_allow_list
+
+    try:
+        if value is not None:
+            parse_allow_list(value)
+            os.environ[ALLOW_PRIVATE_ENV] = value
+        else:
+            parse_allow_list(os.environ.get(ALLOW_PRIVATE_ENV))
+    except ValueError as exc:
+        _fail(str(exc), 2)
 
 
 def _env(home: str | None) -> None:
@@ -139,6 +160,10 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
                                                             sorted(skips.items())))
+        fetches = {k[6:]: v for k, v in result.counts.items() if k.startswith("fetch:")}
+        if fetches:
+            console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
+                                                             sorted(fetches.items())))
         for d in result.degraded:
             console.print(f"[yellow]degraded:[/yellow] {d}")
         for m in result.messages[:20]:
@@ -204,6 +229,7 @@ def backfill(
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "lineage stage, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")] = None,
+    allow_private: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Ingest archives and dumps into the warehouse; update lineage and the search index.
@@ -211,6 +237,7 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
@@ -247,8 +274,8 @@ def backfill(
 
 @app.command()
 def run(
-    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL "
-                                                   "(repeatable)")] = None,
+    feed: Annotated[list[str] | None, typer.Option("--feed", help="feed file or URL, or an OPML "
+                                                   "subscription list (repeatable)")] = None,
     claims: Annotated[str | None, typer.Option("--claims", help="claims file "
                                                "(JSONL/JSON/CSV)")] = None,
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most N claims")] = None,
@@ -258,25 +285,46 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Run the main job: feeds and/or claims → research → verdicts.
 
+    --feed takes feed files, feed URLs (polled with conditional GET; state in the feeds table)
+    and OPML subscription lists.
+
     Example: affidavit run --claims claims.jsonl --limit 200
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.factcheck import factcheck
 
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _check_opml(feed or [])
     _run_research(
         lambda ingest, rounds: factcheck(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts")
+
+
+def _check_opml(feeds: list[str]) -> None:
+    """Refuse a broken or empty OPML list before any work starts (one line, exit 1)."""
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    for src in feeds:
+        if src.lower().startswith(("http://", "https://")) or not is_opml(src):
+            continue
+        try:
+            read_opml(src)
+        except FileNotFoundError:
+            _fail(f"{src}: no such file")
+        except OpmlError as exc:
+            _fail(str(exc))
 
 
 @app.command()
@@ -338,6 +386,7 @@ def verify(
     file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -346,6 +395,7 @@ def verify(
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.analyst import verify as verify_flow
 
     if (text is None) == (file is None):
@@ -370,6 +420,7 @@ def research(
     question: Annotated[str, typer.Argument(help="the question or claim")],
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -378,6 +429,7 @@ def research(
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
     _env(home)
+    _apply_allow(allow_private)
     from affidavit.flows.analyst import research_question
 
     _check_choices(mode, judge)
@@ -396,6 +448,7 @@ def source(
                                             "from")] = None,
     wayback: Annotated[bool, typer.Option("--wayback", help="ask the Wayback CDX API for the "
                                           "first capture (network)")] = False,
+    allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -404,6 +457,7 @@ def source(
     Example: affidavit source page.html
     """
     _env(home)
+    _apply_allow(allow_private)
     from dataclasses import asdict
 
     from affidavit.flows.analyst import check_source
@@ -485,6 +539,14 @@ def main() -> None:
         app()
     except WarehouseError as exc:
         err.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(1) from exc
+    except RuntimeError as exc:
+        # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
+        # that does not answer: one line, not a traceback.
+        if not str(exc).startswith("Failed to reach API at"):
+            raise
+        err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, or "
+                  "unset PREFECT_API_URL to run on the embedded local one")
         raise SystemExit(1) from exc
 
 

@@ -56,7 +56,8 @@ class RunRecord:
             "started_at": self.started_at,
             "finished_at": finished_at,
             "status": self.status.value,
-            "parameters": json.dumps(self.parameters, default=str, sort_keys=True),
+            "parameters": json.dumps(_without_credentials(self.parameters), default=str,
+                                     sort_keys=True),
             "capabilities": json.dumps(self.capabilities, default=str, sort_keys=True),
             "counts": json.dumps(dict(self.counts), sort_keys=True),
             "degraded": "; ".join(self.degraded) or None,
@@ -64,7 +65,18 @@ class RunRecord:
         }
 
     def start(self) -> RunRecord:
-        """Write the run's row with status ``running``."""
+        """Write the run's row with status ``running``.
+
+        The private-address setting of the fetcher (``AFFIDAVIT_ALLOW_PRIVATE``) is recorded in
+        ``parameters["allow_private"]`` unless the flow set it.
+
+        Raises:
+            ValueError: When ``AFFIDAVIT_ALLOW_PRIVATE`` cannot be parsed.
+        """
+        from affidavit.tasks.fetch import allow_list_from_env
+
+        if "allow_private" not in self.parameters:
+            self.parameters["allow_private"] = allow_list_from_env().describe()
         self.wh.write("runs", _table([self._row(None, None)]), part=f"run-{self.run_id}")
         return self
 
@@ -88,6 +100,19 @@ def sync_views(wh: Warehouse, run: RunRecord) -> None:
     except WarehouseError as exc:
         run.messages.append(f"views not refreshed (the DuckDB file is open elsewhere?): {exc}")
         run.counts["views_not_refreshed"] += 1
+
+
+def _without_credentials(value: Any) -> Any:
+    """Return ``value`` with ``user:password@`` dropped from every URL string in it (nested)."""
+    from affidavit.tasks.fetch import strip_credentials
+
+    if isinstance(value, str):
+        return strip_credentials(value) if "://" in value and "@" in value else value
+    if isinstance(value, dict):
+        return {k: _without_credentials(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_credentials(v) for v in value]
+    return value
 
 
 def _table(rows: list[dict[str, Any]]):  # noqa: ANN202

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import polars as pl
 from prefect import flow, task
@@ -24,14 +25,28 @@ from affidavit.flows.stages import (
     ingest_task,
     lineage_task,
     materialize_web_hits,
+    next_fetch_seq,
+    poll_task,
+    record_fetches,
 )
 from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
+from affidavit.schemas.fetches import FetchKind
 from affidavit.tasks.claims import (
     build_claim_rows,
     expires_at,
     extract_claims,
     read_claims_file,
 )
+from affidavit.tasks.feed_poll import fetch_row
+from affidavit.tasks.fetch import (
+    AllowList,
+    FetchConfig,
+    Fetcher,
+    allow_list_from_env,
+    parse_allow_list,
+    strip_credentials,
+)
+from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.reports import claimreview_jsonld, render_html_report
 from affidavit.tasks.sources import CredibilityLists
@@ -105,6 +120,7 @@ def decide_and_write(
     mode: Mode,
     now: datetime,
     progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
 ) -> tuple[list[dict[str, Any]], ResearchResult | None]:
     """Research the researchable claims, decide every claim, write judgments/queries/verdicts.
 
@@ -118,7 +134,8 @@ def decide_and_write(
         result = research(
             wh, researchable, run=run, mode=mode, judge=caps.judge, providers=caps.providers,
             now=now, progress=progress,
-            materialize=(lambda hits: materialize_web_hits(wh, hits, run=run)) if web else None,
+            materialize=((lambda hits: materialize_web_hits(wh, hits, run=run, fetcher=fetcher))
+                         if web else None),
             credibility_lists=lists,
         )
         n_fallbacks = int(getattr(caps.judge, "n_fallbacks", 0) or 0)
@@ -251,8 +268,13 @@ def execute_research_run(
     mode: Mode,
     now: datetime,
     progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
 ) -> FactcheckResult:
-    """Preflight, then research and decide ``claims``; finish the run record."""
+    """Preflight, then research and decide ``claims``; finish the run record.
+
+    ``fetcher`` fetches the pages found by web search (default: ``Fetcher()``, whose
+    private-address setting comes from ``AFFIDAVIT_ALLOW_PRIVATE``).
+    """
     caps = run_preflight(wh, judge=judge)
     run.capabilities = caps.found
     run.degraded = list(caps.degraded)
@@ -264,7 +286,7 @@ def execute_research_run(
     wh.append_unique("claims", pl.DataFrame(claims, infer_schema_length=None))
     run.counts["claims"] += len(claims)
     verdicts, result = decide_task(wh, claims, run=run, caps=caps, mode=mode, now=now,
-                                   progress=progress)
+                                   progress=progress, fetcher=fetcher)
     report = write_report(wh, run, verdicts, result, now=now)
     sync_views(wh, run)
     n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
@@ -278,6 +300,83 @@ def execute_research_run(
         stop_reasons=result.stop_reasons if result else {},
         rounds_run=result.rounds_run if result else {},
     )
+
+
+def expand_feed_sources(
+    feeds: Sequence[str],
+    *,
+    run: RunRecord,
+    wh: Warehouse | None = None,
+    fetcher: Fetcher | None = None,
+) -> tuple[list[str], list[str], dict[str, str | None]]:
+    """Split feed sources into local files and URLs, reading OPML lists as lists of feed URLs.
+
+    An OPML list is a local file (``.opml`` or an ``<opml>`` root) or, with ``fetcher``, an
+    http(s) URL whose path ends in ``.opml`` (fetched through the guard; its fetch is recorded in
+    ``fetches`` when ``wh`` is given). Credentials in URLs are dropped.
+
+    Returns:
+        (local feed files, feed URLs in order without duplicates, titles of URLs from OPML).
+
+    Raises:
+        ValueError: (``OpmlError``) for a broken, non-OPML or empty OPML list, or a remote list
+            that cannot be fetched.
+        FileNotFoundError: For a missing OPML file named by ``.opml``.
+    """
+    files: list[str] = []
+    urls: list[str] = []
+    titles: dict[str, str | None] = {}
+    for src in feeds:
+        lst: OpmlList | None = None
+        if src.lower().startswith(("http://", "https://")):
+            url = strip_credentials(src)
+            if fetcher is None or not urlsplit(url).path.lower().endswith(".opml"):
+                urls.append(url)
+                continue
+            lst = _fetch_opml(url, run=run, wh=wh, fetcher=fetcher)
+        elif is_opml(src) and (Path(src).exists() or src.lower().endswith(".opml")):
+            lst = read_opml(src)
+        else:
+            files.append(src)
+            continue
+        run.messages.extend(lst.messages)
+        run.counts["opml_feeds"] += len(lst.feeds)
+        if lst.n_skipped:
+            run.counts["skip:opml_outline"] += lst.n_skipped
+        for f in lst.feeds:
+            urls.append(f.url)
+            titles.setdefault(f.url, f.title)
+    return files, list(dict.fromkeys(urls)), titles
+
+
+def _fetch_opml(url: str, *, run: RunRecord, wh: Warehouse | None, fetcher: Fetcher) -> OpmlList:
+    """Fetch a remote OPML list through the guard (recorded in ``fetches``) and parse it.
+
+    Raises:
+        OpmlError: When it cannot be fetched or used.
+    """
+    fetched_at = utcnow()
+    res = fetcher.fetch(url)
+    if wh is not None:
+        record_fetches(wh, run, [fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
+                                           kind=FetchKind.FEED, fetched_at=fetched_at)])
+    if not res.ok:
+        raise OpmlError(f"{url}: OPML list could not be fetched "
+                        f"({res.error or f'HTTP {res.status}'})")
+    return parse_opml(res.content, source=url)
+
+
+def resolve_allow_list(allow_private: str | bool | None) -> AllowList:
+    """Return the private-address setting: the flow parameter when given, else the environment.
+
+    Raises:
+        ValueError: When the value cannot be parsed (``affidavit.tasks.fetch.parse_allow_list``).
+    """
+    if allow_private is None:
+        return allow_list_from_env()
+    if isinstance(allow_private, bool):
+        return AllowList(allow_all=allow_private)
+    return parse_allow_list(allow_private)
 
 
 @flow(name="factcheck", log_prints=False, validate_parameters=False)
@@ -294,11 +393,20 @@ def factcheck(
     home: str | None = None,
     progress: Progress | None = None,
     round_progress: Callable[[int, int], None] | None = None,
+    allow_private: str | bool | None = None,
 ) -> FactcheckResult:
     """Run the main job: ingest feeds, gather claims, research them, write verdicts.
 
+    Feed URLs are polled (``flows.stages.poll_feeds``): conditional GET, per-feed state in
+    ``feeds``, backoff of failing feeds, one ``fetches`` row per attempt. Claims come from the
+    entries a URL feed added in this run (an unchanged feed, a 304, adds none, so a scheduled run
+    over unchanged feeds researches nothing); a local feed file's stored entries are checked
+    again when it adds nothing new.
+
     Args:
-        feeds: Feed files or URLs; entries become documents and claims are extracted from them.
+        feeds: Feed files or URLs, or OPML subscription lists (``.opml`` or an ``<opml>`` root)
+            whose outlines name the feeds; entries become documents and claims are extracted
+            from them.
         claims_path: A claims file (JSONL/JSON/CSV).
         claim_texts: Claims given directly.
         limit: At most this many claims in all.
@@ -309,27 +417,48 @@ def factcheck(
         home: affidavit home.
         progress: Ingest progress callback.
         round_progress: Research progress callback (round, active claims).
+        allow_private: Non-public addresses the fetcher may reach: ``"all"``/True, a list of
+            CIDR ranges and host names, or off; None reads ``AFFIDAVIT_ALLOW_PRIVATE``
+            (recorded in ``runs.parameters``).
 
     Raises:
-        ValueError: For an unknown mode or judge.
+        ValueError: For an unknown mode or judge, a bad ``allow_private`` value, or an OPML
+            file that cannot be used.
     """
     mode_enum = Mode(mode)
+    allow = resolve_allow_list(allow_private)
     wh = open_warehouse(home)
     now = utcnow()
-    run = RunRecord(wh, "factcheck", {"feeds": list(feeds), "claims": claims_path,
+    run = RunRecord(wh, "factcheck", {"feeds": [strip_credentials(f) for f in feeds],
+                                      "claims": claims_path,
                                       "n_claim_texts": len(claim_texts), "limit": limit,
-                                      "mode": mode, "judge": judge}).start()
+                                      "mode": mode, "judge": judge,
+                                      "allow_private": allow.describe()}).start()
+    fetcher = Fetcher(FetchConfig(allow_private=allow.allow_all, allow=allow))
     try:
         feed_doc_ids: list[str] = []
         if feeds:
-            feed_doc_ids = ingest_task(wh, list(feeds), run=run, progress=progress, kind="feed")
+            files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh,
+                                                      fetcher=fetcher)
+            if files:
+                feed_doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
+                                           fetcher=fetcher)
+            polled = None
+            if urls:
+                polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,
+                                   progress=progress)
+                feed_doc_ids = [*feed_doc_ids, *polled.added]
             lineage_task(wh, feed_doc_ids, run=run)
             index_task(wh, feed_doc_ids, run=run)
-            if not feed_doc_ids:
-                # entries already stored: still check their claims
+            if files and not feed_doc_ids:
+                # a local file's entries already stored: still check their claims
                 feed_doc_ids = wh.read("documents", columns=["doc_id"],
                                        where="source_path in (select unnest($p))",
-                                       params={"p": list(feeds)})["doc_id"].to_list()
+                                       params={"p": files})["doc_id"].to_list()
+            if polled is not None and not (polled.read or files):
+                run.messages.append(
+                    f"feeds: {len(polled.not_modified)} not modified, {len(polled.failed)} "
+                    f"failed, {len(polled.backed_off)} backed off: no new entries")
         claims: list[dict[str, Any]] = []
         if claims_path:
             claims += claims_from_file(claims_path, now=now, limit=limit, run=run,
@@ -348,12 +477,21 @@ def factcheck(
                 unique.append(c)
         claims = unique[:limit] if limit is not None else unique
         if not claims:
-            run.finish(RunStatus.COMPLETED, "no claims to check")
-            return FactcheckResult(run.run_id, RunStatus.COMPLETED, "no claims to check",
+            message = "no claims to check"
+            if feeds and not feed_doc_ids:
+                c = run.counts
+                message += (f" (feeds: {c['feeds_not_modified']} not modified, "
+                            f"{c['feeds_read']} read with no new entry, {c['feeds_failed']} "
+                            f"failed, {c['feeds_backed_off']} backed off)")
+            sync_views(wh, run)
+            run.finish(RunStatus.COMPLETED, message)
+            return FactcheckResult(run.run_id, RunStatus.COMPLETED, message,
                                    counts=dict(run.counts), messages=run.messages)
         return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
-                                    progress=round_progress)
+                                    progress=round_progress, fetcher=fetcher)
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise
+    finally:
+        fetcher.close()
 

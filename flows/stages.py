@@ -6,15 +6,22 @@ Each function is one batch step; the ``@task`` wrappers at the bottom make them 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 import polars as pl
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from affidavit.flows.context import RunRecord
+from affidavit.flows.context import RunRecord, utcnow
+from affidavit.schemas.fetches import FetchKind, FetchReason
+from affidavit.tasks.feed_poll import FeedState, fetch_row, is_due, record_poll
+from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
-from affidavit.tasks.ingest_common import ColumnMapping
+from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
+from affidavit.tasks.ingest_feeds import read_fetched
 from affidavit.tasks.lineage import LineageConfig, update_lineage
 from affidavit.warehouse.search_index import SearchIndex
 from affidavit.warehouse.store import Warehouse
@@ -48,7 +55,7 @@ def ingest_sources(
     """
     added: list[str] = []
     known = wh.existing_keys("documents")  # read once, not once per batch
-    for source in sources:
+    for source in map(strip_credentials, sources):  # never shown or stored with a password
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
                                   kind=kind)  # type: ignore[arg-type]
@@ -77,6 +84,157 @@ def ingest_sources(
             run.counts["skip:source_unreadable"] += 1
             run.messages.append(f"{source}: {exc}")
     return added
+
+
+FEED_PARSE_FAILURES = frozenset({"malformed_feed", "not_a_feed", "xml_entity_declaration",
+                                 "feed_error", "empty_feed", "too_large", "empty_extraction"})
+"""Skip reasons that mean a 2xx body was not a usable feed (the poll counts as a failure)."""
+
+
+def _count_batch(run: RunRecord, batch: IngestBatch) -> None:
+    run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
+                       for k, v in batch.skips.items()})
+    run.messages.extend(batch.messages)
+
+
+def record_fetches(wh: Warehouse, run: RunRecord, rows: Sequence[Mapping[str, Any]]) -> int:
+    """Write ``fetches`` rows and count their outcomes in the run (``fetch:<reason>``).
+
+    Returns:
+        Number of rows written.
+    """
+    if not rows:
+        return 0
+    for r in rows:
+        run.counts[f"fetch:{r['reason']}"] += 1
+    return wh.write("fetches", pl.DataFrame(list(rows), infer_schema_length=None))
+
+
+def next_fetch_seq(run: RunRecord) -> int:
+    """Return the next ``fetches`` sequence number of the run (counted in ``run.counts``)."""
+    run.counts["fetches"] += 1
+    return run.counts["fetches"]
+
+
+@dataclass
+class PollResult:
+    """What one poll of a list of feed URLs did.
+
+    Attributes:
+        added: doc_ids added from the feeds' new entries.
+        read: Feeds whose body was downloaded and parsed (2xx).
+        not_modified: Feeds that answered 304 (nothing parsed).
+        backed_off: Feeds not fetched because they are backed off.
+        failed: Feeds whose fetch or parse failed.
+    """
+
+    added: list[str] = field(default_factory=list)
+    read: list[str] = field(default_factory=list)
+    not_modified: list[str] = field(default_factory=list)
+    backed_off: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def poll_feeds(
+    wh: Warehouse,
+    urls: Sequence[str],
+    *,
+    run: RunRecord,
+    fetcher: Fetcher,
+    now: datetime | None = None,
+    titles: Mapping[str, str | None] | None = None,
+    progress: Progress | None = None,
+) -> PollResult:
+    """Poll feed URLs like a feed reader: conditional GET, per-feed state, backoff.
+
+    Each due feed is fetched with the ETag / Last-Modified of its last answer (``feeds``). A 304
+    is counted and nothing is parsed; a 2xx body is parsed and its new entries stored; a failure
+    advances the feed's backoff (:mod:`affidavit.tasks.feed_poll`). A feed still backed off is
+    not fetched, and is reported. Every attempt (and every backed-off skip) leaves a
+    ``fetches`` row; ``feeds`` is rewritten with the new state.
+
+    Args:
+        wh: The warehouse.
+        urls: Feed URLs (credentials already stripped).
+        run: The run (counts, messages).
+        fetcher: The guarded fetcher.
+        now: The poll time (UTC); the current time when None.
+        titles: Feed titles by URL (from an OPML list).
+        progress: Progress callback (label, entries read).
+
+    Returns:
+        A :class:`PollResult`.
+    """
+    now = now or utcnow()
+    titles = titles or {}
+    states = {r["feed_url"]: FeedState.from_row(r) for r in wh.read("feeds").to_dicts()}
+    out = PollResult()
+    rows: list[dict[str, Any]] = []
+    urls = list(dict.fromkeys(urls))
+    due = [u for u in urls if is_due(states.get(u), now)]
+    for u in urls:
+        if u in due:
+            continue
+        st = states[u]
+        out.backed_off.append(u)
+        run.counts["feeds_backed_off"] += 1
+        run.messages.append(
+            f"{u}: backed off after {st.consecutive_failures} failures in a row "
+            f"(last: {st.last_error or st.last_reason}); next poll at "
+            f"{st.next_poll_at:%Y-%m-%d %H:%M} UTC")
+        rows.append(fetch_row(None, run_id=run.run_id, seq=next_fetch_seq(run), kind=FetchKind.FEED,
+                              fetched_at=now, url=u, reason=FetchReason.BACKED_OFF,
+                              error=f"{st.consecutive_failures} consecutive failures"))
+    validators = {u: (states[u].etag, states[u].last_modified) for u in due if u in states}
+    results: list[FetchResult] = fetcher.fetch_many(due, validators=validators)
+    known = wh.existing_keys("documents")
+    for url, res in zip(due, results, strict=True):
+        n_entries = n_added = 0
+        parse_failed, parse_error = False, None
+        if res.not_modified:
+            out.not_modified.append(url)
+            run.counts["feeds_not_modified"] += 1
+        elif res.ok:
+            batch = read_fetched(res, now=now)
+            _count_batch(run, batch)
+            docs = pl.from_arrow(batch.documents)
+            assert isinstance(docs, pl.DataFrame)
+            n_entries = docs.height
+            run.counts["documents_read"] += docs.height
+            bad = sorted(k for k in batch.skips if k in FEED_PARSE_FAILURES)
+            if docs.is_empty() and bad:
+                parse_failed = True
+                parse_error = next((m for m in batch.messages if m.startswith(url)), bad[0])
+            if not docs.is_empty():
+                docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
+                new = wh.append_new("documents", docs, known=known)
+                n_added = new.height
+                run.counts["documents_added"] += n_added
+                out.added.extend(new["doc_id"].to_list())
+            if not parse_failed:
+                run.counts["feeds_read"] += 1
+            if progress:
+                progress(url, n_entries)
+        state = record_poll(states.get(url), res, url=url, now=now, n_entries=n_entries,
+                            n_added=n_added, parse_failed=parse_failed, parse_error=parse_error,
+                            title=titles.get(url))
+        states[url] = state
+        if res.ok and not parse_failed:
+            out.read.append(url)
+        elif not res.not_modified:
+            out.failed.append(url)
+            run.counts["feeds_failed"] += 1
+            backoff = (f"backed off until {state.next_poll_at:%Y-%m-%d %H:%M} UTC"
+                       if state.is_backed_off else "polled again at the next run")
+            run.messages.append(f"{url}: feed failed ({state.last_error}); "
+                                f"{state.consecutive_failures} failure(s) in a row, {backoff}")
+        rows.append(fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run), kind=FetchKind.FEED,
+                              fetched_at=now, doc_ids_added=n_added if res.ok else None))
+    record_fetches(wh, run, rows)
+    if states:
+        wh.replace("feeds", pl.DataFrame([s.to_row() for s in states.values()],
+                                         infer_schema_length=None))
+    return out
 
 
 def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord,
@@ -152,6 +310,7 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
 
 
 ingest_task = task(ingest_sources, name="ingest", cache_policy=NO_CACHE)
+poll_task = task(poll_feeds, name="poll-feeds", cache_policy=NO_CACHE)
 lineage_task = task(refresh_lineage, name="lineage", cache_policy=NO_CACHE)
 index_task = task(refresh_index, name="index", cache_policy=NO_CACHE)
 
@@ -170,8 +329,7 @@ def materialize_web_hits(
     quotable, never dropped (DESIGN.md, Ingest).
     """
     from affidavit.tasks.extract import extract_html
-    from affidavit.tasks.fetch import Fetcher
-    from affidavit.tasks.ingest_common import rows_to_documents
+    from affidavit.tasks.ingest_common import parse_datetime, rows_to_documents
     from affidavit.tasks.urls import canonicalize_url
 
     by_url: dict[str, object] = {}
@@ -191,11 +349,15 @@ def materialize_web_hits(
     if not todo:
         return out
     f = fetcher if fetcher is not None else Fetcher()
+    fetched_at = utcnow()
     results = f.fetch_many(todo)  # type: ignore[attr-defined]
     web_rows, snippet_rows = [], []
+    fetch_rows: dict[str, dict[str, Any]] = {}
     for url, res in zip(todo, results, strict=True):
         hit = by_url[url]
         page = None
+        fetch_rows[url] = fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
+                                    kind=FetchKind.PAGE, fetched_at=fetched_at, doc_ids_added=0)
         if res.error is None and res.status is not None and res.status < 400 and res.content:
             page = extract_html(res.content, url=res.final_url or url)
         if page is not None and page.text.strip():
@@ -203,13 +365,18 @@ def materialize_web_hits(
                              "text": page.text, "author": page.author,
                              "published_at": page.published_at,
                              "published_at_raw": page.published_at_raw, "lang": page.lang,
-                             "http_status": res.status})
+                             "http_status": res.status, "fetched_at": fetched_at})
         else:
             run.counts["fetch_failed_snippet_kept"] += 1
-            text = " ".join(x for x in (getattr(hit, "title", None), getattr(hit, "snippet", None))
-                            if x)
-            snippet_rows.append({"url": url, "title": getattr(hit, "title", None), "text": text,
-                                 "http_status": res.status})
+            if res.ok:
+                fetch_rows[url]["error"] = "no main text in the page: search snippet kept"
+            title = getattr(hit, "title", None)
+            text = " ".join(x for x in (title, getattr(hit, "snippet", None)) if x)
+            raw_date = getattr(hit, "published_at_raw", None)
+            snippet_rows.append({"url": url, "title": title, "text": text,
+                                 "published_at": parse_datetime(raw_date) if raw_date else None,
+                                 "published_at_raw": raw_date, "http_status": res.status,
+                                 "fetched_at": fetched_at})
     new_ids: list[str] = []
     for rows, kind, is_snip in ((web_rows, "web", False), (snippet_rows, "snippet", True)):
         if not rows:
@@ -224,8 +391,12 @@ def materialize_web_hits(
                                  pl.lit(run.run_id).alias("ingest_run_id"))
         new = wh.append_new("documents", docs)
         new_ids.extend(new["doc_id"].to_list())
+        added = set(new["doc_id"].to_list())
         for u, d in zip(docs["url"].to_list(), docs["doc_id"].to_list(), strict=True):
             out[u] = d
+            if u in fetch_rows and d in added:
+                fetch_rows[u]["doc_ids_added"] = 1
+    record_fetches(wh, run, list(fetch_rows.values()))
     run.counts["web_documents_added"] += len(new_ids)
     if new_ids:
         refresh_lineage(wh, new_ids, run=run)

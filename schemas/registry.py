@@ -6,6 +6,8 @@ import pyarrow as pa
 
 from affidavit.schemas.claims import CLAIMS_SCHEMA
 from affidavit.schemas.documents import DOCUMENTS_SCHEMA
+from affidavit.schemas.feeds import FEEDS_SCHEMA
+from affidavit.schemas.fetches import FETCHES_SCHEMA
 from affidavit.schemas.judgments import JUDGMENTS_SCHEMA
 from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
 from affidavit.schemas.queries import QUERIES_SCHEMA
@@ -23,4 +25,6 @@ TABLES: dict[str, pa.Schema] = {
     "judgments": JUDGMENTS_SCHEMA,
     "verdicts": VERDICTS_SCHEMA,
     "runs": RUNS_SCHEMA,
+    "feeds": FEEDS_SCHEMA,
+    "fetches": FETCHES_SCHEMA,
 }

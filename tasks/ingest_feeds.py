@@ -27,7 +27,7 @@ import json
 import re
 import time
 import zlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from affidavit.tasks.ingest_common import (
 )
 
 if TYPE_CHECKING:
-    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.fetch import Fetcher, FetchResult
 
 __all__ = [
     "MAX_FEED_BYTES",
@@ -51,6 +51,7 @@ __all__ = [
     "load_url",
     "looks_like_html_page",
     "parse_feed",
+    "read_fetched",
 ]
 
 MAX_FEED_BYTES = 50 * 1024 * 1024
@@ -100,7 +101,7 @@ def _struct_to_dt(st: time.struct_time | None) -> datetime | None:
     if not st:
         return None
     try:
-        return datetime.fromtimestamp(calendar.timegm(st), tz=timezone.utc)
+        return datetime.fromtimestamp(calendar.timegm(st), tz=UTC)
     except (OverflowError, ValueError, OSError):
         return None
 
@@ -366,8 +367,9 @@ def load_feed(
         FileNotFoundError: When a local path does not exist.
     """
     if re.match(r"^https?://", source, re.I):
-        from affidavit.tasks.fetch import Fetcher
+        from affidavit.tasks.fetch import Fetcher, strip_credentials
 
+        source = strip_credentials(source)
         fetcher = fetcher or Fetcher()
         result = fetcher.fetch(source)
         if result.error is not None or result.status is None or not 200 <= result.status < 300:
@@ -429,12 +431,28 @@ def load_url(
     Returns:
         An :class:`~affidavit.tasks.ingest_common.IngestBatch`.
     """
-    from affidavit.tasks.extract import extract_html
     from affidavit.tasks.fetch import Fetcher
 
     fetcher = fetcher or Fetcher()
-    result = fetcher.fetch(url)
-    if result.error is not None or result.status is None or not 200 <= result.status < 300:
+    return read_fetched(fetcher.fetch(url), now=now)
+
+
+def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestBatch:
+    """Read a fetched body as a feed, or as a web page when it is HTML (see :func:`load_url`).
+
+    Args:
+        result: The fetch; one that failed (or is not 2xx) gives an empty batch with
+            ``"fetch_failed"`` counted.
+        now: Fetch time to record in ``fetched_at`` (UTC); None leaves it null.
+
+    Returns:
+        An :class:`~affidavit.tasks.ingest_common.IngestBatch` (``source_path`` is the URL
+        asked for, credentials stripped).
+    """
+    from affidavit.tasks.extract import extract_html
+
+    url = result.url
+    if not result.ok:
         batch = empty_batch()
         reason = result.error or f"HTTP {result.status}"
         batch.add_skip("fetch_failed", f"{url}: fetch failed ({reason}): skipped")

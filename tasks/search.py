@@ -47,6 +47,8 @@ class SearchHit:
         url: Result URL (web providers), else None.
         title: Result title, when known.
         snippet: Result text snippet, when known (quotable as a snippet-only document).
+        published_at_raw: The result's publication date as the provider gave it (SearXNG's
+            ``publishedDate``), when known; kept on a snippet-only document.
     """
 
     provider: str
@@ -57,6 +59,7 @@ class SearchHit:
     url: str | None
     title: str | None
     snippet: str | None
+    published_at_raw: str | None = None
 
 
 @runtime_checkable
@@ -298,6 +301,8 @@ def parse_searxng_results(payload: Any, *, query: str, k: int) -> list[SearchHit
                 url=url,
                 title=item.get("title") if isinstance(item.get("title"), str) else None,
                 snippet=item.get("content") if isinstance(item.get("content"), str) else None,
+                published_at_raw=(item.get("publishedDate")
+                                  if isinstance(item.get("publishedDate"), str) else None),
             )
         )
     return hits

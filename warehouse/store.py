@@ -301,7 +301,8 @@ class Warehouse:
         template = load_sql("view_table")
         for name in TABLES:
             con.execute(template.format(name=_ident(name), glob=sql_literal(self.glob(name))))
-        for derived in ("view_verdicts_latest", "view_evidence"):
+        for derived in ("view_verdicts_latest", "view_evidence", "view_feed_status",
+                        "view_fetch_outcomes"):
             con.execute(load_sql(derived))
 
     def sync_duckdb(self) -> Path:

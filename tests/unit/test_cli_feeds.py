@@ -1,0 +1,42 @@
+"""CLI: the allow-private flag, broken OPML lists and an unreachable Prefect API, each one line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from affidavit.flows.cli import app
+
+
+def test_bad_allow_private_value_is_refused_up_front(tmp_path: Path) -> None:
+    res = CliRunner().invoke(app, ["verify", "x", "--allow-private", "10.0.0.0/8,bad host!",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2
+    assert "not a CIDR range" in res.output
+
+
+def test_broken_opml_is_one_line_before_any_work(tmp_path: Path) -> None:
+    subs = tmp_path / "subs.opml"
+    subs.write_text('<opml version="2.0"><body><outline xmlUrl="http://a.test/"></body>')
+    res = CliRunner().invoke(app, ["run", "--feed", str(subs), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    assert "not well-formed XML at line 1" in res.output
+    assert "Traceback" not in res.output
+
+
+def test_unreachable_prefect_api_is_one_line(tmp_path: Path) -> None:
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened on 14 May 2024."}\n')
+    exe = Path(sys.executable).with_name("affidavit")
+    env = {**os.environ, "PREFECT_API_URL": "http://127.0.0.1:9/api"}  # port 9: refused
+    proc = subprocess.run([str(exe), "run", "--claims", str(claims), "--home",
+                           str(tmp_path / "h")], capture_output=True, text=True, env=env,
+                          timeout=300, check=False)
+    assert proc.returncode == 1
+    assert "Failed to reach API at http://127.0.0.1:9/api" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert len([line for line in proc.stderr.splitlines() if line.strip()]) <= 3
