@@ -432,11 +432,24 @@ def _name_groups(claim: str) -> list[str]:
 
 
 def _counted(folded: str, fig: Figure) -> frozenset[str]:
-    """Concepts of the noun a bare count counts: the first two content words after it."""
+    """Concept of the noun a count counts: the last word of the run right after it.
+
+    "150 new staff to ..." counts staff, "two staff groups on ..." counts groups, "200 people"
+    counts people (a count unit is the noun itself, unless a noun follows it).
+    """
     stop = _cue_stems()[4]
-    after = re.split(r"[;(),.]", folded[fig.end : fig.end + 40])[0]
-    words = [t for t in _concept_terms(after) if t not in stop and not t.startswith("#")]
-    return frozenset(words[:2])
+    c = _concepts()
+    run: list[str] = []
+    for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
+        t = stem(m.group(0))
+        if t in stop or m.group(0).isdigit() or len(run) == 3:
+            break
+        if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
+            break
+        run.append(c.get(t, t))
+    if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
+        return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
+    return frozenset(run[-1:])
 
 
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
@@ -849,7 +862,10 @@ def judge_frames(
                 approx += 1
                 continue
             for sf in figs:
-                if sf.unit != cf.unit or (sf.unit or "").endswith("_span"):
+                counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
+                if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
+                    (cf.unit or "").endswith("_span")
+                ):
                     # another unit, or a span of time ("for the past 800,000 years"): a
                     # period, not a value of the claim's quantity
                     continue
@@ -858,14 +874,18 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
-                if _is_round(cf) and p < cfg.predicate_support:
-                    continue  # a round figure alone does not name the claim's quantity
-                if cf.unit is None and not (counted & _counted(s.folded, sf)):
+                same_noun = counts and bool(counted & _counted(s.folded, sf))
+                if counts and not same_noun:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
+                if _is_round(cf) and p < cfg.predicate_support and not same_noun:
+                    continue  # a round measure alone does not name the claim's quantity
                 sf_head = _figure_head(s.folded, sf)
                 if (
                     _share(_weights(head, pred), sf_head) >= cfg.figure_context
-                    and p >= cfg.predicate_refute
+                    and (
+                        p >= cfg.predicate_refute
+                        or same_noun
+                    )
                 ) or (has_denial_here and p >= cfg.predicate_refute):
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
