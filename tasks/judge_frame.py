@@ -87,8 +87,8 @@ serve served|employ employs|council councillors committee cabinet board
 remain remains continue continues|forecast guidance outlook|spend spent spending expenditure
 capex|scheme schemes application applications project projects development developments
 |vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
-businesses|final last|overrun overruns overran overspend overspent overspending|vote votes voted ballot
-|paid pay pays payment|debut debuted entry entered"""
+businesses|final last|overrun overruns overran overspend overspent overspending
+|vote votes voted ballot|paid pay pays payment|debut debuted entry entered"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept."""
 
