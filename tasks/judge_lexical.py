@@ -69,13 +69,15 @@ class FrameConfig:
         subject_share: The document names the claim's subject when it holds at least this share
             of the subject's terms. Convention (0.5: a surname or a short form of a name).
         predicate_support: Share of the predicate a sentence must carry to support a claim
-            that has no figure. Convention (0.6: most of the predicate, allowing one missing
-            modifier in a predicate of three or more concepts).
+            that has no figure (and for a negation to bear on it). Measured on the verdict-set
+            pairs (``bench_judge --verdict-set ../shared/bench/verdicts-dev``): 0.5 and 0.7
+            score 0.04 and 0.06 lower status accuracy; 0.6.
         predicate_with_figure: Share of the predicate that, with the claim's figure, makes the
             sentence speak of the claim's quantity when the figure's head nouns do not meet.
             Convention (0.3).
-        predicate_refute: Share of the predicate a sentence must carry for a negation, a denial
-            or an opposite predicate in it to bear on the claim. Convention (0.5).
+        predicate_refute: Share of the predicate a sentence must carry for a different figure
+            to be a value of the claim's quantity (with ``figure_context``), or for an opposite
+            predicate to count with a figure claim. Convention (0.5).
         figure_context: A different figure of the claim's unit is a value of the claim's
             quantity when the words around it carry at least this IDF-weighted share of the
             words around the claim's figure ("backlog ... was $460 million" against "order
@@ -90,9 +92,9 @@ class FrameConfig:
         negation_window: A negation cue bears on a predicate term at most this many words
             after it ("did not approve", "is not what farmers were paid"). The lexical judge's
             measured window (4).
-        scope_window: A negation, modal or attribution cue bears on a predicate term within
-            this many terms after it (a cue scopes over what follows it in its clause).
-            Convention (6; "has no plans to close any of its" spans 5).
+        scope_window: A modal or planning cue bears on a predicate term within this many words
+            after it, a denial within twice as many ("dismissed claims that it is preparing to
+            close"). Convention (6).
         approx_tolerance: A hedged figure ("about 60") within this relative distance of the
             claim's is approximate support (PARTIAL), beyond it a different figure.
             Convention (0.15).
