@@ -353,6 +353,13 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "Tarsel Optics denied that it will close 30 of its shops in 2025.", Stance.REFUTES),
         ("denial", "Tarsel Optics will close 30 of its shops in 2025.",
          "Tarsel Optics has no plans to close any of its shops in 2025.", Stance.REFUTES),
+        # same entity, another event; a correction of one statement leaves the others
+        ("other event", "Tarsel Optics opened a lens laboratory in Orrin in 2024.",
+         "Tarsel Optics sold its Brel warehouse to a logistics group in 2019.", Stance.NEUTRAL),
+        ("other statement corrected", "Tarsel Optics will hire 90 engineers in Orrin.",
+         "Correction: Tarsel Optics' 2023 revenue was 57 million euros, not 75 million euros "
+         "as first reported. Tarsel Optics will hire 90 engineers in Orrin, as announced.",
+         Stance.SUPPORTS),
         # off-topic: another entity, or shared jargon only
         ("off topic", "Tarsel booked 57 million euros.",
          "Brindle Glassworks booked 57 million euros in 2023.", Stance.NEUTRAL),
