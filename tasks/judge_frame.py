@@ -449,6 +449,11 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
         run.append(c.get(t, t))
     if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
         return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
+    if not run:
+        # nothing follows ("passenger capacity 300)"): the noun stands before the figure
+        before = re.split(r"[;,(]", folded[max(0, fig.start - 40) : fig.start])[-1]
+        words = [c.get(t, t) for t in tokenize(before) if t not in stop and not t.startswith("#")]
+        return frozenset(words[-2:])
     return frozenset(run[-1:])
 
 
@@ -886,7 +891,9 @@ def judge_frames(
                         p >= cfg.predicate_refute
                         or same_noun
                     )
-                ) or (has_denial_here and p >= cfg.predicate_refute):
+                ) or (has_denial_here and p >= cfg.predicate_refute) or (
+                    same_noun and p >= cfg.predicate_with_figure
+                ):
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
         n_figs = len(frame.figures)
