@@ -597,6 +597,7 @@ class SentenceFrame:
     quarter_time: TimeFrame
     months: frozenset[int]
     _cues: tuple[list[int], list[str], list[int], list[int], bool, bool] | None = None
+    raw: str = ""
     quantities: list[Figure] | None = None
 
     def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], bool, bool]:
@@ -700,7 +701,9 @@ def parse_doc_frames(
         else:
             tm = qt = _NO_TIME
             months = frozenset()
-        sents.append(SentenceFrame(concepts, frozenset(concepts), f, tm, qt, months))
+        sents.append(
+            SentenceFrame(concepts, frozenset(concepts), f, tm, qt, months, raw=text[a:b])
+        )
     return DocFrames(sents, frozenset(all_terms))
 
 
@@ -974,6 +977,8 @@ def judge_frames(
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
             continue
+        if p >= cfg.predicate_support and _acts_on_other_name(s, frame, pred_here):
+            continue  # "close the Marsh End Weekly": the predicate's object is another name
         if p >= cfg.predicate_support:
             missing = len(pred_keys - s.concept_set)
             if has_plan and frame.is_done:
@@ -1038,6 +1043,31 @@ _CORRECTION_RE = re.compile(
 def _is_correction(doc: DocFrames) -> bool:
     """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
     return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
+
+
+_OBJECT_NAME_RE = re.compile(
+    r"\s+(?:(?:down|off|up|out|of|to)\s+)?(?:(?:the|a|an|its|their|his|her)\s+)?"
+    r"((?:[A-Z][\w'’\-]*\s+){1,3}[A-Z][\w'’\-]*)"
+)
+
+
+def _acts_on_other_name(s: SentenceFrame, frame: ClaimFrame, pred_here: frozenset[str]) -> bool:
+    """Whether a claim predicate in the sentence takes another named entity as its object.
+
+    Only when the sentence does not name the claim's subject: "Ledgerwood Media has decided to
+    close the Marsh End Weekly" does not speak of the Pellworth Gazette.
+    """
+    if not frame.subject or frame.subject.keys() & s.concept_set or not s.raw:
+        return False
+    c = _concepts()
+    for m in _WORD_RE.finditer(s.raw.lower()):
+        t = stem(m.group(0))
+        if c.get(t, t) not in pred_here:
+            continue
+        obj = _OBJECT_NAME_RE.match(s.raw, m.end())
+        if obj and not (set(tokenize(obj.group(1))) & frame.subject.keys()):
+            return True
+    return False
 
 
 def _neighbour_denies(doc: DocFrames, i: int) -> bool:

@@ -369,6 +369,9 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "Tarsel Optics, a lens maker, reported revenue of 57 million euros in 2023.",
          "Brindle Glassworks, a lens maker, reported revenue of 57 million euros in 2023.",
          Stance.NEUTRAL),
+        ("other entity as object", "The Orrin Courier is shutting down.",
+         "The Orrin Courier marked its centenary in May. Its owner Brel Media has decided to "
+         "shut down the Harbour Weekly.", Stance.NEUTRAL),
         ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
          "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
     ],
