@@ -903,6 +903,10 @@ def judge_frames(
         on_quantity = (
             p >= cfg.predicate_with_figure
             or any(h & s.concept_set for h in frame.heads)
+            or any(
+                f.unit is not None and f.unit not in MEASURED_UNITS and n & s.concept_set
+                for f, n in zip(frame.figures, frame.counted, strict=True)
+            )  # "212 films": a count unit names the quantity
         )
         rel = (p + (matched + approx) / n_figs) / 2 if n_figs else p
         if rel > best_rel:
