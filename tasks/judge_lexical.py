@@ -518,6 +518,13 @@ _HEDGE_BEFORE_RE = re.compile(
 )
 
 
+_PLURAL_NEXT_RE = re.compile(
+    r"\s+(?!(?:to|tall|high|long|wide|deep|above|below|from|away|across|apart|of|by|x)\b)"
+    r"[a-z]"
+)
+"""After "3.8m": a word that is not a length context ("to blade tip", "tall", "above")."""
+
+
 def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
     """Find the figures of a text and normalise their value and unit.
 
@@ -560,10 +567,17 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
         unit = None
         raw_unit = m.group("unit")
         if raw_unit == "m" and not m.group("scale") and (
-            m.group("cur") or (num is not None and "." in num and low[m.end() - 2] != " ")
+            m.group("cur")
+            or (
+                num is not None
+                and "." in num
+                and low[m.end() - 2] != " "
+                and _PLURAL_NEXT_RE.match(low, m.end())
+            )
         ):
-            # "€57m", "EUR 3.2m", "3.8m passengers": m is million after money or a decimal
-            # written against it; "180m" and "57 m" stay metres.
+            # "€57m", "EUR 3.2m", "3.8m passengers": m is million after money, or after a
+            # decimal written against it and before a noun; "180m", "149.9m to blade tip"
+            # and "57 m" stay metres.
             value *= 1e6
             raw_unit = None
         if m.group("cur"):
@@ -934,7 +948,9 @@ class LexicalJudge:
         several_facts = bool(
             (
                 len(claim.content) > cfg.frame_claim_terms
-                and _COMPOUND_RE.search(_LEADING_PHRASE_RE.sub("", claim_text))
+                and _COMPOUND_RE.search(
+                    _LEADING_PHRASE_RE.sub("", claim_text).replace(" and a half", "")
+                )
             )
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )

@@ -420,6 +420,8 @@ def test_frame_quote_is_a_sentence_of_the_document_and_anchors() -> None:
         ("GBP 3.2m", 3.2e6, "gbp"),
         ("3.8m passengers", 3.8e6, None),
         ("180m tall", 180.0, "metre"),
+        ("149.9m to blade tip", 149.9, "metre"),
+        ("2.31m broadband customers", 2.31e6, None),
         ("three and a half percent", 3.5, "percent"),
         ("41.2 cents", 41.2, "cent"),
         ("118 thousand", 118e3, None),
