@@ -401,6 +401,11 @@ def _subject_words(claim: str) -> list[str]:
     return out or ([first] if first else [])
 
 
+_ADJUNCT_PREPS = frozenset("to in on at for from with by during after before since".split())
+ADJUNCT_WEIGHT = 0.5
+"""Weight of a predicate word inside a prepositional adjunct ("shut to motor vehicles",
+"reopened to traffic") against the verb and its object, which carry the claim. Convention."""
+
 WEAK_NAME_IDF_SHARE = 0.5
 """A capitalised first word whose IDF is under this share of an unseen term's IDF is a common
 word of the corpus, not a name ("Global" in climate articles; "Orvanta" in news of a few
@@ -536,8 +541,10 @@ def parse_claim_frame(
         stem(w) for w in _QUARTER_WORDS}
     predicate: dict[str, float] = {}
     # Modal and planning words are the claim's modality, not its predicate.
-    bare = _PLAN_RE.sub(" ", _NEG_RE.sub(" ", folded))
-    for t in tokenize(bare):
+    bare = _PLAN_RE.sub("  ", _NEG_RE.sub(" ", folded))
+    bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
+    toks = tokenize(bare)
+    for k, t in enumerate(toks):
         if (
             t in stop or t in neg or t in light or t in subj_terms or t.startswith("#")
             or t in months or len(t) < 2 or t in fig_tokens
@@ -545,7 +552,10 @@ def parse_claim_frame(
             continue
         if any(f.unit and stem(f.unit) == t for f in figures):
             continue
-        predicate[c.get(t, t)] = max(predicate.get(c.get(t, t), 0.0), idf.get(t, default))
+        w = idf.get(t, default)
+        if any(x in _ADJUNCT_PREPS for x in toks[max(0, k - 2) : k]):
+            w *= ADJUNCT_WEIGHT  # "to motor vehicles", "to traffic": an adjunct of the verb
+        predicate[c.get(t, t)] = max(predicate.get(c.get(t, t), 0.0), w)
     # identifiers ("route 12") are part of the predicate, as literal tokens
     for f in normalize_figures(folded):
         if f.unit is None and _is_identifier(folded, f):
