@@ -712,7 +712,9 @@ def parse_doc_frames(
             tm = qt = _NO_TIME
             months = frozenset()
         sents.append(
-            SentenceFrame(concepts, frozenset(concepts), f, tm, qt, months, raw=text[a:b])
+            SentenceFrame(
+                concepts, frozenset(concepts) | frozenset(t), f, tm, qt, months, raw=text[a:b]
+            )
         )
     return DocFrames(sents, frozenset(all_terms))
 
@@ -923,8 +925,10 @@ def judge_frames(
             best_rel, best_i = rel, i
         if rel <= 0:
             continue
-        if _time_clash(frame.time, st_time, context):
-            continue  # another period
+        if _time_clash(frame.time, st_time, context) and not (
+            frame.months and s.months & frame.months and not st_time.years
+        ):
+            continue  # another period (a sentence naming the claim's month names its period)
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
         ):
