@@ -75,7 +75,8 @@ jump jumped double doubled|decrease decreases decreased decreasing fall falls fe
 falling drop drops dropped decline declined declines cut cuts cutting reduce reduced reduces
 reduction lower lowered slash slashed trim trimmed shrink shrank down lowering
 |revenue revenues sales turnover|buy buys bought acquire acquired acquisition takeover purchase
-purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed|win wins won winner take took taken
+purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed
+|win wins won winner take took taken
 |budget budgets|cost costs costing price prices|passenger passengers traveller travellers
 rider riders journey journeys trip trips|visitor visitors visit visits attendance admissions
 |home homes dwelling dwellings house houses housing unit units apartment apartments flat flats
