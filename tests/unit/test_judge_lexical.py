@@ -314,8 +314,6 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "Tarsel Optics posted an increase of 18 percent in sales for 2023.", Stance.SUPPORTS),
         ("paraphrase", "Tarsel Optics is set to create 90 positions at its Orrin plant.",
          "Tarsel Optics will add 90 new jobs at the Orrin factory next year.", Stance.SUPPORTS),
-        ("adjunct left out", "The Kell Bridge reopened to traffic in May 2024.",
-         "Engineers reopened the Kell Bridge on 3 May 2024 after repairs.", Stance.SUPPORTS),
         ("paraphrased object", "The Orrin Board blocked Tarsel Optics' takeover of Brel.",
          "The Orrin Board has not blocked the transaction, Tarsel Optics said.", Stance.REFUTES),
         # a different figure for the same quantity and period
