@@ -499,18 +499,19 @@ _FIGURE_RE = re.compile(
     # The look-ahead lets the engine skip positions that cannot start a figure (4x faster).
     r"(?=[\d$€£" + "".join(sorted({w[0] for w in NUMBER_WORDS} | {"g"})) + "u])"
     + _CUR_RE
-    + r"(?:(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + r"(?:(?<![a-z])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     rf"|\b(?P<word>{_NUM_WORD_ALT})\b)(?P<half>\s+and\s+a\s+half\b)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
 )
 _DIGIT_FIGURE_RE = re.compile(
     r"(?=[\d$€£egu])" + _CUR_RE
-    + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + r"(?<![a-z])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
 )
-"""Figures written with digits only: the fast pass used on every sentence of a document (number
+"""Figures written with digits only (a digit glued to letters, as in "CO2" or "H2O", is part of
+a name, not a figure): the fast pass used on every sentence of a document (number
 words are read as terms there, and as figures on the selected sentence)."""
 _HEDGE_BEFORE_RE = re.compile(
     r"(?:about|around|approximately|roughly|nearly|almost|some|over|more than|less than|under|"

@@ -442,3 +442,9 @@ def test_correction_of_another_figure_is_not_evidence(pad: str) -> None:
         "revenue. Revenue grew 11 percent, not 18 percent as previously reported."
     )
     assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.NEUTRAL
+
+
+def test_digits_glued_to_letters_are_names_not_figures() -> None:
+    assert [(f.value, f.unit) for f in normalize_figures("CO2 rose 2% and H2O fell")] == [
+        (2.0, "percent")
+    ]
