@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
@@ -1035,6 +1036,7 @@ class LexicalJudge:
             and atomic
             and missing >= cfg.missing_term_refutes
             and not conflicts
+            and not (cfg.read_frames and self._claim_frame(claim_text, idf, default).weak_subject)
         ):
             conflicts.append(f"same subject, {missing:.0%} of the claim absent")
 
@@ -1076,6 +1078,19 @@ class LexicalJudge:
             return result(Stance.SUPPORTS, f"covers {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
 
+    def _claim_frame(self, claim_text: str, idf: Mapping[str, float], default: float) -> Any:
+        """The claim's frame (``judge_frame.ClaimFrame``), parsed once per claim and IDF."""
+        from affidavit.tasks import judge_frame as jf
+
+        key = (claim_text, id(idf))
+        frame = self._frames.get(key)
+        if frame is None:
+            frame = jf.parse_claim_frame(claim_text, idf, default)
+            if len(self._frames) > 10_000:
+                self._frames.clear()
+            self._frames[key] = frame
+        return frame
+
     def _judge_frames(
         self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float
     ) -> tuple[JudgeResult, int]:
@@ -1086,13 +1101,7 @@ class LexicalJudge:
         """
         from affidavit.tasks import judge_frame as jf
 
-        key = (claim_text, id(idf))
-        frame = self._frames.get(key)
-        if frame is None:
-            frame = jf.parse_claim_frame(claim_text, idf, default)
-            if len(self._frames) > 10_000:
-                self._frames.clear()
-            self._frames[key] = frame
+        frame = self._claim_frame(claim_text, idf, default)
         if doc.frames is None:
             doc.frames = jf.parse_doc_frames(text, doc.spans, folded=doc.folded, terms=doc.terms)
         v = jf.judge_frames(frame, doc.frames, self.config.frame)  # type: ignore[arg-type]
