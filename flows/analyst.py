@@ -103,17 +103,58 @@ def check_source(target: str, *, home: str | None = None, wayback: bool = False,
         res = Fetcher().fetch(target)
         if res.error or res.status is None or res.status >= 400:
             raise ValueError(f"cannot fetch {target}: {res.error or res.status}")
-        html = res.content.decode("utf-8", "replace")
+        html = read_page_bytes(res.content, target, content_type=res.headers.get("content-type"))
         url = res.final_url or target
     else:
         path = Path(target)
+        if path.is_dir():
+            raise ValueError(f"{target}: is a directory, not an HTML file")
         if not path.is_file():
             raise ValueError(f"no such file: {target}")
-        html = path.read_bytes().decode("utf-8", "replace")
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValueError(f"cannot read {target}: {exc.strerror or exc}") from exc
+        html = read_page_bytes(data, target)
         url = url or page_url(html)
     first_seen = WaybackCDX().first_seen(url) if wayback and url else None
     return classify_source(url, html=html, first_seen=first_seen,
                            credibility_lists=credibility_lists_from_env())
+
+
+MAX_SOURCE_PAGE_BYTES = 20 * 1024 * 1024
+"""Largest page ``source`` reads, after decompression (bytes): ten times the extraction cap."""
+
+
+def read_page_bytes(data: bytes, name: str, *, content_type: str | None = None) -> str:
+    """Decode a saved or fetched page for ``source``: gunzipped, charset-decoded, checked.
+
+    Raises:
+        ValueError: For an empty file, a broken or oversized gzip stream, or content that is not
+            an HTML page (no markup at all).
+    """
+    import zlib
+
+    from affidavit.tasks.charset import decode_document
+
+    if data[:2] == b"\x1f\x8b":
+        d = zlib.decompressobj(wbits=31)
+        try:
+            data = d.decompress(data, MAX_SOURCE_PAGE_BYTES + 1)
+        except zlib.error as exc:
+            raise ValueError(f"{name}: broken gzip data ({exc})") from exc
+        if len(data) > MAX_SOURCE_PAGE_BYTES:
+            raise ValueError(f"{name}: decompresses past {MAX_SOURCE_PAGE_BYTES} bytes: refused")
+        if not d.eof:
+            raise ValueError(f"{name}: truncated gzip data")
+    if not data.strip():
+        raise ValueError(f"{name}: empty file: nothing to profile")
+    text = decode_document(data, content_type=content_type, kind="html").text
+    head = text[:65536]
+    controls = sum(1 for c in head if c < " " and c not in "\t\n\r\f")
+    if "<" not in head or text.count("\ufffd") > len(text) // 10 or controls > len(head) // 100:
+        raise ValueError(f"{name}: not an HTML page (no markup, or binary data)")
+    return text
 
 
 _CANONICAL = re.compile(
@@ -159,8 +200,15 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
                 frames.append(df)
+        except FileNotFoundError:
+            messages.append(f"{t}: no such file: refused")
+        except IsADirectoryError:
+            messages.append(f"{t}: is a directory, not a file: refused")
         except (OSError, ValueError) as exc:
-            messages.append(f"{t}: {exc}")
+            text = getattr(exc, "strerror", None) or str(exc)
+            messages.append(text if text.startswith(t) else f"{t}: {text}")
+        except Exception as exc:  # noqa: BLE001 - no input file may crash the command
+            messages.append(f"{t}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})")
     docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
     return docs, messages
 

@@ -10,8 +10,18 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 app = typer.Typer(
     add_completion=False,
@@ -22,8 +32,16 @@ app = typer.Typer(
 console = Console()
 err = Console(stderr=True)
 
+EXIT_OK = 0
+"""Done; rows skipped on the way are counted and listed (``skip:…``), not failures."""
+EXIT_ERROR = 1
+"""An input was refused or could not be read (the others were still processed and written),
+or the home, its disk or a stored file failed: one line on stderr says which."""
+EXIT_USAGE = 2
+"""A bad option or argument: nothing was done."""
 EXIT_NO_CAPABILITY = 3
 """Exit code when research could not run (no search capability)."""
+# 128 + N: killed by signal N (the supervisor says so, see affidavit.flows.supervise)
 
 STATUSES = ["SUPPORTED", "PARTIAL", "CONTESTED", "CONTRADICTED", "UNVERIFIED"]
 STATUS_STYLE = {"SUPPORTED": "green", "PARTIAL": "yellow", "CONTESTED": "magenta",
@@ -59,10 +77,14 @@ def _apply_allow(value: str | None) -> None:
 
 def _env(home: str | None) -> None:
     """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+    import os
     import tempfile
 
     from affidavit.warehouse.home import apply_prefect_environment, resolve_home
 
+    if not os.environ.get("AFFIDAVIT_DEBUG"):
+        # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
+        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
     paths = resolve_home(home)
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
@@ -70,6 +92,9 @@ def _env(home: str | None) -> None:
             pass
         apply_prefect_environment(paths)
         _lock_home(paths.root)
+        from affidavit.flows.context import pin_ephemeral_server_port
+
+        pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
@@ -107,14 +132,108 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
         _fail(f"unknown judge {judge!r}: use lexical or llm", 2)
 
 
-def _fail(message: str, code: int = 1) -> None:
-    err.print(f"[red]error:[/red] {message}")
+def _fail(message: str, code: int = EXIT_ERROR) -> None:
+    err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
     raise typer.Exit(code)
+
+
+SHOW_ALL_UP_TO = 20
+"""Runs with at most this many verdicts print the verdict table without ``--show``."""
+
+
+def _starting(what: str) -> None:
+    """Print the first line at once, before Prefect and the flows are imported (seconds)."""
+    err.print(f"[dim]affidavit {what}: starting (Prefect's local server takes a few "
+              "seconds)…[/dim]", highlight=False)
+
+
+class _CountColumn(MofNCompleteColumn):
+    """``done/total`` when the total is known, the count alone (or nothing) when it is not."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text(f"{int(task.completed)}" if task.completed else "",
+                        style="progress.download")
+        return super().render(task)
+
+
+class _EtaColumn(TimeRemainingColumn):
+    """``eta h:mm:ss`` for bars with a known total; nothing for the others."""
+
+    def render(self, task: Task) -> Text:  # noqa: D102
+        if task.total is None:
+            return Text("")
+        return Text("eta ", style="progress.remaining") + super().render(task)
+def _show(value: Any, limit: int = 200) -> str:
+    """Untrusted text (titles, claims, quotes, paths, messages) fit for the terminal.
+
+    Control characters and escape sequences removed, one line, cut at ``limit`` characters,
+    rich markup escaped (``affidavit.tasks.sanitize.display_text``).
+    """
+    from rich.markup import escape
+
+    from affidavit.tasks.sanitize import display_text
+
+    return escape(display_text(value, limit=limit))
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for an error: what failed and why, without a traceback.
+
+    >>> describe_error(FileNotFoundError(2, "No such file or directory", "claims.jsonl"))
+    'claims.jsonl: no such file or directory'
+    """
+    if isinstance(exc, FileNotFoundError) and not exc.strerror:
+        return f"{exc}: no such file or directory"
+    if isinstance(exc, OSError) and exc.strerror:
+        what = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror[0].lower() + exc.strerror[1:]
+        if exc.errno == 28:
+            reason += " (the home's disk is full: free space and run the command again; "
+            reason += "rows already written are kept)"
+        return f"{what}: {reason}" if what else reason
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if isinstance(exc, ValueError | OSError) else f"{type(exc).__name__}: {text}"
+
+
+def _exit_for_refusals(counts: dict[str, int], n_inputs: int | None = None) -> None:
+    """Exit non-zero when any input was refused outright (after everything was printed)."""
+    n = int(counts.get("sources_refused", 0))
+    if n:
+        of = f" of {n_inputs}" if n_inputs else ""
+        _fail(f"{n}{of} input(s) refused: nothing could be read from "
+              f"{'it' if n == 1 else 'them'} (see the notes above)")
 
 
 def _progress() -> Progress:
     return Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), console=err, transient=True)
+                    _CountColumn(), TimeElapsedColumn(), _EtaColumn(), console=err,
+                    transient=True)
+
+
+def _startup_task(prog: Progress, label: str = "starting Prefect, preflight (search, "
+                  "judge)") -> Any:
+    """Show a spinner while Prefect and the warehouse start; return the call that ends it."""
+    task = prog.add_task(label, total=None)
+
+    def ready() -> None:
+        if task in prog.task_ids:
+            prog.remove_task(task)
+
+    return ready
+
+
+def _expected_records(path: str) -> int | None:
+    """Count the records of a JSONL dump (its non-empty lines) for a progress total.
+
+    Other formats (feeds, WARC, CSV, Parquet, gzip) return None: their totals are not known
+    before they are parsed, and the bar shows a count without a total.
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".jsonl" or not p.is_file():
+        return None
+    with p.open("rb") as fh:
+        return sum(1 for line in fh if line.strip())
 
 
 def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
@@ -122,6 +241,12 @@ def _status_counts(verdicts: list[dict[str, Any]]) -> dict[str, int]:
     for v in verdicts:
         counts[v["status"]] = counts.get(v["status"], 0) + 1
     return counts
+
+
+def _cut(text: Any, limit: int) -> str:
+    """Cut a field for the terminal (a feed can carry a 600,000-character title)."""
+    s = " ".join(str(text or "").split())
+    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
@@ -135,13 +260,13 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
-            f"{v['supporting_origins']}/{v['refuting_origins']}", v["claim_text"],
-            (v.get("decided_by") or v.get("best_quote") or "")[:240],
+            f"{v['supporting_origins']}/{v['refuting_origins']}", _show(v["claim_text"], 300),
+            _show(v.get("decided_by") or v.get("best_quote") or "", 240),
         )
     return table
 
 
-def _print_run(result: Any, *, as_json: bool, title: str) -> None:
+def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = None) -> None:
     from affidavit.schemas.enums import RunStatus
 
     if as_json:
@@ -151,11 +276,17 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
                "verdicts": result.verdicts, "report": result.report_path}
         sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
     else:
-        if result.verdicts:
-            console.print(_verdict_table(result.verdicts, title))
+        n = len(result.verdicts)
+        n_show = n if show is None and n <= SHOW_ALL_UP_TO else min(show or 0, n)
+        if n_show:
+            shown = f"{title} ({n_show} of {n})" if n_show < n else title
+            console.print(_verdict_table(result.verdicts[:n_show], shown))
+        elif n:
+            console.print(f"[dim]{n} verdicts: the report lists them all (or use --show N, or "
+                          "affidavit verdicts)[/dim]")
         counts = _status_counts(result.verdicts)
         console.print("summary: " + ", ".join(f"{k} {v}" for k, v in counts.items())
-                      + f" — {result.message}")
+                      + f" — {_show(result.message, 300)}")
         skips = {k: v for k, v in result.counts.items() if k.startswith(("skip:", "reject:"))}
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
@@ -165,9 +296,9 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
             console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
                                                              sorted(fetches.items())))
         for d in result.degraded:
-            console.print(f"[yellow]degraded:[/yellow] {d}")
+            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}")
         for m in result.messages[:20]:
-            err.print(f"[dim]note:[/dim] {m}")
+            err.print(f"[dim]note:[/dim] {_show(m, 300)}")
         if len(result.messages) > 20:
             err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
         if result.report_path:
@@ -175,42 +306,80 @@ def _print_run(result: Any, *, as_json: bool, title: str) -> None:
         console.print(f"run: {result.run_id}")
     if result.status is RunStatus.NO_CAPABILITY:
         if not as_json:
-            err.print(f"[red]{result.message}[/red]")
+            err.print(f"[red]{_show(result.message, 300)}[/red]")
         raise typer.Exit(EXIT_NO_CAPABILITY)
+    _exit_for_refusals(result.counts)
 
 
-def _run_research(call: Any, *, as_json: bool, title: str) -> None:
+def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = None,
+                  show: int | None = None) -> None:
     """Run a research flow under progress bars; print its verdicts (or a clean error)."""
     try:
         with _progress() as prog:
-            res = call(_ingest_progress(prog), _round_progress(prog))
-    except ValueError as exc:
-        _fail(str(exc))
+            ready = _startup_task(prog)
+            ingest = _ingest_progress(prog)
+            rounds = _round_progress(prog, rounds=_mode_rounds(mode) if mode else None)
+            res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), rounds(*a)))
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
         return
-    _print_run(res, as_json=as_json, title=title)
+    _print_run(res, as_json=as_json, title=title, show=show)
 
 
 def _ingest_progress(prog: Progress) -> Any:
+    """Return the progress callback of the ingest stages.
+
+    One bar per source, with its record count as the total when it can be counted up front
+    (JSONL), and one per later stage (lineage, index).
+    """
     tasks: dict[str, Any] = {}
 
     def cb(label: str, n: int) -> None:
         if label not in tasks:
-            tasks[label] = prog.add_task(f"reading {Path(label).name}", total=None)
+            for task in prog.tasks:  # the previous stage is done: close its bar
+                if task.id in tasks.values() and task.total is None:
+                    if task.completed:
+                        prog.update(task.id, total=task.completed)
+                    else:  # a stage without a count (lineage, index): done, hide it
+                        prog.update(task.id, visible=False)
+            total = _expected_records(label)
+            name = {"lineage": "lineage (signatures, bands, edges)",
+                    "index": "search index"}.get(label, f"reading {Path(label).name}")
+            tasks[label] = prog.add_task(name, total=total)
         prog.advance(tasks[label], n)
 
     return cb
 
 
-def _round_progress(prog: Progress) -> Any:
-    state: dict[str, Any] = {}
+def _round_progress(prog: Progress, *, rounds: int | None = None) -> Any:
+    """Progress callback of the research rounds: claim-rounds done out of rounds × claims.
+
+    Called at the start of each round with the claims still active; claims that stop early
+    (saturated) shrink the total, so the ETA stays honest.
+    """
+    state: dict[str, Any] = {"done": 0, "last": 0}
 
     def cb(round_no: int, active: int) -> None:
+        n_rounds = rounds or round_no
         if "t" not in state:
-            state["t"] = prog.add_task("research", total=None)
-        prog.update(state["t"], description=f"research round {round_no}: {active} claim(s)",
-                    advance=1)
+            state["t"] = prog.add_task("research", total=active * n_rounds)
+        state["done"] += state["last"]
+        state["last"] = active
+        total = state["done"] + active * max(1, n_rounds - round_no + 1)
+        prog.update(state["t"], completed=state["done"], total=total,
+                    description=f"research round {round_no}/{n_rounds}: {active} claim(s)")
 
     return cb
+
+
+def _mode_rounds(mode: str) -> int | None:
+    from affidavit.schemas.enums import Mode
+    from affidavit.tasks.queries import MODES
+
+    try:
+        return int(MODES[Mode(mode)].rounds)
+    except (KeyError, ValueError, AttributeError):
+        return None
 
 
 @app.command()
@@ -236,6 +405,8 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    if not as_json:
+        _starting("backfill")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
@@ -245,31 +416,35 @@ def backfill(
                             published_at=date_column, wayback_first_seen=wayback_column)
     try:
         with _progress() as prog:
+            ready = _startup_task(prog, "starting Prefect and the warehouse")
+            ingest = _ingest_progress(prog)
             res = backfill_archive(paths, home=home, mapping=mapping, dask=dask,
-                                   progress=_ingest_progress(prog))
-    except ValueError as exc:
-        _fail(str(exc))
+                                   progress=lambda *a: (ready(), ingest(*a)))
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
         return
     if as_json:
         sys.stdout.write(json.dumps({"run_id": res.run_id, "counts": res.counts,
                                      "messages": res.messages}, indent=1) + "\n")
+        _exit_for_refusals(res.counts, len(paths))
         return
     c = res.counts
-    if not c.get("documents_read") and c.get("skip:source_unreadable"):
-        for m in res.messages[:20]:
-            err.print(f"[dim]note:[/dim] {m}")
-        _fail("no input could be read")
     console.print(f"documents read {c.get('documents_read', 0)}, added "
                   f"{c.get('documents_added', 0)}, lineage edges added "
                   f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
     skips = {k: v for k, v in c.items() if k.startswith("skip:")}
     if skips:
         console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
+    repaired = {k: v for k, v in c.items() if k.startswith("repaired:")}
+    if repaired:
+        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
+                                                         for k, v in sorted(repaired.items())))
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
+    _exit_for_refusals(c, len(paths))
 
 
 @app.command()
@@ -285,6 +460,9 @@ def run(
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
+    show: Annotated[int | None, typer.Option("--show", min=0, help="print the first N verdicts "
+                                             "(default: all of a run of at most "
+                                             f"{SHOW_ALL_UP_TO}, none of a bigger one)")] = None,
     allow_private: AllowOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
@@ -292,10 +470,13 @@ def run(
     """Run the main job: feeds and/or claims → research → verdicts.
 
     --feed takes feed files, feed URLs (polled with conditional GET; state in the feeds table)
-    and OPML subscription lists.
+    and OPML subscription lists. Prints the summary and the report's path; the verdict table
+    with --show N (or for a run of at most 20 claims).
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
+    if not as_json:
+        _starting("run")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.factcheck import factcheck
@@ -309,7 +490,7 @@ def run(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             progress=ingest, round_progress=rounds),
-        as_json=as_json, title="verdicts")
+        as_json=as_json, title="verdicts", mode=mode, show=show)
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -330,6 +511,8 @@ def _check_opml(feeds: list[str]) -> None:
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    if not as_json:
+        _starting("demo")
     _env(home)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.flows.factcheck import factcheck
@@ -338,9 +521,11 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     docs = str(demo_dir.joinpath("documents.jsonl"))
     claims_file = str(demo_dir.joinpath("claims.jsonl"))
     with _progress() as prog:
-        backfill_archive([docs], home=home, progress=_ingest_progress(prog))
+        ready = _startup_task(prog, "starting Prefect and the warehouse")
+        ingest = _ingest_progress(prog)
+        backfill_archive([docs], home=home, progress=lambda *a: (ready(), ingest(*a)))
         res = factcheck(claims_path=claims_file, home=home, mode="standard",
-                        round_progress=_round_progress(prog))
+                        round_progress=_round_progress(prog, rounds=_mode_rounds("standard")))
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
         from affidavit.warehouse.home import resolve_home
@@ -394,6 +579,8 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
+    if not as_json:
+        _starting("verify")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.analyst import verify as verify_flow
@@ -407,12 +594,19 @@ def verify(
     except OSError as exc:
         _fail(f"cannot read {file}: {exc.strerror or exc}")
         return
+    except UnicodeDecodeError:
+        _fail(f"cannot read {file}: not text")
+        return
     if not body.strip():
         _fail("nothing to verify: the text is empty", 2)
+    bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    if bad > len(body[:65536]) // 20:
+        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
+              "encoding than UTF-8)")
     _run_research(
         lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
                                       round_progress=rounds),
-        as_json=as_json, title="verify")
+        as_json=as_json, title="verify", mode=mode)
 
 
 @app.command()
@@ -428,6 +622,8 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
+    if not as_json:
+        _starting("research")
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.analyst import research_question
@@ -438,7 +634,7 @@ def research(
     _run_research(
         lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
                                             round_progress=rounds),
-        as_json=as_json, title="research")
+        as_json=as_json, title="research", mode=mode)
 
 
 @app.command()
@@ -471,9 +667,9 @@ def source(
     if as_json:
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
         return
-    table = Table(title=f"source: {target}", show_header=False)
+    table = Table(title=f"source: {_show(target, 120)}", show_header=False)
     for k, v in data.items():
-        table.add_row(k, ", ".join(map(str, v)) if isinstance(v, tuple) else str(v))
+        table.add_row(k, _show(", ".join(map(str, v)) if isinstance(v, tuple) else str(v), 300))
     console.print(table)
 
 
@@ -497,7 +693,7 @@ def recall(
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
     if not rows:
-        console.print(f"no unexpired finding matches {query!r}")
+        console.print(f"no unexpired finding matches {_show(query, 120)!r}")
         return
     console.print(_verdict_table(rows, f"findings for {query!r}"))
 
@@ -518,7 +714,7 @@ def origins(
 
     res = origins_flow(targets, home=home)
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
     if res.report is None:
         _fail("no documents could be read")
         return
@@ -531,23 +727,206 @@ def origins(
     render_origins(res.report, console)
 
 
-def main() -> None:
-    """Entry point of the ``affidavit`` console script."""
-    from affidavit.warehouse.store import WarehouseError
+# -- audit: an answer checked against the evidence it was written from ----------------------------
+
+_LABEL_STYLE = {"SUPPORTED": "green", "OVERSTATED": "yellow", "UNSUPPORTED": "dim",
+                "CONTRADICTED": "red"}
+
+
+@app.command()
+def audit(
+    answer_file: Annotated[str | None, typer.Argument(help="a file holding one answer")] = None,
+    evidence: Annotated[list[str] | None, typer.Option(
+        "--evidence", help="a file holding one tool output the answer read (repeatable)")] = None,
+    sessions: Annotated[str | None, typer.Option(
+        "--sessions", help="JSONL/JSON/Parquet of records {id, answer, evidence: [{tool, "
+        "input, output}]}")] = None,
+    auditor: Annotated[str, typer.Option("--auditor", help="lexical | llm")] = "lexical",
+    card: Annotated[str | None, typer.Option(
+        "--card", help="facts-and-limits card for the llm auditor")] = None,
+    id_column: Annotated[str | None, typer.Option(
+        "--id-column", help="column of the record id (default: id, case_id, ...)")] = None,
+    answer_column: Annotated[str | None, typer.Option(
+        "--answer-column", help="column of the answer (default: answer, response, ...)")] = None,
+    evidence_column: Annotated[str | None, typer.Option(
+        "--evidence-column", help="column of the evidence list (default: evidence, "
+        "tool_calls, ...)")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=0,
+                                              help="audit at most this many records")] = None,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1,
+                                            help="records per task run")] = 500,
+    home: HomeOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Audit an answer (or a file of them) against the evidence it was written from.
+
+    Each claim is labelled SUPPORTED, OVERSTATED, UNSUPPORTED or CONTRADICTED against that
+    evidence only; a scanner flags absolute words and figures no evidence holds.
+
+    Example: affidavit audit answer.txt --evidence pytest.txt --evidence pyproject.toml
+
+    Example: affidavit audit --sessions sessions.jsonl --json
+    """
+    if (answer_file is None) == (sessions is None):
+        _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
+    if sessions is not None and evidence:
+        _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
+    if auditor not in ("lexical", "llm"):
+        _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
+    for p in [answer_file, sessions, card, *(evidence or [])]:
+        if p is not None and not Path(p).is_file():
+            _fail(f"no such file: {p}", 2)
+    _env(home)
+    from affidavit.flows.audit import audit_answer, audit_sessions
+
+    try:
+        if sessions is not None:
+            with _progress() as prog:
+                bar = prog.add_task("auditing", total=limit)
+                res = audit_sessions(sessions, auditor=auditor, card_path=card,
+                                     id_column=id_column, answer_column=answer_column,
+                                     evidence_column=evidence_column, limit=limit,
+                                     batch_size=batch_size, home=home,
+                                     progress=lambda n: prog.advance(bar, n))
+        else:
+            assert answer_file is not None
+            res = audit_answer(answer_file, list(evidence or []), auditor=auditor,
+                               card_path=card, home=home)
+    except (ValueError, FileNotFoundError) as exc:
+        _fail(str(exc))
+        return
+    for m in res.messages[:20]:
+        err.print(f"[dim]note:[/dim] {m}")
+    if as_json:
+        by_audit: dict[str, list[dict[str, Any]]] = {}
+        for c in res.claims:
+            by_audit.setdefault(c["audit_id"], []).append(
+                {k: c[k] for k in ("text", "label", "reason", "quote", "anchor", "flags")})
+        out = {"run_id": res.run_id, "status": res.status.value, "message": res.message,
+               "counts": res.counts, "degraded": res.degraded, "report": res.report_path,
+               "audits": [{**{k: a[k] for k in ("audit_id", "record_id", "auditor", "n_claims",
+                                               "n_supported", "n_overstated", "n_unsupported",
+                                               "n_contradicted", "n_unlabelled", "n_demoted",
+                                               "scanner_flags", "degraded")},
+                           "claims": by_audit.get(a["audit_id"], [])} for a in res.audits]}
+        sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+        return
+    shown = res.audits if len(res.audits) <= 20 else [
+        a for a in res.audits if a["n_contradicted"] or a["degraded"]][:20]
+    by_id = {}
+    for c in res.claims:
+        by_id.setdefault(c["audit_id"], []).append(c)
+    for a in shown:
+        flags = f" flags: {', '.join(a['scanner_flags'])}" if a["scanner_flags"] else ""
+        console.print(f"[bold]{a['record_id']}[/bold] ({a['auditor']}){flags}"
+                      + (f" [yellow]{a['degraded']}[/yellow]" if a["degraded"] else ""))
+        for c in by_id.get(a["audit_id"], []):
+            lab = c["label"] or "UNLABELLED"
+            line = f"  [{_LABEL_STYLE.get(lab, '')}]{lab:12}[/] {c['text']}"
+            if c["label"] != "SUPPORTED" and c["reason"]:
+                line += f" [dim]— {c['reason']}[/dim]"
+            console.print(line)
+            if c["label"] == "CONTRADICTED" and c["quote"]:
+                console.print(f"      [dim]evidence:[/dim] {c['quote'][:200]!r}")
+    totals = {k: sum(a[f"n_{k}"] for a in res.audits)
+              for k in ("supported", "overstated", "unsupported", "contradicted", "unlabelled")}
+    console.print("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items() if v or
+                                          k != "unlabelled") + f" — {res.message}")
+    skips = {k: v for k, v in res.counts.items() if k.startswith("skip:")}
+    if skips:
+        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
+    if res.report_path:
+        console.print(f"report: {res.report_path}")
+export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")
+app.add_typer(export_app, name="export")
+
+
+@export_app.command("claimreview")
+def export_claimreview_cmd(
+    run_id: Annotated[str | None, typer.Option("--run", help="one run's verdicts (default: the "
+                                               "latest verdict of every claim)")] = None,
+    status: Annotated[list[str] | None, typer.Option("--status", help="only this status "
+                                                     "(repeatable)")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="write to this file (default: "
+                                             "stdout)")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="where the report is "
+                                                 "published (default "
+                                                 "$AFFIDAVIT_PUBLISH_BASE_URL)")] = None,
+    home: HomeOpt = None,
+) -> None:
+    """Write ClaimReview JSON-LD (schema.org) of the verdicts, one node per published claim.
+
+    UNVERIFIED verdicts are left out (no finding to publish). Each node's url is the base URL
+    plus claims/<claim_id>.html, the claim's page in the report folder.
+
+    Example: affidavit export claimreview --status SUPPORTED --status CONTRADICTED --out cr.json
+    """
+    statuses = [x.upper() for x in status] if status else None
+    for x in statuses or []:
+        if x not in STATUSES:
+            _fail(f"unknown status {x!r}: use one of {', '.join(STATUSES)}", 2)
+        if x == "UNVERIFIED":
+            _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
+                  "finding); see the README", 2)
+    _env(home)
+    import os
+
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.publish import export_claimreview, publish_config_from_env
+
+    env = dict(os.environ)
+    if base_url:
+        env["AFFIDAVIT_PUBLISH_BASE_URL"] = base_url
+    try:
+        config = publish_config_from_env(env)
+        nodes, left_out, n = export_claimreview(open_warehouse(home), run_id=run_id,
+                                                statuses=statuses, now=utcnow(), config=config)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        return
+    text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        tmp = out.with_name(f".{out.name}.tmp")
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            tmp.replace(out)
+        except OSError as exc:
+            _fail(f"cannot write {out}: {exc.strerror or exc}")
+    skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))
+    err.print(f"{len(nodes)} ClaimReview node(s) from {n} verdict(s)"
+              + (f"; left out: {skipped}" if skipped else "")
+              + (f" → {out}" if out else ""), highlight=False)
+    if config.is_placeholder:
+        err.print("[yellow]note:[/yellow] no base URL set: review urls point to "
+                  f"{config.base_url} (set AFFIDAVIT_PUBLISH_BASE_URL or --base-url)")
+
+
+def _main() -> None:
+    import os
 
     try:
         app()
-    except WarehouseError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise SystemExit(1) from exc
-    except RuntimeError as exc:
-        # Prefect raises "Failed to reach API at <url>" when PREFECT_API_URL names a server
-        # that does not answer: one line, not a traceback.
-        if not str(exc).startswith("Failed to reach API at"):
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # one line, not a traceback (AFFIDAVIT_DEBUG=1 shows it)
+        if os.environ.get("AFFIDAVIT_DEBUG"):
             raise
-        err.print(f"[red]error:[/red] {exc} (PREFECT_API_URL): start that Prefect server, or "
-                  "unset PREFECT_API_URL to run on the embedded local one")
-        raise SystemExit(1) from exc
+        message = describe_error(exc)
+        if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
+            # Prefect cannot reach the server PREFECT_API_URL names
+            message += (" (PREFECT_API_URL): start that Prefect server, or unset "
+                        "PREFECT_API_URL to run on the embedded local one")
+        err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
+        raise SystemExit(EXIT_ERROR) from None
+
+
+def main() -> None:
+    """Entry point of the ``affidavit`` console script (supervised: no process left behind)."""
+    from affidavit.flows.supervise import run_supervised
+
+    run_supervised(_main)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,42 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def pin_ephemeral_server_port() -> int | None:
+    """Give Prefect's ephemeral API server a port the kernel picked, before anything starts it.
+
+    Prefect picks the port of its ephemeral server at random in 8000-8999 after a bind test, so
+    two commands starting at once (two homes, or other Prefect programs) can pick the same one;
+    the loser's health check may then answer from the winner's server, and the command dies
+    when that server stops (seen once in about forty backfills). A port from the kernel's
+    ephemeral range (bind to port 0) is outside the range Prefect draws from and is not handed
+    out twice at once. A no-op when ``PREFECT_API_URL`` names a server, when the server is
+    already set up, or when Prefect's internals differ from 3.x (``SubprocessASGIServer``).
+
+    Returns:
+        The port chosen, or None when nothing was changed.
+    """
+    import os
+    import socket
+
+    if os.environ.get("PREFECT_API_URL"):
+        return None
+    try:
+        from prefect.server.api.server import SubprocessASGIServer
+    except ImportError:
+        return None
+    instances = getattr(SubprocessASGIServer, "_instances", None)
+    if not isinstance(instances, dict) or None in instances:
+        return None
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = int(sock.getsockname()[1])
+    server = SubprocessASGIServer()  # the instance Prefect's clients will use (key None)
+    if getattr(server, "running", True) or getattr(server, "port", 0) is not None:
+        return None
+    server.port = port
+    return port
+
+
 def open_warehouse(home: str | None = None) -> Warehouse:
     """Resolve the home (argument, ``$AFFIDAVIT_HOME``, ``./.affidavit``); open its warehouse."""
     paths: HomePaths = resolve_home(home)
@@ -65,27 +101,39 @@ class RunRecord:
         }
 
     def start(self) -> RunRecord:
-        """Write the run's row with status ``running``.
+        """Close out runs whose process died; take this run's lock; write its ``running`` row.
 
-        The private-address setting of the fetcher (``AFFIDAVIT_ALLOW_PRIVATE``) is recorded in
+        The lock is taken before the row is written, so another run starting meanwhile never
+        takes this one for abandoned (``affidavit.warehouse.runs``). The private-address
+        setting of the fetcher (``AFFIDAVIT_ALLOW_PRIVATE``) is recorded in
         ``parameters["allow_private"]`` unless the flow set it.
 
         Raises:
             ValueError: When ``AFFIDAVIT_ALLOW_PRIVATE`` cannot be parsed.
         """
         from affidavit.tasks.fetch import allow_list_from_env
+        from affidavit.warehouse.runs import RunLock, close_out_abandoned_runs
 
         if "allow_private" not in self.parameters:
             self.parameters["allow_private"] = allow_list_from_env().describe()
+        closed = close_out_abandoned_runs(self.wh, now=utcnow())
+        if closed:
+            self.counts["runs_abandoned_closed"] += len(closed)
+            self.messages.append(f"{len(closed)} earlier run(s) left running by a process that "
+                                 f"died marked abandoned: {', '.join(closed[:5])}")
+        self._lock = RunLock(self.wh, self.run_id).acquire()
         self.wh.write("runs", _table([self._row(None, None)]), part=f"run-{self.run_id}")
         return self
 
     def finish(self, status: RunStatus, message: str | None = None) -> None:
-        """Rewrite the run's row with its final status, counts and message."""
+        """Rewrite the run's row with its final status, counts and message; drop its lock."""
         self.status = status
         self.wh.write(
             "runs", _table([self._row(utcnow(), message)]), part=f"run-{self.run_id}"
         )
+        lock = getattr(self, "_lock", None)
+        if lock is not None:
+            lock.release()
 
 
 def sync_views(wh: Warehouse, run: RunRecord) -> None:

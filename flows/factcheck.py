@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -18,6 +17,7 @@ from prefect.cache_policies import NO_CACHE
 
 from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
 from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
+from affidavit.flows.publish import write_run_report
 from affidavit.flows.research_loop import ResearchResult, research
 from affidavit.flows.stages import (
     Progress,
@@ -48,7 +48,6 @@ from affidavit.tasks.fetch import (
 )
 from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
 from affidavit.tasks.queries import MODES
-from affidavit.tasks.reports import claimreview_jsonld, render_html_report
 from affidavit.tasks.sources import CredibilityLists
 from affidavit.tasks.tribunal import TribunalConfig, build_verdict_rows
 from affidavit.warehouse.store import Warehouse
@@ -101,10 +100,29 @@ def claims_from_documents(wh: Warehouse, doc_ids: Sequence[str], *, now: datetim
 
 def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRecord,
                      text_column: str | None = None) -> list[dict[str, Any]]:
-    """Read claims from a JSONL/JSON/CSV file; bad rows are counted skips."""
-    items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
-    run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+    """Read claims from a JSONL/JSON/CSV file; bad rows are counted skips.
+
+    A file that cannot be read, or from which no claim comes, is refused like any input
+    (``skip:source_unreadable`` / ``sources_refused``, one message): the run goes on with the
+    other inputs and the command exits non-zero.
+    """
+    try:
+        items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
+    except (OSError, ValueError) as exc:
+        reason = "no such file" if isinstance(exc, FileNotFoundError) else (
+            getattr(exc, "strerror", None) or str(exc))
+        run.counts["skip:source_unreadable"] += 1
+        run.counts["sources_refused"] += 1
+        run.messages.append(f"{path}: {reason}: refused")
+        return []
+    repairs = ("control_chars_removed", "replacement_chars", "charset_not_utf8")
+    run.counts.update({(f"repaired:{k}" if k in repairs else f"skip:{k}"): v
+                       for k, v in skips.items()})
     run.messages.extend(messages)
+    if not items and limit != 0:
+        run.counts["sources_refused"] += 1
+        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "empty file"
+        run.messages.append(f"{path}: no claim could be read ({why}): refused")
     dupes: Counter[str] = Counter()
     rows = build_claim_rows(items, now=now, origin=f"file:{path}", skips=dupes)
     run.counts.update({f"skip:{k}": v for k, v in dupes.items()})
@@ -176,59 +194,20 @@ def decide_and_write(
     return rows, result
 
 
-def source_urls(wh: Warehouse, claim_ids: Sequence[str]) -> dict[str, str]:
-    """Return, per claim extracted from a document, that document's URL (its appearance)."""
-    if not claim_ids:
-        return {}
-    df = wh.query(
-        "select c.claim_id, d.url from claims c join documents d on d.doc_id = c.source_doc_id "
-        "where c.claim_id in (select unnest($ids)) and d.url is not null",
-        {"ids": list(claim_ids)},
-    )
-    return dict(df.iter_rows())
-
-
 def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
                  result: ResearchResult | None, *, now: datetime) -> Path:
-    """Write the run's HTML report and ClaimReview JSON-LD under ``<home>/reports/<run_id>/``."""
-    folder = wh.paths.reports / run.run_id
-    folder.mkdir(parents=True, exist_ok=True)
-    evidence: dict[str, list[dict[str, Any]]] = {}
-    lineage: dict[str, dict[str, Any]] = {}
-    if result is not None and result.judgments.height:
-        adm = result.judgments.filter(pl.col("is_admitted"))
-        if adm.height:
-            texts = wh.texts(adm["doc_id"].unique().to_list()).select("doc_id", "text", "title")
-            adm = adm.join(texts, on="doc_id", how="left")
-            edges = wh.read("lineage_edges",
-                            where="parent_doc_id in (select unnest($ids)) "
-                                  "or child_doc_id in (select unnest($ids))",
-                            params={"ids": adm["doc_id"].unique().to_list()})
-            for (cid,), g in adm.group_by("claim_id"):
-                evidence[str(cid)] = g.to_dicts()
-                ids = set(g["doc_id"].to_list())
-                lineage[str(cid)] = {
-                    "documents": g.select("doc_id", "url", "title", "origin_doc_id")
-                    .unique("doc_id").to_dicts(),
-                    "edges": edges.filter(pl.col("parent_doc_id").is_in(list(ids))
-                                          & pl.col("child_doc_id").is_in(list(ids))).to_dicts(),
-                }
+    """Write the run's report folder and ClaimReview JSON-LD; return the index page's path.
+
+    The folder is ``<home>/reports/<run_id>/``: ``report.html``, one page per claim under
+    ``claims/`` and ``claimreview.jsonld``.
+    """
     run_info = {"run_id": run.run_id, "flow": run.flow, "started_at": run.started_at,
                 "capabilities": run.capabilities, "degraded": run.degraded,
-                "counts": dict(run.counts)}
-    html = render_html_report(run_info, verdicts, evidence, lineage)
-    path = folder / "report.html"
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
-    sources = source_urls(wh, [str(v["claim_id"]) for v in verdicts])
-    reviews = [claimreview_jsonld({**v, "source_url": sources.get(str(v["claim_id"]))}, now=now)
-               for v in verdicts]
-    jpath = folder / "claimreview.jsonld"
-    tmp = jpath.with_suffix(".tmp")
-    tmp.write_text(json.dumps(reviews, indent=1, default=str), encoding="utf-8")
-    tmp.replace(jpath)
-    return path
+                "counts": dict(run.counts), "parameters": run.parameters}
+    published = write_run_report(wh, run_info, verdicts,
+                                 result.judgments if result is not None else None, now=now)
+    run.messages.extend(published.notes)
+    return published.index
 
 
 def credibility_lists_from_env(environ: Mapping[str, str] | None = None) -> CredibilityLists | None:

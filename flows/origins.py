@@ -21,6 +21,7 @@ from affidavit.tasks.lineage import (
     build_lineage,
     count_independent_origins,
 )
+from affidavit.tasks.sanitize import display_text
 
 __all__ = ["OriginNode", "OriginsReport", "compare_sources", "render_origins"]
 
@@ -162,7 +163,8 @@ def _add(tree: Tree, node: OriginNode) -> None:
     for child in node.children:
         arrow = "↔" if child.direction == "undirected" else "→"
         extra = f" [dim]({child.figure}; {child.direction})[/dim]" if child.figure else ""
-        branch = tree.add(f"{arrow} [bold]{child.relation}[/bold] {escape(child.label)}{extra}")
+        label = escape(display_text(child.label, limit=120))
+        branch = tree.add(f"{arrow} [bold]{child.relation}[/bold] {label}{extra}")
         _add(branch, child)
 
 
@@ -179,11 +181,12 @@ def render_origins(report: OriginsReport, console: Console) -> None:
     )
     for root in report.tree:
         size = 1 + _count(root)
-        branch = top.add(f"[green]origin[/green] {escape(root.label)} — {size} document(s)")
+        label = escape(display_text(root.label, limit=120))
+        branch = top.add(f"[green]origin[/green] {label} — {size} document(s)")
         _add(branch, root)
     console.print(top)
     for note in report.notes:
-        console.print(f"[yellow]note:[/yellow] {escape(note)}")
+        console.print(f"[yellow]note:[/yellow] {escape(display_text(note, limit=400))}")
 
 
 def _count(node: OriginNode) -> int:

@@ -77,6 +77,41 @@ def archive_texts(wh: Warehouse, doc_ids: Sequence[str]) -> dict[str, tuple[str 
     return {d: (t, x) for d, t, x in df.select("doc_id", "title", "text").iter_rows()}
 
 
+def open_index_repaired(wh: Warehouse) -> tuple[SearchIndex, str | None]:
+    """Open the archive's search index, rebuilding what is missing from the stored documents.
+
+    A deleted index, or one that lacks documents a killed run stored, would make research say
+    "no search capability" while documents are stored. Missing documents are indexed again; a
+    damaged index (unreadable files, unknown format) is moved aside to ``index.damaged-<n>``
+    and rebuilt.
+
+    Returns:
+        The index and a one-line note of what was repaired (None when nothing was).
+    """
+    import shutil
+
+    from affidavit.flows.stages import index_documents
+
+    note = None
+    try:
+        index = SearchIndex.open(wh.paths.index)
+    except (OSError, ValueError, KeyError) as exc:
+        n = 1
+        while (aside := wh.paths.root / f"index.damaged-{n}").exists():
+            n += 1
+        shutil.move(str(wh.paths.index), str(aside))
+        wh.paths.index.mkdir(parents=True, exist_ok=True)
+        index = SearchIndex.open(wh.paths.index)
+        note = f"search index unreadable ({type(exc).__name__}): moved to {aside.name}, rebuilt"
+    stored = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list())
+    missing = stored - index.doc_ids()
+    if missing:
+        n_added = index_documents(wh, index, sorted(missing))
+        note = (note + "; " if note else "") + (
+            f"search index lacked {len(missing)} stored document(s): {n_added} indexed again")
+    return index, note
+
+
 def run_preflight(
     wh: Warehouse,
     *,
@@ -100,12 +135,14 @@ def run_preflight(
     if judge not in ("lexical", "llm"):
         raise ValueError(f"unknown judge {judge!r}: use 'lexical' or 'llm'")
     search_config = search_config or search_config_from_env()
-    index = SearchIndex.open(wh.paths.index)
+    index, repair = open_index_repaired(wh)
     probes = probe_providers(search_config, index=index, client=client)
     providers: list[SearchProvider] = []
     found: dict[str, Any] = {"search": {k: {"available": ok, "detail": d}
                                         for k, (ok, d) in probes.items()}}
     degraded: list[str] = []
+    if repair:
+        found["index_repair"] = repair
     if probes.get("archive", (False, ""))[0]:
         providers.append(ArchiveProvider(index, texts=lambda ids: archive_texts(wh, ids)))
     if search_config.searxng_url and probes.get("searxng", (False, ""))[0]:

@@ -28,8 +28,11 @@ from affidavit.warehouse.store import Warehouse
 
 REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
                      "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
-                     "text_truncated"})
-"""Ingest counters that record a repair of a row that was kept, not a skip."""
+                     "text_truncated", "control_chars_removed", "date_untrusted",
+                     "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
+                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
+                     "warc_version_unknown", "content_html_preferred"})
+"""Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 Progress = Callable[[str, int], None]
 """Progress callback: (stage label, rows just done)."""
@@ -56,16 +59,21 @@ def ingest_sources(
     added: list[str] = []
     known = wh.existing_keys("documents")  # read once, not once per batch
     for source in map(strip_credentials, sources):  # never shown or stored with a password
+        n_read = 0
+        n_skipped = 0
+        failure: str | None = None
         try:
             batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
                                   kind=kind)  # type: ignore[arg-type]
             for batch in batches:
                 run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
                                    for k, v in batch.skips.items()})
+                n_skipped += sum(v for k, v in batch.skips.items() if k not in REPAIRS)
                 run.messages.extend(batch.messages)
                 docs = pl.from_arrow(batch.documents)
                 assert isinstance(docs, pl.DataFrame)
                 run.counts["documents_read"] += docs.height
+                n_read += docs.height
                 if docs.is_empty():
                     continue
                 docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
@@ -75,15 +83,33 @@ def ingest_sources(
                 if progress:
                     progress(source, docs.height)
         except FileNotFoundError:
-            run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: no such file")
+            failure = "no such file"
         except IsADirectoryError:
-            run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: is a directory, not a file")
+            failure = "is a directory, not a file"
+        except PermissionError as exc:
+            failure = f"permission denied ({exc.strerror or exc})"
         except (OSError, ValueError) as exc:
+            if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
+                raise  # a full or failing disk is not the input's fault: stop the run
+            failure = str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+        except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
+            failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
+        if failure is not None:
             run.counts["skip:source_unreadable"] += 1
-            run.messages.append(f"{source}: {exc}")
+            name = source.rsplit("/", 1)[-1]
+            if failure.startswith((source, name)):  # the reader's message names the file
+                failure = failure.split(": ", 1)[1] if ": " in failure else failure
+            if not failure.endswith(("skipped", "refused")):
+                failure += ": refused"
+            run.messages.append(f"{source}: {failure}")
+        if n_read == 0 and (failure is not None or n_skipped):
+            # nothing at all came out of this input: it is refused, and the command says so
+            run.counts["sources_refused"] += 1
     return added
+
+
+_DISK_ERRNOS = frozenset({28, 5, 30, 122})
+"""ENOSPC (disk full), EIO, EROFS, EDQUOT: errors of the disk the home is on, not of an input."""
 
 
 FEED_PARSE_FAILURES = frozenset({"malformed_feed", "not_a_feed", "xml_entity_declaration",
@@ -295,6 +321,13 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
     ids = list(new_doc_ids)
     missing = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list()) - index.doc_ids()
     ids = sorted(set(ids) | missing)
+    n = index_documents(wh, index, ids)
+    run.counts["documents_indexed"] += n
+    return n
+
+
+def index_documents(wh: Warehouse, index: SearchIndex, ids: Sequence[str]) -> int:
+    """Add the stored documents ``ids`` (title and text) to ``index``; return how many."""
     if not ids:
         return 0
     docs = wh.texts(ids)
@@ -304,9 +337,7 @@ def refresh_index(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord) 
         docs["text"].fill_null("").to_list(),
         strict=True,
     )
-    n = index.add(rows)
-    run.counts["documents_indexed"] += n
-    return n
+    return index.add(rows)
 
 
 ingest_task = task(ingest_sources, name="ingest", cache_policy=NO_CACHE)
@@ -328,7 +359,7 @@ def materialize_web_hits(
     fetched or yields no text keeps the hit's title and snippet as a snippet-only document:
     quotable, never dropped (DESIGN.md, Ingest).
     """
-    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.extract import extract_html, note_page_repairs
     from affidavit.tasks.ingest_common import parse_datetime, rows_to_documents
     from affidavit.tasks.urls import canonicalize_url
 
@@ -348,6 +379,11 @@ def materialize_web_hits(
     todo = [u for u in by_url if u not in out]
     if not todo:
         return out
+
+    def note(reason: str, message: str) -> None:
+        run.counts[f"repaired:{reason}"] += 1
+        run.messages.append(message)
+
     f = fetcher if fetcher is not None else Fetcher()
     fetched_at = utcnow()
     results = f.fetch_many(todo)  # type: ignore[attr-defined]
@@ -359,7 +395,10 @@ def materialize_web_hits(
         fetch_rows[url] = fetch_row(res, run_id=run.run_id, seq=next_fetch_seq(run),
                                     kind=FetchKind.PAGE, fetched_at=fetched_at, doc_ids_added=0)
         if res.error is None and res.status is not None and res.status < 400 and res.content:
-            page = extract_html(res.content, url=res.final_url or url)
+            page = extract_html(res.content, url=res.final_url or url,
+                                content_type=res.headers.get("content-type"))
+            if page is not None:
+                note_page_repairs(page, url, note)
         if page is not None and page.text.strip():
             web_rows.append({"url": url, "title": page.title or getattr(hit, "title", None),
                              "text": page.text, "author": page.author,

@@ -103,6 +103,8 @@ class RunStatus(StrEnum):
     COMPLETED = "completed"
     FAILED = "failed"
     NO_CAPABILITY = "no_capability"
+    ABANDONED = "abandoned"
+    """Left ``running`` by a process that died (kill, OOM); set by the next run that starts."""
 
 
 class SourceType(StrEnum):

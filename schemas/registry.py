@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA
 from affidavit.schemas.claims import CLAIMS_SCHEMA
 from affidavit.schemas.documents import DOCUMENTS_SCHEMA
 from affidavit.schemas.feeds import FEEDS_SCHEMA
@@ -27,4 +28,6 @@ TABLES: dict[str, pa.Schema] = {
     "runs": RUNS_SCHEMA,
     "feeds": FEEDS_SCHEMA,
     "fetches": FETCHES_SCHEMA,
+    "audits": AUDITS_SCHEMA,
+    "audit_claims": AUDIT_CLAIMS_SCHEMA,
 }

@@ -687,6 +687,49 @@ def _best_overlap(nq: str, nt: NormalizedText) -> float:
     return round(best, 4)
 
 
+_SINGLE_WRAPPERS = frozenset("'\u2018\u2019\u201a\u201b\u2039\u203a")
+
+
+def unwrap_quote(quote: str) -> str:
+    """Remove the quote marks a judge wrapped around a quote; keep marks that belong to it.
+
+    Double marks (straight, curly, low-9, guillemets) at the ends are a wrapper only when the
+    words between them hold no double mark of their own: ``“We won’t close”`` and an
+    unbalanced ``“We won’t close`` are unwrapped, while ``the plan "a promise"`` and
+    ``"aaa" … "bbb"`` (quoted words at both ends of a span) are left whole. Single marks are a
+    wrapper only as a pair (a lone ``'`` may be an apostrophe). Punctuation the judge put
+    after the closing mark (``“…”.``) goes with it.
+
+    >>> unwrap_quote("\u201cWe won\u2019t close the clinic.\u201d")
+    'We won\u2019t close the clinic.'
+    >>> unwrap_quote('The plan was "a promise with no money"')
+    'The plan was "a promise with no money"'
+    >>> unwrap_quote("\u00abUnbalanced opening only")
+    'Unbalanced opening only'
+    >>> unwrap_quote('"aaa" and "bbb"')
+    '"aaa" and "bbb"'
+    """
+    q = quote.strip()
+    for _ in range(2):  # at most two nested wrappers ("'…'")
+        if len(q) < 2:
+            return q
+        trimmed = q.rstrip(".,;:")
+        body = trimmed if trimmed[-1:] in _DOUBLE_QUOTES | _SINGLE_WRAPPERS else q
+        first, last = body[0], body[-1]
+        lead = first in _DOUBLE_QUOTES
+        trail = last in _DOUBLE_QUOTES
+        if lead or trail:
+            inner = body[1 if lead else 0: len(body) - 1 if trail else len(body)]
+            if any(c in _DOUBLE_QUOTES for c in inner):
+                return q
+            q = inner.strip()
+        elif first in _SINGLE_WRAPPERS and last in _SINGLE_WRAPPERS and len(body) > 2:
+            q = body[1:-1].strip()
+        else:
+            return q
+    return q
+
+
 def _failed(reason: str, best_overlap: float | None = None) -> Anchor:
     return Anchor(kind=AnchorKind.FAILED, reason=reason, best_overlap=best_overlap)
 
@@ -742,6 +785,18 @@ def anchor_quote(
         actual_sha = cache.sha256_of(text)
         if actual_sha != expected_sha256.lower():
             return _failed(REASON_CONTENT_CHANGED)
+    inner = unwrap_quote(quote)
+    if inner and inner != quote.strip() and not (
+        len(text) < _INDEX_MIN_CHARS and _find_on_boundaries(text, quote.strip()) >= 0
+    ):
+        # the words inside a judge's quote marks: the span then leaves the marks out
+        a = anchor_quote(inner, text, min_chars=min_chars, expected_sha256=expected_sha256,
+                         cache=cache, diagnose=False)
+        if a.is_admitted:  # not verbatim as given: the marks were removed
+            return Anchor(kind=AnchorKind.NORMALIZED, span_start=a.span_start,
+                          span_end=a.span_end)
+        if a.reason == REASON_CONTENT_CHANGED:
+            return a
     nq = normalize_quote(quote)
     core = _strip_end_punct(nq)
     if not core:

@@ -26,6 +26,8 @@ WET
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import zlib
 from collections import Counter
@@ -35,7 +37,12 @@ from pathlib import Path
 from typing import IO, Any
 
 from affidavit.schemas.enums import SourceKind
-from affidavit.tasks.extract import DEFAULT_MAX_PAGE_BYTES, clean_text, extract_html
+from affidavit.tasks.extract import (
+    DEFAULT_MAX_PAGE_BYTES,
+    clean_text,
+    extract_html,
+    note_page_repairs,
+)
 from affidavit.tasks.fetch import ContentDecodingError, ContentTooLargeError, decode_body
 from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
@@ -71,6 +78,9 @@ _MAX_HEADER_LINES = 512
 _MAX_LINE_BYTES = 64 * 1024
 _WARC_LINE_RE = re.compile(rb"WARC/\d")
 _SKIPPED_TYPES = {"warcinfo", "request", "metadata", "revisit", "continuation"}
+_KNOWN_VERSIONS = frozenset({"WARC/1.0", "WARC/1.1", "WARC/0.17", "WARC/0.18"})
+"""WARC versions read without a warning: ISO 28500:2009 and :2017, and the pre-standard drafts
+Heritrix wrote (same record layout)."""
 _HTML_TYPES = ("text/html", "application/xhtml+xml", "application/xhtml")
 _TEXT_TYPES = ("text/plain",)
 
@@ -275,6 +285,10 @@ def iter_warc_records(
                 return
             continue
         offset = r.pos - len(line)
+        version = line.strip().decode("ascii", "replace")
+        if version not in _KNOWN_VERSIONS:
+            skips.add("warc_version_unknown", f"{name}: offset {offset}: unknown version "
+                      f"{version[:20]!r} (known: WARC/1.0, WARC/1.1): read as WARC/1.1")
         headers: dict[str, str] = {}
         last = None
         broken = False
@@ -434,6 +448,39 @@ def _payload_kind(media: str, body: bytes) -> str | None:
 # ------------------------------------------------------------------------------------ reading
 
 
+def check_block_digest(header: str | None, block: bytes) -> bool | None:
+    """Check a ``WARC-Block-Digest`` (``sha1:BASE32``; hex and base64 accepted) against a block.
+
+    Returns:
+        True when it matches, False when it does not, None when there is no digest or its
+        algorithm or encoding is unknown.
+
+    >>> import base64, hashlib
+    >>> block = b"hello"
+    >>> check_block_digest("sha1:" + base64.b32encode(hashlib.sha1(block).digest()).decode(), block)
+    True
+    >>> check_block_digest("sha1:" + "A" * 32, block), check_block_digest("crc9:xyz", block)
+    (False, None)
+    """
+    if not header or ":" not in header:
+        return None
+    algo, _, value = header.strip().partition(":")
+    algo = algo.strip().lower().replace("-", "")
+    value = value.strip()
+    if algo not in ("sha1", "sha256", "sha512", "md5"):
+        return None
+    digest = hashlib.new(algo, block).digest()
+    forms = {
+        base64.b32encode(digest).decode().rstrip("="),
+        digest.hex(),
+        base64.b64encode(digest).decode().rstrip("="),
+    }
+    if value.rstrip("=") in forms or value.lower() in forms or value.upper().rstrip("=") in forms:
+        return True
+    lengths = {len(f) for f in forms}
+    return False if len(value.rstrip("=")) in lengths else None
+
+
 def _record_to_row(
     rec: WarcRecord,
     index: int,
@@ -451,12 +498,21 @@ def _record_to_row(
         skips.add("record_too_large", f"{name}: offset {rec.offset}: record larger than the cap")
         return None
     uri = rec.target_uri
+    digest_ok = check_block_digest(rec.headers.get("warc-block-digest"), rec.block)
+    if digest_ok is False:
+        skips.add("warc_digest_mismatch", f"{name}: offset {rec.offset}: {uri}: the block does "
+                  "not match its WARC-Block-Digest (damaged record): skipped")
+        return None
+    if digest_ok is None and rec.headers.get("warc-block-digest"):
+        skips.add("warc_digest_unchecked", f"{name}: offset {rec.offset}: digest algorithm of "
+                  f"{rec.headers['warc-block-digest'][:30]!r} unknown: not checked")
     if rtype == "resource" and not re.match(r"^https?://", uri or "", re.I):
         # Crawler logs and manifests (metadata://, urn:, file://) are not documents.
         skips.add("non_web_resource")
         return None
     warc_media = _media_type(rec.headers.get("content-type"))
     status: int | None = None
+    http_ctype: str | None = None
     body = rec.block
     media = warc_media
     if rtype == "response":
@@ -472,6 +528,7 @@ def _record_to_row(
             skips.add("http_status_not_2xx")
             return None
         media = _media_type(http_headers.get("content-type"))
+        http_ctype = http_headers.get("content-type")
         if "chunked" in http_headers.get("transfer-encoding", "").lower():
             try:
                 body = dechunk(body)
@@ -504,11 +561,15 @@ def _record_to_row(
         "is_snippet_only": False,
     }
     if kind == "html":
-        page = extract_html(body, url=uri, max_bytes=max_page_bytes)
+        page = extract_html(body, url=uri, max_bytes=max_page_bytes,
+                            content_type=http_ctype if rtype == "response" else
+                            rec.headers.get("content-type"))
         if page is None:
             skips.add("empty_extraction", f"{name}: offset {rec.offset}: {uri}: trafilatura "
                       "found no main text: skipped")
             return None
+        note_page_repairs(page, f"{name}: offset {rec.offset}: {uri}", skips.add,
+                          max_page_bytes=max_page_bytes)
         row.update(
             text=page.text,
             title=page.title,
@@ -600,5 +661,7 @@ def read_warc(
             if len(rows) >= batch_rows:
                 yield flush()
                 yielded = True
+    if index == 0 and not skips.counts:
+        skips.add("empty_file", f"{name}: no WARC record at all (empty file): refused")
     if rows or skips.counts or not yielded:
         yield flush()

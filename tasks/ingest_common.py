@@ -22,6 +22,7 @@ import pyarrow as pa
 
 from affidavit.schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
 from affidavit.schemas.enums import SourceKind
+from affidavit.tasks.sanitize import strip_control_chars
 from affidavit.tasks.urls import canonicalize_url, host_of
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ carry 10^5 strings)."""
 _TS_COLUMNS = ("published_at", "modified_at", "wayback_first_seen", "fetched_at")
 _STR_COLUMNS = ("url", "source_id", "title", "author", "published_at_raw", "lang", "host")
 _NUL_RE = re.compile("\x00")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass
@@ -204,17 +206,47 @@ def _parse_str_datetime(s: str) -> datetime | None:
                 return None
     # RFC 2822 / RFC 822 (RSS): "Tue, 10 Jun 2003 04:00:00 GMT", "10 Jun 2003 04:00 +0200".
     if re.search(r"[A-Za-z]{3}", s) and re.search(r"\d{1,2}:\d{2}", s):
+        if not _zone_is_known(s):
+            return None
         try:
             dt = parsedate_to_datetime(s)
         except (TypeError, ValueError, IndexError, OverflowError):
             return None
         if dt is None:
             return None
-        # Check the parse used the string's own year (email.utils maps 2-digit years).
-        if str(dt.year) not in s and f"{dt.year % 100:02d}" not in s:
+        # The year must be the string's own: email.utils turns "0001" into 2001 and maps
+        # two-digit years; a four-digit year token must equal the parsed year.
+        m = _RFC_YEAR_RE.search(s)
+        if m is None:
+            return None
+        token = m.group(1)
+        if len(token) == 4 and int(token) != dt.year:
+            return None
+        if len(token) not in (2, 4) or (len(token) == 2 and dt.year % 100 != int(token)):
             return None
         return dt
     return None
+
+
+_RFC_YEAR_RE = re.compile(r"\b\d{1,2}\s+[A-Za-z]{3,9}\.?,?\s+(\d+)\b")
+_ZONE_TOKEN_RE = re.compile(r"(?<![A-Za-z])([A-Z]{1,5})(?![A-Za-z])")
+_KNOWN_ZONES = frozenset({"UT", "UTC", "GMT", "Z", "EST", "EDT", "CST", "CDT", "MST", "MDT",
+                          "PST", "PDT"})
+"""Zone names RFC 822 defines (section 5.1), besides numeric offsets. Any other abbreviation
+("CEST", "IST", "BST") is ambiguous or unknown to ``email.utils``, which reads it as UTC; such a
+date is refused rather than shifted by hours."""
+_DAY_MONTH_NAMES = frozenset(
+    "MON TUE WED THU FRI SAT SUN JAN FEB MAR APR MAY JUN JUL AUG SEP OCT NOV DEC AM PM T".split()
+)
+
+
+def _zone_is_known(s: str) -> bool:
+    """Whether every capitalised zone-like token of ``s`` is a zone RFC 822 defines."""
+    for tok in _ZONE_TOKEN_RE.findall(s):
+        if tok in _DAY_MONTH_NAMES or tok in _KNOWN_ZONES:
+            continue
+        return False
+    return True
 
 
 def parse_datetime(value: Any) -> datetime | None:
@@ -284,15 +316,52 @@ def decode_bytes(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8-sig", "replace"), True
 
 
-def _clean(value: Any) -> str | None:
+def _clean_field(value: Any) -> tuple[str | None, int]:
+    """A one-line string field: decoded, control characters removed (and counted), stripped."""
     if value is None:
-        return None
+        return None, 0
     if isinstance(value, bytes):
         value = value.decode("utf-8", "replace")
     if not isinstance(value, str):
         value = str(value)
-    value = _NUL_RE.sub("", value).strip()
-    return value or None
+    value, n = strip_control_chars(value, multiline=False)
+    value = _SURROGATE_RE.sub("\ufffd", value).strip()
+    return (value or None), n
+
+
+_TEXT_TYPES = (str, bytes, bytearray)
+_DATE_TYPES = (str, bytes, int, float, datetime, date)
+
+
+def _wrong_typed(row: dict[str, Any]) -> str | None:
+    """Say which field of ``row`` has a type no document field can hold; None when all fit.
+
+    Text, title, author, URL, language and host must be strings (numbers, lists and objects
+    stored as text would be quoted as if a source had written them); ids may be numbers; dates
+    strings, numbers (epoch) or datetimes.
+    """
+    for col in ("text", "title", "author", "url", "lang", "host", "published_at_raw"):
+        v = row.get(col)
+        if v is not None and not isinstance(v, _TEXT_TYPES):
+            return f"{col} is {_type_name(v)}, not a string"
+    v = row.get("source_id")
+    if v is not None and (isinstance(v, bool) or not isinstance(v, str | int | bytes)):
+        return f"id is {_type_name(v)}, not a string or integer"
+    for col in _TS_COLUMNS:
+        v = row.get(col)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, _DATE_TYPES)):
+            return f"{col} is {_type_name(v)}, not a date"
+    return None
+
+
+def _type_name(v: Any) -> str:
+    return {dict: "an object", list: "a list", bool: "a boolean", int: "a number",
+            float: "a number"}.get(type(v), f"a {type(v).__name__}")
+
+
+def _short(value: Any, limit: int = 40) -> str:
+    s = repr(value if not isinstance(value, bytes) else value.decode("utf-8", "replace"))
+    return s if len(s) <= limit else s[: limit - 1] + "…'"
 
 
 def _http_status(value: Any) -> int | None:
@@ -322,7 +391,14 @@ def rows_to_documents(
     position in the source, used in the locator when the row has neither URL nor source id;
     defaults to its position in ``rows``). ``text`` may be bytes (decoded as UTF-8 with
     replacement, counted ``"non_utf8_text"``); NUL characters are removed (counted
-    ``"nul_removed"``); a row whose text is then empty is skipped (``"empty_text"``). Timestamp
+    ``"nul_removed"``), other control characters and terminal escapes too (counted
+    ``"control_chars_removed"``); a row whose text is then empty is skipped (``"empty_text"``).
+    A row whose text, title, author, URL or language is not a string, whose id is not a string
+    or integer, or whose date is a list, object or boolean is refused (``"wrong_type"``); a date
+    string that does not parse strictly is stored as NULL with a counted warning
+    (``"date_untrusted"``); any other failure of one row skips that row (``"bad_row"``).
+    Messages name the row as ``<source_path>: <unit> <index>`` (``_unit``: line, item, row,
+    record). Timestamp
     values may be strings: they are parsed with :func:`parse_datetime`, and the string is kept in
     ``published_at_raw`` when that is not given. A second row with the same ``doc_id`` in the
     batch is skipped (``"duplicate_in_batch"``).
@@ -346,56 +422,85 @@ def rows_to_documents(
     records: list[dict[str, Any]] = []
     seen: set[str] = set()
     for pos, row in enumerate(rows):
-        raw_text = row.get("text")
-        if isinstance(raw_text, bytes | bytearray):
-            raw_text, replaced = decode_bytes(bytes(raw_text))
-            if replaced:
-                batch.skips["non_utf8_text"] += 1
-        elif raw_text is not None and not isinstance(raw_text, str):
-            raw_text = str(raw_text)
-        text = raw_text or ""
-        if "\x00" in text:
-            text = _NUL_RE.sub("", text)
-            batch.skips["nul_removed"] += 1
-        text = text.strip()
         index = row.get("_index", pos)
-        where = f"{source_path}#{index}" if source_path else f"row {index}"
-        if len(text) > MAX_TEXT_CHARS:
-            text = text[:MAX_TEXT_CHARS]
-            batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
-                           "characters: kept its beginning")
-        if not text:
-            batch.add_skip("empty_text", f"{where}: empty text: skipped")
+        unit = row.get("_unit", "record")
+        where = f"{source_path}: {unit} {index}" if source_path else f"{unit} {index}"
+        try:
+            rec = _row_to_record(row, batch, where=where, index=index, kind=kind,
+                                 source_path=source_path)
+        except Exception as exc:  # noqa: BLE001 - one odd row must not lose the batch
+            batch.add_skip("bad_row", f"{where}: cannot be stored ({type(exc).__name__}: "
+                           f"{str(exc)[:120]}): skipped")
             continue
-        rec: dict[str, Any] = {c: _clean(row.get(c)) for c in _STR_COLUMNS}
-        url = rec["url"]
-        rec["canonical_url"] = canonicalize_url(url) if url else None
-        rec["host"] = (rec["host"] or "").lower().removeprefix("www.") or host_of(url)
-        for col in _TS_COLUMNS:
-            v = row.get(col)
-            if isinstance(v, str | bytes):
-                if col == "published_at" and not rec["published_at_raw"]:
-                    rec["published_at_raw"] = _clean(v)
-                v = parse_datetime(v)
-            elif v is not None:
-                v = parse_datetime(v)
-            rec[col] = v
-        rec["http_status"] = _http_status(row.get("http_status"))
-        rec["text"] = text
-        sha = content_sha256(text)
-        rec["content_sha256"] = sha
-        locator = rec["canonical_url"] or rec["source_id"] or f"{source_path or ''}#{index}"
-        doc_id = make_doc_id(locator, sha)
-        if doc_id in seen:
+        if rec is None:
+            continue
+        if rec["doc_id"] in seen:
             batch.skips["duplicate_in_batch"] += 1
             continue
-        seen.add(doc_id)
-        rec["doc_id"] = doc_id
-        rec["source_kind"] = kind
-        rec["is_snippet_only"] = bool(row.get("is_snippet_only", False))
-        rec["ingest_run_id"] = None
-        rec["source_path"] = source_path
+        seen.add(rec["doc_id"])
         records.append(rec)
     if records:
         batch.documents = pa.Table.from_pylist(records, schema=DOCUMENTS_SCHEMA)
     return batch
+
+
+def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index: Any,
+                   kind: str, source_path: str | None) -> dict[str, Any] | None:
+    """One row → one ``documents`` record (None when the row is skipped, counted in ``batch``)."""
+    wrong = _wrong_typed(row)
+    if wrong:
+        batch.add_skip("wrong_type", f"{where}: {wrong}: skipped")
+        return None
+    raw_text = row.get("text")
+    if isinstance(raw_text, bytes | bytearray):
+        raw_text, replaced = decode_bytes(bytes(raw_text))
+        if replaced:
+            batch.skips["non_utf8_text"] += 1
+    text = raw_text or ""
+    if "\x00" in text:
+        text = _NUL_RE.sub("", text)
+        batch.skips["nul_removed"] += 1
+    text, n_ctl = strip_control_chars(text)
+    text = _SURROGATE_RE.sub("\ufffd", text).strip()
+    if len(text) > MAX_TEXT_CHARS:
+        text = text[:MAX_TEXT_CHARS]
+        batch.add_skip("text_truncated", f"{where}: text longer than {MAX_TEXT_CHARS} "
+                       "characters: kept its beginning")
+    if not text:
+        batch.add_skip("empty_text", f"{where}: empty text: skipped")
+        return None
+    rec: dict[str, Any] = {}
+    for c in _STR_COLUMNS:
+        value, k = _clean_field(row.get(c))
+        rec[c] = value
+        n_ctl += k
+    if n_ctl:
+        batch.add_skip("control_chars_removed",
+                       f"{where}: {n_ctl} control character(s) removed")
+    url = rec["url"]
+    rec["canonical_url"] = canonicalize_url(url) if url else None
+    rec["host"] = (rec["host"] or "").lower().removeprefix("www.") or host_of(url)
+    for col in _TS_COLUMNS:
+        v = row.get(col)
+        raw = v
+        if isinstance(v, str | bytes):
+            if col == "published_at" and not rec["published_at_raw"]:
+                rec["published_at_raw"] = _clean_field(v)[0]
+        v = parse_datetime(v) if v is not None else None
+        blank = (isinstance(raw, str) and not raw.strip()) or (
+            isinstance(raw, float) and raw != raw)  # "" and NaN are no date, not a bad one
+        if v is None and raw is not None and not blank:
+            batch.add_skip("date_untrusted", f"{where}: {col} {_short(raw)} is not a date "
+                           "that can be trusted: stored as NULL")
+        rec[col] = v
+    rec["http_status"] = _http_status(row.get("http_status"))
+    rec["text"] = text
+    sha = content_sha256(text)
+    rec["content_sha256"] = sha
+    locator = rec["canonical_url"] or rec["source_id"] or f"{source_path or ''}#{index}"
+    rec["doc_id"] = make_doc_id(locator, sha)
+    rec["source_kind"] = kind
+    rec["is_snippet_only"] = bool(row.get("is_snippet_only", False))
+    rec["ingest_run_id"] = None
+    rec["source_path"] = source_path
+    return rec

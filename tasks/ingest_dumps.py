@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import json
 import re
 from collections import Counter
 from collections.abc import Iterator
@@ -27,6 +26,11 @@ from affidavit.tasks.ingest_common import (
     IngestBatch,
     decode_bytes,
     rows_to_documents,
+)
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    loads_untrusted_json,
 )
 
 __all__ = ["DEFAULT_BATCH_ROWS", "MAX_LINE_BYTES", "read_dump"]
@@ -86,6 +90,8 @@ class _Pending:
         self.rows: list[dict[str, Any]] = []
         self.skips: Counter[str] = Counter()
         self.messages: list[str] = []
+        self.n_rows = 0  # rows of the file mapped so far (all batches)
+        self.n_with_text = 0  # of which had the mapped text field
 
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
@@ -97,18 +103,24 @@ class _Pending:
         batch.skips.update(self.skips)
         batch.messages[:0] = self.messages
         del batch.messages[MAX_MESSAGES:]
+        self.n_rows += len(self.rows)
+        self.n_with_text += sum(1 for r in self.rows if "text" in r)
         self.rows, self.skips, self.messages = [], Counter(), []
         return batch
 
 
-def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int) -> dict[str, Any]:
-    row: dict[str, Any] = {"_index": index}
+def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
+             unit: str = "line") -> dict[str, Any]:
+    row: dict[str, Any] = {"_index": index, "_unit": unit}
     for field_name, column in mapping.as_dict().items():
         if column and column in raw:
             row[field_name] = raw[column]
     sid = row.get("source_id")
-    if sid is not None and not isinstance(sid, str):
-        row["source_id"] = str(sid)
+    if isinstance(sid, float):  # ids of pandas-written files: 7.0 is id 7, NaN is no id
+        row["source_id"] = None if sid != sid else (str(int(sid)) if sid.is_integer()
+                                                    else str(sid))
+    elif isinstance(sid, int) and not isinstance(sid, bool):
+        row["source_id"] = str(sid)  # lists, objects, booleans: refused with the row
     return row
 
 
@@ -156,9 +168,14 @@ def _iter_jsonl(
             continue
         text, replaced = decode_bytes(line)
         try:
-            obj = json.loads(text)
-        except json.JSONDecodeError as exc:
-            pending.skip("bad_json_line", f"{name}: line {lineno}: not JSON ({exc.msg}): skipped")
+            obj = loads_untrusted_json(text)
+        except UntrustedJSONError as exc:
+            pending.skip("bad_json_line", f"{name}: line {lineno}: {exc}: skipped")
+            yield None
+            continue
+        if find_lone_surrogate(obj):
+            pending.skip("lone_surrogate", f"{name}: line {lineno}: a string holds a lone "
+                         "UTF-16 surrogate (\\ud800-\\udfff), which no text can store: skipped")
             yield None
             continue
         if not isinstance(obj, dict):
@@ -187,11 +204,9 @@ def _iter_json(
         return
     text, replaced = decode_bytes(raw)
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        pending.skip(
-            "bad_json_file", f"{name}: not JSON at line {exc.lineno} ({exc.msg}): file skipped"
-        )
+        obj = loads_untrusted_json(text)
+    except UntrustedJSONError as exc:
+        pending.skip("bad_json_file", f"{name}: {exc}: file skipped")
         return
     if isinstance(obj, dict):
         found = [obj[k] for k in _JSON_LIST_KEYS if isinstance(obj.get(k), list)]
@@ -204,8 +219,11 @@ def _iter_json(
     for i, item in enumerate(obj):
         if not isinstance(item, dict):
             pending.skip("not_an_object", f"{name}: item {i}: not an object: skipped")
+        elif find_lone_surrogate(item):
+            pending.skip("lone_surrogate", f"{name}: item {i}: a string holds a lone UTF-16 "
+                         "surrogate: skipped")
         else:
-            pending.rows.append(_map_row(item, mapping, i))
+            pending.rows.append(_map_row(item, mapping, i, "item"))
         yield None
 
 
@@ -265,11 +283,16 @@ def _read_parquet(
             f"{sorted(columns)[:20]}; pass a ColumnMapping"
         )
     wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
+    if pf.metadata.num_rows == 0:
+        pending = _Pending()
+        pending.skip("empty_file", f"{name}: no rows: refused")
+        yield pending.flush(source_path=str(path), source_kind=source_kind)
+        return
     offset = 0
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
         pending = _Pending()
         for i, raw in enumerate(record_batch.to_pylist()):
-            pending.rows.append(_map_row(raw, mapping, offset + i))
+            pending.rows.append(_map_row(raw, mapping, offset + i, "row"))
         offset += record_batch.num_rows
         yield pending.flush(source_path=str(path), source_kind=source_kind)
 
@@ -322,7 +345,7 @@ def read_dump(
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
         return
     pending = _Pending()
-    yielded = False
+    yielded = seen_skips = False
     with _open_binary(p) as fh:
         if fmt == "jsonl":
             steps = _iter_jsonl(fh, name, mapping, pending)
@@ -333,9 +356,18 @@ def read_dump(
         try:
             for _ in steps:
                 if len(pending.rows) >= batch_rows:
+                    seen_skips = seen_skips or bool(pending.skips)
                     yield pending.flush(source_path=str(p), source_kind=source_kind)
                     yielded = True
         except (EOFError, gzip.BadGzipFile, OSError) as exc:
             pending.skip("truncated_file", f"{name}: unreadable after some rows ({exc}): stopped")
+    any_skip = bool(pending.skips) or seen_skips
+    n_rows = pending.n_rows + len(pending.rows)
+    n_text = pending.n_with_text + sum(1 for r in pending.rows if "text" in r)
+    if n_rows == 0 and not any_skip:
+        pending.skip("empty_file", f"{name}: empty file (no rows): refused")
+    elif n_rows and not n_text:
+        pending.skip("no_text_column", f"{name}: no row has a {mapping.text!r} field (map "
+                     "another with --text-column): refused")
     if pending.rows or pending.skips or not yielded:
         yield pending.flush(source_path=str(p), source_kind=source_kind)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import calendar
 import io
-import json
 import re
 import time
 import zlib
@@ -32,14 +31,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from affidavit.schemas.enums import SourceKind
+from affidavit.tasks.charset import decode_document, set_xml_declared_encoding
 from affidavit.tasks.extract import html_to_text
 from affidavit.tasks.ingest_common import (
     IngestBatch,
+    _zone_is_known,
     decode_bytes,
     empty_batch,
     parse_datetime,
     rows_to_documents,
 )
+from affidavit.tasks.sanitize import UntrustedJSONError, find_lone_surrogate, loads_untrusted_json
 
 if TYPE_CHECKING:
     from affidavit.tasks.fetch import Fetcher, FetchResult
@@ -131,6 +133,8 @@ def feed_date(raw: str | None, parsed: time.struct_time | None) -> datetime | No
     dt = parse_datetime(raw)
     if dt is not None:
         return dt
+    if not _zone_is_known(raw):
+        return None  # "12:00 CEST": feedparser may read an unknown zone as UTC
     fp = _struct_to_dt(parsed)
     if fp is not None and _date_matches_raw(fp, raw):
         return fp
@@ -169,6 +173,34 @@ def _plain(value: str | None) -> str | None:
     return t or None
 
 
+_ESCAPED_CDATA_RE = re.compile(r"&lt;!\[CDATA\[(.*?)\]\]&gt;", re.S)
+
+
+def _normalize_xml(data: bytes, source: str, batch: IngestBatch,
+                   content_type: str | None) -> bytes:
+    """Decode a feed by header, BOM, then XML declaration; unwrap XML-escaped CDATA markers.
+
+    The feed is handed to feedparser as UTF-8 with a matching declaration, so that one invalid
+    byte stays one U+FFFD instead of feedparser re-reading the whole feed in another code page.
+    ``&lt;![CDATA[ … ]]&gt;`` (CDATA markers escaped by the publisher) is unwrapped to its
+    content, which feedparser's sanitiser would otherwise drop whole (feedparser issue 440).
+    """
+    dec = decode_document(data, content_type=content_type, kind="xml")
+    text = dec.text
+    if dec.n_replaced:
+        batch.add_skip("replacement_chars", f"{source}: {dec.n_replaced} byte sequence(s) not "
+                       f"valid {dec.encoding} replaced by U+FFFD", n=dec.n_replaced)
+    if dec.declared_wrong:
+        said = "declared UTF-8" if dec.source != "default" else "no encoding declared"
+        batch.add_skip("charset_declared_wrong", f"{source}: {said}, but not UTF-8 (a "
+                       "single-byte code page): read as windows-1252")
+    text, n_cdata = _ESCAPED_CDATA_RE.subn(lambda m: m.group(1), text)
+    if n_cdata:
+        batch.add_skip("escaped_cdata_unwrapped", f"{source}: {n_cdata} XML-escaped CDATA "
+                       "section(s) unwrapped", n=n_cdata)
+    return set_xml_declared_encoding(text, "utf-8").encode("utf-8", "surrogatepass")
+
+
 def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[str, Any]]:
     import feedparser
 
@@ -203,19 +235,28 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
             e.get("updated_parsed") if e.get("updated") else e.get("created_parsed")
         )  # fmt: skip
         raw_mod = e.get("updated") if e.get("published") else None
+        if raw_mod == raw_pub:  # feedparser mirrors an RSS pubDate into "updated"
+            raw_mod = None
         detail = (e.get("content") or [{}])[0] if e.get("content") else e.get("summary_detail")
+        title = _plain(e.get("title"))
+        text = _entry_text(e)
+        if not text and title:
+            text = title
+            batch.add_skip("title_only_entry", f"{source}: item {i}: no description: its title "
+                           "is kept as its text")
         rows.append(
             {
                 "_index": i,
+                "_unit": "item",
                 "url": e.get("link") or None,
                 "source_id": e.get("id") or None,
-                "title": _plain(e.get("title")),
+                "title": title,
                 "author": e.get("author") or feed_author,
                 "published_at": feed_date(raw_pub, pub_struct),
                 "published_at_raw": raw_pub,
                 "modified_at": feed_date(raw_mod, e.get("updated_parsed")) if raw_mod else None,
                 "lang": (detail or {}).get("language") or feed_lang,
-                "text": _entry_text(e),
+                "text": text,
                 "is_snippet_only": True,
             }
         )
@@ -243,11 +284,10 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     if replaced:
         batch.skips["non_utf8_text"] += 1
     try:
-        obj = json.loads(text, strict=False)  # control characters inside strings are common
-    except json.JSONDecodeError as exc:
-        batch.add_skip(
-            "malformed_feed", f"{source}: not valid JSON at line {exc.lineno} ({exc.msg}): skipped"
-        )
+        # control characters inside strings are common: allowed here, stripped per field later
+        obj = loads_untrusted_json(text, strict=False)
+    except UntrustedJSONError as exc:
+        batch.add_skip("malformed_feed", f"{source}: {exc}: skipped")
         return []
     if not isinstance(obj, dict) or not isinstance(obj.get("items"), list):
         batch.add_skip("not_a_feed", f"{source}: JSON without an 'items' list: not a JSON Feed")
@@ -261,19 +301,35 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
         if not isinstance(item, dict):
             batch.add_skip("not_an_object", f"{source}: item {i} is not an object: skipped")
             continue
-        body = _str_or_none(item.get("content_text"))
-        if body is None:
-            html = _str_or_none(item.get("content_html"))
-            body = html_to_text(html) if html else _to_text(_str_or_none(item.get("summary")))
+        if find_lone_surrogate(item):
+            batch.add_skip("lone_surrogate", f"{source}: item {i}: a string holds a lone "
+                           "UTF-16 surrogate: skipped")
+            continue
+        # the fuller body wins: a short content_text often sits beside the whole content_html
+        # (feedparser issue 558)
+        plain = _str_or_none(item.get("content_text")) or ""
+        html = _str_or_none(item.get("content_html"))
+        html_text = html_to_text(html) if html else ""
+        body = html_text if len(html_text) > len(plain.strip()) else plain
+        if not body:
+            body = _to_text(_str_or_none(item.get("summary")))
+        title = _plain(_str_or_none(item.get("title")))
+        if not body and title:
+            body = title
+            batch.add_skip("title_only_entry", f"{source}: item {i}: no content: its title is "
+                           "kept as its text")
         raw_pub = _str_or_none(item.get("date_published"))
-        raw_mod = _str_or_none(item.get("date_modified"))
+        # JSON Feed 1.1 names it date_modified; some feeds write date_updated
+        raw_mod = _str_or_none(item.get("date_modified")) or _str_or_none(
+            item.get("date_updated"))
         item_id = item.get("id")
         rows.append(
             {
                 "_index": i,
+                "_unit": "item",
                 "url": _str_or_none(item.get("url")) or _str_or_none(item.get("external_url")),
                 "source_id": str(item_id) if item_id not in (None, "") else None,
-                "title": _plain(_str_or_none(item.get("title"))),
+                "title": title,
                 "author": _json_author(item) or feed_author,
                 "published_at": parse_datetime(raw_pub) if raw_pub else None,
                 "published_at_raw": raw_pub,
@@ -286,7 +342,8 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     return rows
 
 
-def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None) -> IngestBatch:
+def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None,
+               content_type: str | None = None) -> IngestBatch:
     """Parse one feed document (RSS, Atom, RDF or JSON Feed) into a ``documents`` batch.
 
     Never raises on bad input: a malformed, refused or empty feed gives an empty batch with the
@@ -300,6 +357,8 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None) 
             :data:`MAX_FEED_BYTES`).
         source: Path or URL of the feed, stored in ``source_path`` and used in messages.
         fetched_at: When the feed was fetched (UTC), if known; stored in ``fetched_at``.
+        content_type: The HTTP ``Content-Type`` of a fetched feed; its charset comes first
+            (:func:`affidavit.tasks.charset.decode_document`).
 
     Returns:
         An :class:`~affidavit.tasks.ingest_common.IngestBatch`; one row per entry with text
@@ -328,7 +387,8 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None) 
             rows = _parse_json_feed(stripped, source, batch)
         else:
             check_xml_safe(data)
-            rows = _parse_xml_feed(data, source, batch)
+            rows = _parse_xml_feed(_normalize_xml(data, source, batch, content_type), source,
+                                   batch)
     except FeedRefusedError as exc:
         batch.add_skip("xml_entity_declaration", f"{source}: {exc}: skipped")
         return batch
@@ -377,7 +437,8 @@ def load_feed(
             reason = result.error or f"HTTP {result.status}"
             batch.add_skip("fetch_failed", f"{source}: fetch failed ({reason}): skipped")
             return batch
-        return parse_feed(result.content, source=source, fetched_at=now)
+        return parse_feed(result.content, source=source, fetched_at=now,
+                          content_type=result.headers.get("content-type"))
     path = Path(source)
     size = path.stat().st_size
     if size > MAX_FEED_BYTES:
@@ -449,7 +510,7 @@ def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestB
         An :class:`~affidavit.tasks.ingest_common.IngestBatch` (``source_path`` is the URL
         asked for, credentials stripped).
     """
-    from affidavit.tasks.extract import extract_html
+    from affidavit.tasks.extract import extract_html, note_page_repairs
 
     url = result.url
     if not result.ok:
@@ -457,9 +518,10 @@ def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestB
         reason = result.error or f"HTTP {result.status}"
         batch.add_skip("fetch_failed", f"{url}: fetch failed ({reason}): skipped")
         return batch
-    if not looks_like_html_page(result.content, result.headers.get("content-type")):
-        return parse_feed(result.content, source=url, fetched_at=now)
-    page = extract_html(result.content, url=result.final_url)
+    ctype = result.headers.get("content-type")
+    if not looks_like_html_page(result.content, ctype):
+        return parse_feed(result.content, source=url, fetched_at=now, content_type=ctype)
+    page = extract_html(result.content, url=result.final_url, content_type=ctype)
     if page is None:
         batch = empty_batch()
         batch.add_skip("empty_extraction", f"{url}: no main text found in the page: skipped")
@@ -475,4 +537,6 @@ def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestB
         "fetched_at": now,
         "http_status": result.status,
     }
-    return rows_to_documents([row], source_kind=SourceKind.WEB.value, source_path=url)
+    out = rows_to_documents([row], source_kind=SourceKind.WEB.value, source_path=url)
+    note_page_repairs(page, url, out.add_skip)
+    return out

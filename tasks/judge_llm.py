@@ -209,6 +209,46 @@ def salvage_json(text: str) -> dict | None:
     return fields or None
 
 
+_PROSE_STANCE_RE = re.compile(
+    r"\bstance\b\W{0,3}(?:is\W{0,3})?([A-Za-z_ ]{3,24}?)(?=[\s.,;:!)\]\"'*]|$)", re.I)
+_PROSE_QUOTE_RES = (
+    re.compile(r"\u201c([^\u201c\u201d]{8,}?)\u201d"),
+    re.compile(r"\u00ab([^\u00ab\u00bb]{8,}?)\u00bb"),
+    re.compile(r"\u201e([^\u201c\u201d\u201e]{8,}?)[\u201c\u201d]"),
+    re.compile(r'"([^"]{8,}?)"'),
+    re.compile(r"\u2018([^\u2018\u2019]{8,}?)\u2019(?!\w)"),
+)
+
+
+def salvage_prose(text: str) -> dict | None:
+    """Read a stance and a quote from a reply written as prose instead of JSON.
+
+    The stance is the word after ``stance`` (``Stance: REFUTES``), or else the only stance
+    label written in capitals; the quote is the longest passage in quote marks (curly,
+    straight, guillemets). The quote still has to pass the anchor gate like any other.
+
+    >>> salvage_prose('The mayor said \u201cWe will close it soon.\u201d Stance: REFUTES')
+    {'stance': 'REFUTES', 'quote': 'We will close it soon.'}
+    >>> salvage_prose("I cannot tell.") is None
+    True
+    """
+    stance = None
+    for m in _PROSE_STANCE_RE.finditer(text):
+        word = m.group(1).strip().upper()
+        if word in _STANCE_ALIASES:
+            stance = word
+            break
+    if stance is None:
+        found = {a for a in _STANCE_ALIASES if re.search(rf"(?<![A-Za-z_]){re.escape(a)}"
+                                                           rf"(?![A-Za-z_])", text)}
+        kinds = {_STANCE_ALIASES[a] for a in found}
+        if len(kinds) != 1:
+            return None
+        stance = max(found, key=len)
+    quotes = [m.group(1).strip() for rx in _PROSE_QUOTE_RES for m in rx.finditer(text)]
+    return {"stance": stance, "quote": max(quotes, key=len) if quotes else ""}
+
+
 _STANCE_ALIASES = {
     "SUPPORT": Stance.SUPPORTS, "SUPPORTED": Stance.SUPPORTS, "SUPPORTS": Stance.SUPPORTS,
     "ENTAILMENT": Stance.SUPPORTS, "PARTIAL": Stance.PARTIAL, "PARTIALLY_SUPPORTS": Stance.PARTIAL,
@@ -234,7 +274,9 @@ def parse_reply(content: str, *, judge: str) -> JudgeResult:
     """
     obj = salvage_json(content)
     if obj is None:
-        raise LLMJudgeError("reply holds no JSON object")
+        obj = salvage_prose(content)
+    if obj is None:
+        raise LLMJudgeError("reply holds no JSON object and no stated stance")
     raw = str(obj.get("stance", "")).strip().upper()
     stance = _STANCE_ALIASES.get(raw)
     if stance is None:

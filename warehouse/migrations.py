@@ -13,8 +13,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from affidavit.warehouse.store import Warehouse
 
-MIGRATIONS: dict[int, Callable[[Warehouse], None]] = {}
-"""Upgrade functions by the layout version they upgrade from (none yet: layout 1 is the first)."""
+
+
+def _to_generations(wh: Warehouse) -> None:
+    """Layout 1 → 2: tables replaced whole (``origins``) move into generation folders.
+
+    Rows that a crash inside layout 1's ``replace`` left twice are merged, newest part first.
+    """
+    from affidavit.warehouse.store import REPLACED_TABLES
+
+    for name in sorted(REPLACED_TABLES):
+        wh._ensure_generations(name)  # noqa: SLF001 - the warehouse's own layout step
+
+
+MIGRATIONS: dict[int, Callable[[Warehouse], None]] = {1: _to_generations}
+"""Upgrade functions by the layout version they upgrade from."""
 
 
 def migrate(wh: Warehouse) -> list[int]:

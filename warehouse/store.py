@@ -1,8 +1,18 @@
 """Parquet datasets under the home, written atomically, and DuckDB views over them.
 
-Layout: ``<home>/tables/<table>/part-<part>.parquet``. Every table has an empty ``part-0000-empty``
-file with its schema, so that views and reads work before the first row is written.
+Layout (version 2): ``<home>/tables/<table>/part-<part>.parquet``; a table replaced whole
+(``origins``) keeps generations ``<table>/gen-<n>/part-data.parquet`` (one file, possibly of no
+rows) and reads the one its ``current`` symbolic link names. Every other table has an empty
+``part-0000-empty.parquet`` with its schema, so that views and reads work before the first row.
+Parts are written in ``<home>/tables/_staging`` as ``.tmp`` files (no reader's glob matches
+them), fsynced and renamed into place; what a killed writer left there is swept on open.
 Loads are idempotent: ``append_unique`` drops rows whose key is already stored.
+
+Why Parquet files and not a table format (Delta Lake): DuckDB reads Parquet globs natively, so
+the views in ``warehouse.duckdb`` are plain SQL any DuckDB client can run; its delta extension
+cannot be installed offline, so a Delta table would have to be read through pyarrow datasets
+outside those views. Appends are single-file renames (atomic already) and only ``origins`` is
+rewritten whole, which one generation pointer makes atomic.
 """
 
 from __future__ import annotations
@@ -10,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
+import shutil
 import uuid
 from collections.abc import Iterable, Sequence
 from importlib import resources
@@ -28,7 +38,12 @@ from affidavit.warehouse.home import HomePaths, ensure_home
 
 _IDENT = re.compile(r"^[a-z_][a-z0-9_]*$")
 _EMPTY_PART = "part-0000-empty.parquet"
-WAREHOUSE_VERSION = 1
+_META = "_warehouse.json"
+_CURRENT = "current"
+_GENERATION_PART = "part-data.parquet"
+REPLACED_TABLES = frozenset({"origins", "feeds"})
+"""Tables rewritten whole by ``Warehouse.replace``; they are stored as generations."""
+WAREHOUSE_VERSION = 2
 """Layout version of a home; stored in ``<home>/tables/_warehouse.json`` and checked on open."""
 
 
@@ -86,21 +101,152 @@ def conform(table: pa.Table | pl.DataFrame, schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-def write_parquet_atomic(table: pa.Table, path: Path) -> Path:
-    """Write ``table`` to ``path`` through a temporary file in the same folder, then rename.
+STAGING_DIR = "_staging"
+"""Folder (under ``<home>/tables``) where parts are written before their rename into place.
 
-    A reader never sees a half-written file; a crash leaves at most a ``.tmp`` file behind.
+It sits outside every table folder and its files end in ``.tmp``, so no reader's ``*.parquet``
+glob (DuckDB's globs match dot-files) can ever see a half-written part."""
+
+_TMP_SUFFIX = ".tmp"
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def fsync_dir(folder: Path) -> None:
+    """Flush a folder's entries (a rename into it) to disk; a no-op where it cannot be opened."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def staging_path(staging: Path) -> Path:
+    """Return a new temporary file name in ``staging``: ``<pid>-<random>.tmp``.
+
+    The writer's process id lets :func:`sweep_staging` tell an abandoned file (its writer is
+    dead) from one being written right now by another process.
+    """
+    staging.mkdir(parents=True, exist_ok=True)
+    return staging / f"{os.getpid()}-{uuid.uuid4().hex}{_TMP_SUFFIX}"
+
+
+def write_parquet_atomic(table: pa.Table, path: Path, *, staging: Path | None = None) -> Path:
+    """Write ``table`` to ``path`` crash-safely: staged, fsynced, renamed, folder fsynced.
+
+    The bytes go to a ``.tmp`` file in ``staging`` (on the same file system, so the rename is
+    atomic), which is fsynced before ``os.replace`` moves it into place; the target folder is
+    fsynced after. A reader sees the old file or the whole new
+    one, never a part of it; a crash leaves at most a ``.tmp`` file in the staging folder, swept
+    when the home is next opened. The part gets mode ``0o666 & ~umask`` (0644 under the usual
+    umask 022), like any file the user creates, not ``mkstemp``'s 0600.
+
+    Args:
+        table: Rows to write (zstd-compressed Parquet).
+        path: Final path of the part.
+        staging: Folder of temporary files; default ``path.parent.parent / "_staging"``.
+
+    Returns:
+        ``path``.
+
+    Raises:
+        OSError: When the disk is full or the folder is not writable (the temporary file is
+            removed first).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".parquet", dir=path.parent)
-    os.close(fd)
+    tmp = staging_path(staging if staging is not None else path.parent.parent / STAGING_DIR)
     try:
-        pq.write_table(table, tmp, compression="zstd")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with os.fdopen(fd, "wb") as fh:
+            pq.write_table(table, fh, compression="zstd")
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
+    fsync_dir(path.parent)
     return path
+
+
+def write_text_atomic(text: str, path: Path, *, staging: Path | None = None) -> Path:
+    """Write a small text file (JSON, a pointer) as :func:`write_parquet_atomic` writes parts."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = staging_path(staging if staging is not None else path.parent)
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(path.parent)
+    return path
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_staging(tables: Path) -> int:
+    """Remove temporary files left by writers that died (kill, crash, full disk).
+
+    Swept: ``<tables>/_staging/<pid>-*.tmp`` whose process is gone, and the ``.tmp-*.parquet``
+    files that layout 1 wrote inside table folders (which DuckDB's globs read as parts), and
+    unfinished generation folders (``.tmp-gen-*``) of replaced tables.
+
+    Returns:
+        Number of files or folders removed.
+    """
+    n = 0
+    staging = tables / STAGING_DIR
+    if staging.is_dir():
+        for p in staging.iterdir():
+            pid_s = p.name.split("-", 1)[0]
+            if pid_s.isdigit() and _pid_alive(int(pid_s)):
+                continue
+            try:
+                if p.is_dir():
+                    shutil.rmtree(p, ignore_errors=True)
+                else:
+                    p.unlink(missing_ok=True)
+                n += 1
+            except OSError:
+                pass
+    if tables.is_dir():
+        for folder in tables.iterdir():
+            if not folder.is_dir() or folder.name == STAGING_DIR:
+                continue
+            for p in folder.glob(".tmp-*"):
+                try:
+                    if p.is_dir():
+                        shutil.rmtree(p, ignore_errors=True)
+                    else:
+                        p.unlink(missing_ok=True)
+                    n += 1
+                except OSError:
+                    pass
+    return n
 
 
 class Warehouse:
@@ -115,37 +261,58 @@ class Warehouse:
 
     def __init__(self, paths: HomePaths) -> None:
         self.paths = ensure_home(paths)
+        self.staging = self.paths.tables / STAGING_DIR
+        self.n_swept = 0
         self._init_layout()
 
     # -- layout ---------------------------------------------------------------------------
+    def _read_meta(self) -> dict[str, Any]:
+        meta_path = self.paths.tables / _META
+        if not meta_path.exists():
+            return {}
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise WarehouseError(f"{meta_path} is not valid JSON: {exc}") from exc
+        if not isinstance(meta, dict):
+            raise WarehouseError(f"{meta_path} is not a JSON object")
+        return meta
+
+    def _write_meta(self, meta: dict[str, Any]) -> None:
+        write_text_atomic(json.dumps(meta, sort_keys=True), self.paths.tables / _META,
+                          staging=self.staging)
+
     def _init_layout(self) -> None:
-        meta_path = self.paths.tables / "_warehouse.json"
-        if meta_path.exists():
-            try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except json.JSONDecodeError as exc:
-                raise WarehouseError(f"{meta_path} is not valid JSON: {exc}") from exc
-            if int(meta.get("version", 0)) > WAREHOUSE_VERSION:
-                raise WarehouseError(
-                    f"{self.paths.root} was written by a newer affidavit "
-                    f"(layout {meta['version']} > {WAREHOUSE_VERSION})"
-                )
+        meta = self._read_meta()
+        if int(meta.get("version", 0)) > WAREHOUSE_VERSION:
+            raise WarehouseError(
+                f"{self.paths.root} was written by a newer affidavit "
+                f"(layout {meta['version']} > {WAREHOUSE_VERSION})"
+            )
+        self.n_swept = sweep_staging(self.paths.tables)
         from affidavit.warehouse.migrations import migrate
 
         migrate(self)
         for name, schema in TABLES.items():
+            if name in REPLACED_TABLES:
+                self._ensure_generations(name)
+                continue
             # the empty part carries the current columns, so a column added to a schema (an
             # additive change: older parts read it as NULL through union_by_name) is in the views
             # of an old home even before any new part is written
             empty = self.table_dir(name) / _EMPTY_PART
             if not empty.exists() or pq.read_schema(empty).names != schema.names:
-                write_parquet_atomic(schema.empty_table(), empty)
-        if not meta_path.exists() or json.loads(meta_path.read_text()).get(
-            "version"
-        ) != WAREHOUSE_VERSION:
-            tmp = meta_path.with_suffix(".tmp")
-            tmp.write_text(json.dumps({"version": WAREHOUSE_VERSION}), encoding="utf-8")
-            os.replace(tmp, meta_path)
+                write_parquet_atomic(schema.empty_table(), empty, staging=self.staging)
+        meta = self._read_meta()
+        if meta.get("version") != WAREHOUSE_VERSION:
+            meta["version"] = WAREHOUSE_VERSION
+            self._write_meta(meta)
+        # views hold absolute paths: a home that was moved or copied gets them re-pointed here
+        if self.paths.duckdb.exists() and meta.get("views_root") != str(self.paths.root):
+            try:
+                self.sync_duckdb()
+            except WarehouseError:
+                pass  # a reader holds the file: the next command that can, re-points them
 
     def table_dir(self, name: str) -> Path:
         """Return the folder of table ``name``.
@@ -157,9 +324,75 @@ class Warehouse:
             raise WarehouseError(f"unknown table {name!r}")
         return self.paths.tables / name
 
+    def data_dir(self, name: str) -> Path:
+        """Return the folder holding table ``name``'s parts now.
+
+        For a table replaced whole (:data:`REPLACED_TABLES`) this is its current generation
+        (``<table>/current``, resolved); for the others the table folder.
+        """
+        folder = self.table_dir(name)
+        current = folder / _CURRENT
+        if current.is_symlink() or current.is_dir():
+            return current.resolve()
+        return folder
+
     def glob(self, name: str) -> str:
-        """Return the Parquet glob of table ``name``."""
-        return str(self.table_dir(name) / "*.parquet")
+        """Return the Parquet glob of table ``name``.
+
+        A replaced table is read through its ``current`` pointer (a relative symbolic link to
+        the current generation), so a view never sees two generations at once.
+        """
+        folder = self.table_dir(name)
+        current = folder / _CURRENT
+        if current.is_symlink() or current.is_dir():
+            return str(current / "*.parquet")
+        return str(folder / "*.parquet")
+
+    # -- generations (tables replaced whole) -----------------------------------------------
+    def _generations(self, name: str) -> list[Path]:
+        folder = self.table_dir(name)
+        gens = [p for p in folder.glob("gen-*") if p.is_dir() and p.name[4:].isdigit()]
+        return sorted(gens, key=lambda p: int(p.name[4:]))
+
+    def _ensure_generations(self, name: str) -> None:
+        """Give table ``name`` the generation layout, carrying over rows of layout 1.
+
+        Layout 1 kept a replaced table's parts in its folder; a crash inside ``replace`` could
+        leave two parts with the same keys. They are merged here, newest part first per key,
+        into a first generation; the old parts are removed only after the pointer is set.
+        """
+        folder = self.table_dir(name)
+        folder.mkdir(parents=True, exist_ok=True)
+        current = folder / _CURRENT
+        loose = sorted((p for p in folder.glob("*.parquet") if p.is_file()),
+                       key=lambda p: p.stat().st_mtime, reverse=True)
+        if not (current.is_symlink() or current.is_dir()):
+            data = [p for p in loose if p.name != _EMPTY_PART]
+            table = TABLES[name].empty_table()
+            if data:
+                tables = [conform(pq.read_table(p), TABLES[name]) for p in data]
+                df = pl.from_arrow(pa.concat_tables(tables))
+                assert isinstance(df, pl.DataFrame)
+                df = df.unique(subset=list(schema_key(TABLES[name])), keep="first",
+                               maintain_order=True)
+                table = df.to_arrow()
+            self.replace(name, table)
+        elif not current.exists():
+            # the pointer names a generation that is gone: fall back to the newest one left
+            gens = self._generations(name)
+            if gens:
+                self._switch_pointer(folder, gens[-1].name)
+            else:
+                current.unlink()
+                self.replace(name, TABLES[name].empty_table())
+        for p in loose:  # layout-1 parts, now carried into a generation
+            p.unlink(missing_ok=True)
+
+    def _switch_pointer(self, folder: Path, gen_name: str) -> None:
+        link = staging_path(self.staging)
+        os.symlink(gen_name, link)
+        os.replace(link, folder / _CURRENT)
+        fsync_dir(folder)
 
     # -- writing --------------------------------------------------------------------------
     def write(self, name: str, table: pa.Table | pl.DataFrame, *, part: str | None = None) -> int:
@@ -167,29 +400,55 @@ class Warehouse:
 
         Returns:
             Number of rows written.
+
+        Raises:
+            WarehouseError: When the rows do not fit the table's schema.
+            OSError: When the disk is full or not writable (nothing partial is left visible).
         """
         t = conform(table, TABLES[name])
         if t.num_rows == 0:
             return 0
         part = part or uuid.uuid4().hex
-        write_parquet_atomic(t, self.table_dir(name) / f"part-{part}.parquet")
+        write_parquet_atomic(t, self.data_dir(name) / f"part-{part}.parquet",
+                             staging=self.staging)
         return t.num_rows
 
     def replace(self, name: str, table: pa.Table | pl.DataFrame) -> int:
-        """Replace the whole content of table ``name`` by ``table`` (used for ``origins``).
+        """Replace the whole content of table ``name`` by ``table`` atomically (``origins``).
 
-        The new part is written first; old parts are removed only afterwards, so a crash leaves
-        either the old content or both (and ``read`` de-duplicates by key on the newest part).
+        The rows are written as a new generation folder (staged, then renamed into the table
+        folder as ``gen-<n>``), then the ``current`` pointer (a relative symbolic link) is
+        switched with one ``os.replace``. Each generation is one file of one fixed name, so a
+        reader sees the old generation or the new one, never both and never neither, even when
+        the switch happens between its listing and its reading; a crash at any point leaves the
+        old content current. The previous generation is kept (a reader may hold it open);
+        older ones are removed.
+
+        Returns:
+            Number of rows written.
         """
         t = conform(table, TABLES[name])
         folder = self.table_dir(name)
-        old = [p for p in folder.glob("part-*.parquet") if p.name != _EMPTY_PART]
-        new_name = f"part-{uuid.uuid4().hex}.parquet"
-        if t.num_rows:
-            write_parquet_atomic(t, folder / new_name)
-        for p in old:
-            if p.name != new_name:
-                p.unlink(missing_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        stage = staging_path(self.staging)
+        stage.mkdir()
+        try:
+            # one file of one fixed name per generation, even with no rows: a reader that
+            # listed ``current/part-data.parquet`` before a switch opens the same name after
+            # it, and reads one generation whole, never a name that is gone
+            write_parquet_atomic(t, stage / _GENERATION_PART, staging=self.staging)
+            gens = self._generations(name)
+            gen_name = f"gen-{(int(gens[-1].name[4:]) + 1) if gens else 1:06d}"
+            os.rename(stage, folder / gen_name)
+        except BaseException:
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
+        fsync_dir(folder)
+        previous = (folder / _CURRENT).resolve().name if (folder / _CURRENT).exists() else None
+        self._switch_pointer(folder, gen_name)
+        for old in self._generations(name):
+            if old.name not in (gen_name, previous):
+                shutil.rmtree(old, ignore_errors=True)
         return t.num_rows
 
     def existing_keys(self, name: str, key: Sequence[str] | None = None) -> set[tuple[Any, ...]]:
@@ -199,7 +458,7 @@ class Warehouse:
             cols=", ".join(_ident(c) for c in cols), glob=sql_literal(self.glob(name))
         )
         with duckdb.connect() as con:
-            rows = con.execute(sql).fetchall()
+            rows = _run(lambda: con.execute(sql).fetchall(), name)
         return {tuple(r) for r in rows}
 
     def append_unique(
@@ -271,7 +530,7 @@ class Warehouse:
         if where:
             sql += f" where {where}"
         with duckdb.connect() as con:
-            tbl = con.sql(sql, params=params or None).to_arrow_table()
+            tbl = _run(lambda: con.sql(sql, params=params or None).to_arrow_table(), name)
         if not columns:
             tbl = conform(tbl, TABLES[name])
         df = pl.from_arrow(tbl)
@@ -281,18 +540,19 @@ class Warehouse:
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run ``sql`` (with bound ``params``) on an in-memory connection that has every view."""
         with duckdb.connect() as con:
-            self.create_views(con)
-            df = pl.from_arrow(con.sql(sql, params=params or None).to_arrow_table())
+            _run(lambda: self.create_views(con), "a view")
+            df = pl.from_arrow(_run(lambda: con.sql(sql, params=params or None).to_arrow_table(),
+                                    "a view"))
         assert isinstance(df, pl.DataFrame)
         return df
 
     def count(self, name: str) -> int:
         """Return the number of rows of table ``name``."""
         with duckdb.connect() as con:
-            row = con.execute(
+            row = _run(lambda: con.execute(
                 f"select count(*) from read_parquet({sql_literal(self.glob(name))}, "
                 "union_by_name = true)"
-            ).fetchone()
+            ).fetchone(), name)
         return int(row[0]) if row else 0
 
     # -- DuckDB ---------------------------------------------------------------------------
@@ -308,6 +568,10 @@ class Warehouse:
     def sync_duckdb(self) -> Path:
         """Create or refresh ``warehouse.duckdb`` with its views; return its path.
 
+        The views hold the absolute paths of the Parquet datasets (DuckDB resolves relative
+        paths against the working directory, not the file); the home's root is recorded, and a
+        home opened at another place (moved, copied, restored) gets its views re-pointed.
+
         Raises:
             WarehouseError: When the DuckDB file is locked by another process or corrupt.
         """
@@ -316,6 +580,10 @@ class Warehouse:
                 self.create_views(con)
         except duckdb.Error as exc:
             raise WarehouseError(f"cannot update {self.paths.duckdb}: {exc}") from exc
+        meta = self._read_meta()
+        if meta.get("views_root") != str(self.paths.root):
+            meta["views_root"] = str(self.paths.root)
+            self._write_meta(meta)
         return self.paths.duckdb
 
     def texts(self, doc_ids: Iterable[str]) -> pl.DataFrame:
@@ -325,6 +593,17 @@ class Warehouse:
             return self.read("documents", columns=_DOC_COLS, where="false")
         return self.read("documents", columns=_DOC_COLS, where="doc_id in (select unnest($ids))",
                          params={"ids": ids})
+
+
+def _run(call: Any, name: str) -> Any:
+    """Run a DuckDB read; a damaged part becomes one :class:`WarehouseError` line."""
+    try:
+        return call()
+    except (duckdb.IOException, duckdb.InvalidInputException) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise WarehouseError(f"cannot read table {name}: {first} (a damaged or foreign file in "
+                             "the home: move it out of the table's folder and run again)"
+                             ) from exc
 
 
 _DOC_COLS = [
@@ -341,7 +620,7 @@ def save_weights(wh: Warehouse, name: str, key: str, weights: dict[str, float]) 
     folder = wh.paths.root / "cache"
     path = folder / f"{_ident(name)}-{re.sub(r'[^0-9A-Za-z_-]', '_', key)}.parquet"
     table = pa.table({"term": list(weights), "weight": list(weights.values())})
-    write_parquet_atomic(table, path)
+    write_parquet_atomic(table, path, staging=wh.staging)
     for old in folder.glob(f"{name}-*.parquet"):
         if old != path:
             old.unlink(missing_ok=True)

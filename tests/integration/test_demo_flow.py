@@ -95,10 +95,66 @@ def test_duckdb_file_answers_the_readme_query(demo_run):
 
 
 def test_report_and_claimreview_written(demo_run):
+    from tests.claimreview_check import claimreview_problems
+
     result = demo_run[3]
     report = Path(result.report_path)
-    assert report.is_file() and "<mark" in report.read_text(encoding="utf-8")
-    assert (report.parent / "claimreview.jsonld").is_file()
+    assert report.name == "report.html"
+    index = report.read_text(encoding="utf-8")
+    pages = sorted((report.parent / "claims").glob("*.html"))
+    assert len(pages) == len(result.verdicts)
+    for page in pages:
+        assert f'href="claims/{page.name}"' in index
+    assert any("<mark>" in p.read_text(encoding="utf-8") for p in pages)
+    assert any("<svg" in p.read_text(encoding="utf-8") for p in pages)
+    nodes = json.loads((report.parent / "claimreview.jsonld").read_text(encoding="utf-8"))
+    published = [v for v in result.verdicts if v["status"] != "UNVERIFIED"]
+    assert len(nodes) == len(published) >= 4
+    for node in nodes:
+        assert claimreview_problems(node) == [], node["claimReviewed"]
+        page = report.parent / node["url"].split("/", 3)[3]  # url → its page
+        embedded = page.read_text(encoding="utf-8").split('application/ld+json">')[1]
+        assert json.loads(embedded.split("</script>")[0]) == node
+
+
+def test_report_rebuilt_from_the_warehouse(demo_run):
+    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.publish import rebuild_run_report
+
+    home, result = demo_run[0], demo_run[3]
+    first = {p.name: p.read_text(encoding="utf-8")
+             for p in (Path(result.report_path).parent / "claims").glob("*.html")}
+    again = rebuild_run_report(open_warehouse(home), result.run_id, now=utcnow())
+    assert again.n_pages == len(result.verdicts)
+    for name, html in first.items():
+        rebuilt = (again.index.parent / "claims" / name).read_text(encoding="utf-8")
+        # the stored rows name the same documents and mark the same spans
+        assert rebuilt.count("<mark>") == html.count("<mark>"), name
+        assert rebuilt.count('class="node') == html.count('class="node'), name
+
+
+def test_export_claimreview_command(demo_run, tmp_path):
+    from typer.testing import CliRunner
+
+    from affidavit.flows.cli import app
+    from tests.claimreview_check import claimreview_problems
+
+    home = demo_run[0]
+    out = tmp_path / "cr.json"
+    res = CliRunner().invoke(app, ["export", "claimreview", "--home", home, "--status",
+                                   "supported", "--base-url", "https://desk.example/checks",
+                                   "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    nodes = json.loads(out.read_text(encoding="utf-8"))
+    assert nodes
+    assert all(n["reviewRating"]["alternateName"] == "True" for n in nodes)
+    assert all(n["url"].startswith("https://desk.example/checks/claims/") for n in nodes)
+    assert all(claimreview_problems(n) == [] for n in nodes)
+    bad = CliRunner().invoke(app, ["export", "claimreview", "--home", home, "--status",
+                                   "UNVERIFIED"])
+    assert bad.exit_code == 2
+    assert CliRunner().invoke(app, ["export", "claimreview", "--home", home, "--run",
+                                    "no-such-run"]).exit_code == 2
 
 
 def test_every_admitted_quote_is_in_its_document(demo_run):

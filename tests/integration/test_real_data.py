@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import polars as pl
 import pytest
 
@@ -43,3 +46,13 @@ def test_news_feeds_run_end_to_end_offline(shared_data, prefect_harness, tmp_pat
     assert res.counts["documents_added"] >= 100
     assert len(res.verdicts) == 30
     assert res.status.value == "completed"
+    # the ClaimReview of a real run validates; claims from feed entries name where they appeared
+    from tests.claimreview_check import claimreview_problems
+
+    report = Path(res.report_path)
+    nodes = json.loads((report.parent / "claimreview.jsonld").read_text(encoding="utf-8"))
+    published = [v for v in res.verdicts if v["status"] != "UNVERIFIED"]
+    assert len(nodes) == len(published)
+    for node in nodes:
+        assert claimreview_problems(node, expect_appearance=True) == [], node
+    assert len(list((report.parent / "claims").glob("*.html"))) == 30

@@ -676,6 +676,8 @@ def test_quotes_dev_no_fabrication_admitted():
     for c, a in admitted:  # the span found is the gold span or an identical repeat of it
         text = docs[c["doc_id"]]
         s, e = c["span"]
-        assert normalize_quote(text[a.span_start : a.span_end]).rstrip(string.punctuation) == (
-            normalize_quote(text[s:e]).rstrip(string.punctuation)
+        # quote marks wrapped around a quote are left out of its span (unwrap_quote); the gold
+        # spans of quotes-dev sometimes include an opening mark
+        assert normalize_quote(text[a.span_start : a.span_end]).strip(string.punctuation) == (
+            normalize_quote(text[s:e]).strip(string.punctuation)
         )

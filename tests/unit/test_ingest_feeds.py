@@ -31,8 +31,10 @@ def test_rss_entries_become_snippet_documents() -> None:
     assert docs.schema.equals(DOCUMENTS_SCHEMA)
     rows = docs.to_pylist()
     assert [r["title"] for r in rows] == ["Council approves & funds new bridge", "Second story",
-                                        "Third story"]
-    assert batch.skips["empty_text"] == 1  # the entry without content or summary
+                                        "Third story", "No body at all"]
+    # the entry without content or summary keeps its title as its text (a headline is quotable)
+    assert batch.skips["title_only_entry"] == 1
+    assert rows[3]["text"] == "No body at all"
     first = rows[0]
     # content:encoded wins over the description; HTML stripped, script dropped.
     assert first["text"] == (
@@ -186,7 +188,7 @@ def test_load_feed_path_and_url() -> None:
     )
     now = _utc(2024, 1, 1)
     got = load_feed("https://feeds.example.com/feed.xml", fetcher=fetcher, now=now)
-    assert got.documents.num_rows == 3
+    assert got.documents.num_rows == 4  # three entries with a body, one title-only
     assert set(got.documents.column("fetched_at").to_pylist()) == {now}
     assert set(got.documents.column("source_path").to_pylist()) == {
         "https://feeds.example.com/feed.xml"
@@ -246,7 +248,8 @@ def test_real_json_feeds() -> None:
         data = (REAL_FEEDS / name).read_bytes()
         items = json.loads(data)["items"]
         batch = load_feed(str(REAL_FEEDS / name))
-        assert batch.documents.num_rows + sum(batch.skips.values()) == len(items), name
+        skipped = sum(v for k, v in batch.skips.items() if k != "title_only_entry")  # kept
+        assert batch.documents.num_rows + skipped == len(items), name
         assert batch.documents.num_rows > 0
     # The same site as Atom and as JSON Feed gives the same number of entries.
     atom = load_feed(str(REAL_FEEDS / "allthis.atom")).documents.num_rows

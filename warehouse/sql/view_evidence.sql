@@ -1,8 +1,13 @@
 -- one row per admitted judgment with a stance (NEUTRAL is not evidence), with its document
--- and origin
+-- and origin; judgments of runs that did not complete (still running, failed, or abandoned by a
+-- process that died) are left out
 create or replace view evidence as
-with admitted as (
-    select * from judgments where is_admitted and stance <> 'NEUTRAL'
+with closed_out as (
+    select run_id from runs where status in ('running', 'failed', 'abandoned')
+),
+admitted as (
+    select * from judgments
+    where is_admitted and stance <> 'NEUTRAL' and run_id not in (select run_id from closed_out)
 ),
 final as (
     select

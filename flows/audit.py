@@ -1,0 +1,292 @@
+"""The answer audit flows: ``audit_sessions`` (records in batches) and ``audit_answer``.
+
+``audit_sessions`` reads a file of records; ``audit_answer`` one answer and its evidence files.
+
+read records → (per batch) scanner + auditor → ``audits`` / ``audit_claims`` (idempotent) →
+report → run record. Records without evidence are audited by the scanner alone; a failed model
+call leaves its record unlabelled, counted in the run and stored in ``audits.degraded``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+
+from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA, AuditRecord
+from affidavit.schemas.enums import RunStatus
+from affidavit.tasks.audit import (
+    AuditOutcome,
+    audit_key,
+    audit_rows,
+    iter_sessions,
+    record_from_files,
+)
+from affidavit.tasks.audit_lexical import LexicalAuditor, audit_lexical
+from affidavit.warehouse.store import Warehouse
+
+AUDITORS = ("lexical", "llm")
+DEFAULT_BATCH = 500
+"""Records per Prefect task run: large enough that orchestration stays a small share of a run
+(DESIGN.md: task runs per batch, never per row), small enough to write progress often."""
+
+
+@dataclass
+class AuditRunResult:
+    """Outcome of an audit run.
+
+    Attributes:
+        run_id: The run.
+        status: Run status.
+        message: One line for the user.
+        audits: The ``audits`` rows this run wrote (records audited before by the same auditor
+            are skipped and counted in ``already_audited``), the first
+            :data:`REPORT_MAX_AUDITS` of them.
+        claims: Their ``audit_claims`` rows.
+        counts: Records read, rows written, skips by reason, failures.
+        degraded: What the run lacked (model failures).
+        messages: Notes (columns used, skipped lines).
+        report_path: The run's HTML report.
+    """
+
+    run_id: str
+    status: RunStatus
+    message: str
+    audits: list[dict[str, Any]] = field(default_factory=list)
+    claims: list[dict[str, Any]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+    degraded: list[str] = field(default_factory=list)
+    messages: list[str] = field(default_factory=list)
+    report_path: str | None = None
+
+
+def make_auditor(auditor: str, *, card_path: str | None = None) -> Any:
+    """Build the auditor by name: ``lexical`` (default) or ``llm`` (the configured endpoint).
+
+    Raises:
+        ValueError: For an unknown auditor, or ``llm`` with no endpoint configured.
+        FileNotFoundError: When the card file does not exist.
+    """
+    if auditor == "lexical":
+        return LexicalAuditor()
+    if auditor == "llm":
+        from affidavit.tasks.audit_llm import (
+            LLMAuditor,
+            audit_config_from_env,
+            audit_limits_from_env,
+            read_card,
+        )
+
+        cfg = audit_config_from_env()
+        if cfg is None:
+            raise ValueError("the llm auditor needs AFFIDAVIT_LLM_BASE_URL and "
+                             "AFFIDAVIT_LLM_MODEL")
+        return LLMAuditor(cfg, card=read_card(card_path), **audit_limits_from_env())
+    raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+
+
+def audit_batch(records: Sequence[AuditRecord], auditor: Any) -> list[AuditOutcome]:
+    """Audit one batch of records with ``auditor`` (lexical or LLM)."""
+    if isinstance(auditor, LexicalAuditor):
+        return audit_lexical(records, auditor)
+    return auditor.audit_records(records)
+
+
+def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunRecord,
+                   source: str | None, known: dict[str, set[tuple[Any, ...]]]
+                   ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Write a batch's rows (only those not stored yet) and count them in the run.
+
+    Returns:
+        The batch's audit and claim rows (all of them, stored before or now).
+    """
+    now = utcnow()
+    audits, claims = [], []
+    for o in outcomes:
+        a, cs = audit_rows(o, run_id=run.run_id, now=now, source=source)
+        audits.append(a)
+        claims.extend(cs)
+        run.counts[f"auditor:{o.auditor}"] += 1
+        if o.degraded:
+            run.counts["llm_failures" if o.degraded.startswith("llm failed") else
+                       "llm_partial_replies"] += 1
+        run.counts["contradictions_demoted"] += o.n_demoted
+        for c in o.claims:
+            run.counts[f"label:{c.label.value if c.label else 'UNLABELLED'}"] += 1
+    if audits:
+        added = wh.append_new("audits", pa.Table.from_pylist(audits, schema=AUDITS_SCHEMA),
+                              known=known["audits"])
+        run.counts["audits_written"] += added.height
+    if claims:
+        added = wh.append_new("audit_claims",
+                              pa.Table.from_pylist(claims, schema=AUDIT_CLAIMS_SCHEMA),
+                              known=known["audit_claims"])
+        run.counts["audit_claims_written"] += added.height
+    return audits, claims
+
+
+audit_batch_task = task(audit_batch, name="audit-batch", cache_policy=NO_CACHE)
+
+
+REPORT_MAX_AUDITS = 1000
+"""Most audits listed in a run's report and kept in its result (the first ones; the tables hold
+them all), so that a run over a million records stays bounded in memory."""
+
+
+def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, auditor: str,
+             card_path: str | None, source: str | None, batch_size: int,
+             progress: Callable[[int], None] | None) -> AuditRunResult:
+    engine = make_auditor(auditor, card_path=card_path)
+    known = {"audits": wh.existing_keys("audits"), "audit_claims": wh.existing_keys("audit_claims")}
+    kept_audits: list[dict[str, Any]] = []
+    kept_claims: list[dict[str, Any]] = []
+    n_audits = n_claims = 0
+    it = iter(records)
+    try:
+        while batch := list(islice(it, batch_size)):
+            run.counts["records_read"] += len(batch)
+            todo = [r for r in batch if (audit_key(r, engine.name),) not in known["audits"]]
+            run.counts["already_audited"] += len(batch) - len(todo)
+            if progress is not None:
+                progress(len(batch))
+            if not todo:
+                continue
+            outcomes = audit_batch_task(todo, engine)
+            a, c = store_outcomes(wh, outcomes, run=run, source=source, known=known)
+            n_audits += len(a)
+            n_claims += len(c)
+            room = REPORT_MAX_AUDITS - len(kept_audits)
+            if room > 0:
+                kept_audits += a[:room]
+                ids = {x["audit_id"] for x in a[:room]}
+                kept_claims += [x for x in c if x["audit_id"] in ids]
+    finally:
+        if hasattr(engine, "close"):
+            engine.close()
+    failures = run.counts.get("llm_failures", 0)
+    if failures:
+        run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
+        run.messages += [f"llm: {d}" for d in getattr(engine, "degradations", [])[:20]]
+    if n_audits > len(kept_audits):
+        run.messages.append(f"the report lists the first {len(kept_audits)} of {n_audits} "
+                            "audits; the audits table holds them all")
+    report = _write_report(wh, run, kept_audits, kept_claims)
+    sync_views(wh, run)
+    msg = f"{n_audits} answer{'s' if n_audits != 1 else ''} audited, {n_claims} claims"
+    if run.counts.get("already_audited"):
+        msg += f"; {run.counts['already_audited']} already audited by {engine.name} (skipped)"
+    if failures:
+        msg += f"; the llm auditor failed on {failures}"
+    run.finish(RunStatus.COMPLETED, msg)
+    return AuditRunResult(run.run_id, RunStatus.COMPLETED, msg, kept_audits, kept_claims,
+                          dict(run.counts), list(run.degraded), list(run.messages), str(report))
+
+
+def _write_report(wh: Warehouse, run: RunRecord, audits: list[dict[str, Any]],
+                  claims: list[dict[str, Any]]) -> Path:
+    from affidavit.tasks.reports import render_audit_report
+
+    folder = wh.paths.reports / run.run_id
+    folder.mkdir(parents=True, exist_ok=True)
+    html = render_audit_report({"run_id": run.run_id, "degraded": run.degraded}, audits, claims)
+    path = folder / "report.html"
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+@flow(name="audit_sessions", log_prints=False, validate_parameters=False)
+def audit_sessions(
+    path: str,
+    *,
+    auditor: str = "lexical",
+    card_path: str | None = None,
+    id_column: str | None = None,
+    answer_column: str | None = None,
+    evidence_column: str | None = None,
+    limit: int | None = None,
+    batch_size: int = DEFAULT_BATCH,
+    home: str | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> AuditRunResult:
+    """Audit a file of answer records (JSONL, JSON, Parquet), in batches.
+
+    Args:
+        path: The sessions file, one record per answer: ``{id, answer, evidence: [{tool,
+            input, output}]}``.
+        auditor: ``lexical`` or ``llm``.
+        card_path: Facts-and-limits card of the LLM auditor.
+        id_column: Column mapping (auto-detected when ``None``).
+        answer_column: Column mapping.
+        evidence_column: Column mapping.
+        limit: At most this many records.
+        batch_size: Records per task run.
+        home: affidavit home.
+        progress: Called with the number of records of each finished batch.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: For an unreadable file, an unknown auditor, a bad batch size.
+    """
+    if auditor not in AUDITORS:
+        raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+    wh = open_warehouse(home)
+    run = RunRecord(wh, "audit_sessions", {"path": path, "auditor": auditor, "card": card_path,
+                                           "limit": limit, "batch_size": batch_size}).start()
+    try:
+        skips: Counter[str] = Counter()
+        notes: list[str] = []
+        records = iter_sessions(path, skips=skips, notes=notes, id_column=id_column,
+                                answer_column=answer_column, evidence_column=evidence_column,
+                                limit=limit)
+        result = _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
+                          batch_size=batch_size, progress=progress)
+        if skips:  # counted as the file was streamed: rewrite the run's row with them
+            run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+            run.finish(RunStatus.COMPLETED, result.message)
+            result.counts = dict(run.counts)
+        result.messages = notes + result.messages
+        return result
+    except BaseException as exc:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        raise
+
+
+@flow(name="audit_answer", log_prints=False, validate_parameters=False)
+def audit_answer(
+    answer_path: str,
+    evidence_paths: Sequence[str] = (),
+    *,
+    auditor: str = "lexical",
+    card_path: str | None = None,
+    home: str | None = None,
+) -> AuditRunResult:
+    """Audit one answer file against evidence files (each file one tool output).
+
+    Raises:
+        FileNotFoundError: When a file does not exist.
+        ValueError: For an empty answer or an unknown auditor.
+    """
+    if auditor not in AUDITORS:
+        raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+    wh = open_warehouse(home)
+    run = RunRecord(wh, "audit_answer", {"answer": answer_path, "evidence": list(evidence_paths),
+                                         "auditor": auditor, "card": card_path}).start()
+    try:
+        record = record_from_files(answer_path, evidence_paths)
+        return _execute(wh, run, [record], auditor=auditor, card_path=card_path,
+                        source=f"answer:{answer_path}", batch_size=1, progress=None)
+    except BaseException as exc:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+        raise

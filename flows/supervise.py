@@ -1,0 +1,138 @@
+"""Leave no process behind: a small supervisor around each ``affidavit`` command.
+
+Prefect's ephemeral mode starts its API server as a child process and stops it from an
+``atexit`` hook. A main process killed outright (SIGKILL, the kernel's OOM killer) runs no
+hook, so that server was left running for good. :func:`run_supervised` forks before any
+Prefect import: the parent only waits, as a *child subreaper* (Linux ``prctl``), so every
+process the command started and left behind is re-parented to it; when the command ends, in any
+way, it terminates them. The parent is a few MB, so the OOM killer picks the command, not it.
+Where ``prctl`` is not available (not Linux) the command runs unsupervised, as before.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+__all__ = ["run_supervised"]
+
+_PR_SET_CHILD_SUBREAPER = 36
+"""``prctl`` option number (linux/prctl.h)."""
+
+_ENV_FLAG = "AFFIDAVIT_SUPERVISED"
+_STOP_GRACE_S = 5.0
+"""Seconds a left-behind process gets after SIGTERM before SIGKILL (as Prefect's own stop)."""
+
+
+def _set_subreaper() -> bool:
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children(pid: int) -> list[int]:
+    """Process ids whose parent is ``pid`` (from ``/proc``)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # the command name is in parentheses and may hold spaces: split after the last ')'
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1] == str(pid):
+            out.append(int(entry.name))
+    return out
+
+
+def _reap_orphans() -> int:
+    """Terminate (then kill) every process re-parented to this one; return how many."""
+    me = os.getpid()
+    left = _children(me)
+    for pid in left:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    deadline = time.monotonic() + _STOP_GRACE_S
+    while time.monotonic() < deadline:
+        _reap_zombies()
+        if not _children(me):
+            return len(left)
+        time.sleep(0.05)
+    for pid in _children(me):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    time.sleep(0.05)
+    _reap_zombies()
+    return len(left)
+
+
+def _reap_zombies() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def run_supervised(command: Callable[[], None]) -> None:
+    """Run ``command`` in a forked child and exit with its status, reaping what it left.
+
+    The exit status is the child's; a child killed by signal N exits ``128 + N`` after one line
+    on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command; SIGINT
+    (Ctrl-C) reaches both from the terminal, and the supervisor ignores it.
+
+    Args:
+        command: The command's entry (runs in the child).
+    """
+    if os.environ.get(_ENV_FLAG) or not hasattr(os, "fork") or not _set_subreaper():
+        command()
+        return
+    os.environ[_ENV_FLAG] = "1"
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # the command: exits the normal way, so Prefect's atexit hooks run
+        command()
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def forward(signum: int, _frame: object) -> None:
+        try:
+            os.kill(pid, signum)
+        except ProcessLookupError:
+            pass
+
+    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGHUP, forward)
+    while True:
+        try:
+            _, status = os.waitpid(pid, 0)
+            break
+        except InterruptedError:
+            continue
+    n_left = _reap_orphans()
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else sig
+        hint = " (out of memory?)" if sig == signal.SIGKILL else ""
+        extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
+        print(f"error: the command was killed by {name}{hint}{extra}", file=sys.stderr)
+        sys.exit(128 + sig)
+    sys.exit(os.WEXITSTATUS(status))

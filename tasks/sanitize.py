@@ -1,0 +1,160 @@
+"""Untrusted text made safe to parse, store and print: JSON, control characters, display.
+
+Pure functions, no IO. Input files are written by others, sometimes by attackers; these helpers
+turn what would crash a batch or reach the terminal raw into a counted, one-line outcome.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+__all__ = [
+    "DISPLAY_CHARS",
+    "UntrustedJSONError",
+    "display_text",
+    "find_lone_surrogate",
+    "loads_untrusted_json",
+    "strip_control_chars",
+]
+
+_ANSI_RE = re.compile(r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])")
+"""Terminal escape sequences: CSI (``ESC [ … final``), OSC (``ESC ] … BEL``) and two-byte ones."""
+_CONTROL_MULTILINE_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_LINE_RE = re.compile("[\x00-\x1f\x7f-\x9f]")
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+_BIDI_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
+"""Bidirectional overrides and isolates: they reorder what a terminal shows (Trojan Source)."""
+
+DISPLAY_CHARS = 200
+"""Characters of one untrusted field shown in the terminal (a table cell, a note)."""
+
+
+class UntrustedJSONError(ValueError):
+    """JSON text that cannot be parsed safely (malformed, nested too deep, a huge integer)."""
+
+
+def loads_untrusted_json(text: str | bytes, *, strict: bool = True) -> Any:
+    """Parse JSON from an untrusted source; every failure is one :class:`UntrustedJSONError`.
+
+    ``json.loads`` raises ``RecursionError`` on deep nesting (about 1,000 levels) and a
+    plain ``ValueError`` on integers over 4,300 digits (CPython's int-conversion limit); both are
+    turned into :class:`UntrustedJSONError` with a short reason, so that a caller skips that
+    line or file and goes on.
+
+    Args:
+        text: The JSON text.
+        strict: Refuse control characters inside strings (``json.loads``' ``strict``).
+
+    Returns:
+        The parsed value.
+
+    Raises:
+        UntrustedJSONError: With a one-line reason.
+
+    >>> loads_untrusted_json('{"a": 1}')
+    {'a': 1}
+    >>> loads_untrusted_json("[" * 5000 + "]" * 5000)
+    Traceback (most recent call last):
+    ...
+    affidavit.tasks.sanitize.UntrustedJSONError: nested too deeply to parse
+    """
+    try:
+        return json.loads(text, strict=strict)
+    except json.JSONDecodeError as exc:
+        raise UntrustedJSONError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise UntrustedJSONError("nested too deeply to parse") from None
+    except ValueError as exc:  # e.g. "Exceeds the limit (4300 digits) for integer ..."
+        msg = str(exc).split(";")[0]
+        raise UntrustedJSONError(f"unreadable value ({msg[:80]})") from None
+
+
+def find_lone_surrogate(value: Any, *, _depth: int = 0) -> bool:
+    """Whether a parsed JSON value holds a lone UTF-16 surrogate (``"\\ud800"``) in any string.
+
+    Such a string cannot be encoded as UTF-8, so it could never be stored.
+
+    >>> find_lone_surrogate({"t": ["ok", "a\\ud800"]}), find_lone_surrogate("fine")
+    (True, False)
+    """
+    if isinstance(value, str):
+        return bool(_SURROGATE_RE.search(value))
+    if _depth > 100:
+        return False
+    if isinstance(value, dict):
+        return any(find_lone_surrogate(k, _depth=_depth + 1)
+                   or find_lone_surrogate(v, _depth=_depth + 1) for k, v in value.items())
+    if isinstance(value, list):
+        return any(find_lone_surrogate(v, _depth=_depth + 1) for v in value)
+    return False
+
+
+def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]:
+    """Remove terminal escape sequences and control characters; return ``(text, n_removed)``.
+
+    Removed: ANSI escape sequences whole (``ESC[2J`` goes, not just its ``ESC``), C0 controls
+    (NUL, BEL, BS, ESC …), DEL and C1 controls. Tab, line feed and carriage return are kept when
+    ``multiline`` (document text), turned into spaces otherwise (titles, authors, one-line
+    fields).
+
+    Args:
+        text: The text.
+        multiline: Keep ``\\t``, ``\\n`` and ``\\r``.
+
+    Returns:
+        The cleaned text and the number of characters removed (escape sequences count whole).
+
+    >>> strip_control_chars("Title\\x00 \\x1b[2Jnow")
+    ('Title now', 5)
+    >>> strip_control_chars("a\\tb\\nc", multiline=False)
+    ('a b c', 0)
+    """
+    n = 0
+    if "\x1b" in text:
+        before = len(text)
+        text = _ANSI_RE.sub("", text)
+        n += before - len(text)
+    if multiline:
+        before = len(text)
+        text = _CONTROL_MULTILINE_RE.sub("", text)
+        return text, n + before - len(text)
+    removed = 0
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal removed
+        if m.group(0) in "\t\n\r":
+            return " "
+        removed += 1
+        return ""
+
+    text = _CONTROL_LINE_RE.sub(sub, text)
+    return text, n + removed
+
+
+def display_text(value: Any, *, limit: int = DISPLAY_CHARS) -> str:
+    """Return untrusted text fit for a terminal: one line, no escapes or controls, cut.
+
+    Control characters and escape sequences are removed, bidirectional overrides dropped, line
+    breaks and runs of spaces collapsed to one space, and text over ``limit`` characters cut
+    with ``… (+N chars)``. Rich markup is *not* escaped here (callers printing through rich
+    wrap the result in ``rich.markup.escape``).
+
+    >>> display_text("a\\x1b[31mred\\n\\nline " + "x" * 300, limit=20)
+    'ared line xxxxxxxxxx… (+290 chars)'
+    """
+    if value is None:
+        return ""
+    s = value if isinstance(value, str) else str(value)
+    s, _ = strip_control_chars(s, multiline=False)
+    s = _BIDI_RE.sub("", s)
+    s = _SURROGATE_RE.sub("\ufffd", s)
+    s = re.sub(r"\s+", " ", s).strip()
+    if len(s) > limit:
+        cut = limit
+        while cut > 0 and unicodedata.combining(s[cut]):
+            cut -= 1
+        s = f"{s[:cut]}… (+{len(s) - cut} chars)"
+    return s

@@ -1,0 +1,153 @@
+"""The audit flows end to end: CLI, tables, idempotent loads, report, failures counted in runs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+from typer.testing import CliRunner
+
+from affidavit.flows.cli import app
+
+BENCH = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / "audit-dev"
+PYPROJECT = '[project]\nname = "wren"\nversion = "1.6.3"\nrequires-python = ">=3.11"\n'
+SESSIONS = [
+    {"id": "s1", "answer": "wren is at 1.6.3 and needs Python 3.9 or newer.",
+     "evidence": [{"tool": "read_file", "input": "pyproject.toml", "output": PYPROJECT}]},
+    {"id": "s2", "answer": "It always answers in 30 ms.", "evidence": []},
+]
+
+
+def _write_sessions(path: Path) -> Path:
+    lines = [json.dumps(SESSIONS[0]), "{broken", json.dumps(SESSIONS[1])]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def _sql(home: Path, q: str) -> list[tuple]:
+    with duckdb.connect(str(home / "warehouse.duckdb"), read_only=True) as con:
+        return con.execute(q).fetchall()
+
+
+def test_sessions_cli_writes_tables_once_and_counts_the_bad_line(prefect_harness, tmp_path):
+    home = tmp_path / "home"
+    src = _write_sessions(tmp_path / "s.jsonl")
+    runner = CliRunner()
+    res = runner.invoke(app, ["audit", "--sessions", str(src), "--home", str(home), "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout[res.stdout.index("{"):])
+    assert out["counts"]["audits_written"] == 2
+    assert out["counts"]["skip:bad_json"] == 1
+    by_id = {a["record_id"]: a for a in out["audits"]}
+    assert by_id["s1"]["auditor"] == "lexical"
+    assert by_id["s1"]["n_contradicted"] == 1
+    assert by_id["s2"]["auditor"] == "scanner"
+    assert by_id["s2"]["n_unsupported"] == 1
+    assert by_id["s2"]["scanner_flags"] == ["always", "30 ms"]
+    assert Path(out["report"]).read_text(encoding="utf-8").count('class="card"') == 2
+    again = runner.invoke(app, ["audit", "--sessions", str(src), "--home", str(home)])
+    assert again.exit_code == 0, again.output
+    assert "summary:" in again.output
+    assert "2 already audited by lexical (skipped)" in " ".join(again.output.split())
+    assert _sql(home, "select count(*) from audits") == [(2,)]
+    assert _sql(home, "select count(*) from audit_claims") == [(3,)]
+    assert _sql(home, "select label, quote from audit_claims where label = 'CONTRADICTED'") == [
+        ("CONTRADICTED", 'requires-python = ">=3.11"')]
+    runs = _sql(home, "select flow, status, counts from runs order by started_at")
+    assert [r[:2] for r in runs] == [("audit_sessions", "completed")] * 2
+    assert json.loads(runs[1][2]).get("audits_written", 0) == 0
+    assert json.loads(runs[1][2])["already_audited"] == 2
+
+
+def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
+    (tmp_path / "answer.txt").write_text("wren needs Python 3.9 or newer.", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", str(tmp_path / "answer.txt"), "--evidence",
+                                   str(tmp_path / "pyproject.toml"), "--home",
+                                   str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    assert "CONTRADICTED" in res.output
+    assert "requires-python" in res.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [([], "either ANSWER_FILE"), (["missing.txt"], "no such file"),
+     (["--sessions", "x.jsonl", "--evidence", "y"], "--evidence goes with ANSWER_FILE"),
+     (["a.txt", "--auditor", "oracle"], "unknown auditor")],
+)
+def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
+    (tmp_path / "a.txt").write_text("x", encoding="utf-8")
+    (tmp_path / "x.jsonl").write_text("", encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", *(a if a.startswith("-") or a == "oracle" else
+                                     str(tmp_path / a) for a in args),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2
+    assert message in res.output
+
+
+def test_llm_failures_leave_the_run_usable_and_are_counted(prefect_harness, tmp_path,
+                                                           monkeypatch):
+    from affidavit.flows.audit import audit_sessions
+    from tests.unit.test_audit_llm import ScriptedServer
+
+    srv = ScriptedServer()
+    srv.thread.start()
+    try:
+        srv.script["wren"] = [{"status": 500, "body": "{}"}]
+        monkeypatch.setenv("AFFIDAVIT_LLM_BASE_URL", srv.url)
+        monkeypatch.setenv("AFFIDAVIT_LLM_MODEL", "scripted")
+        home = tmp_path / "home"
+        res = audit_sessions(str(_write_sessions(tmp_path / "s.jsonl")), auditor="llm",
+                             home=str(home))
+    finally:
+        srv.httpd.shutdown()
+        srv.httpd.server_close()
+    assert res.status.value == "completed"
+    assert res.counts["llm_failures"] == 1
+    assert res.counts["audits_written"] == 2
+    assert all("wren" in c["messages"][-1]["content"] for c in srv.calls)  # s2 never sent
+    assert any("llm auditor failed on 1" in d for d in res.degraded)
+    rows = _sql(home, "select record_id, auditor, n_unlabelled, degraded from audits "
+                      "order by record_id")
+    assert rows[0][:3] == ("s1", "llm:scripted", 2)
+    assert "HTTP 500" in rows[0][3]
+    assert rows[1][:3] == ("s2", "scanner", 0)
+    [(counts, degraded)] = _sql(home, "select counts, degraded from runs")
+    assert json.loads(counts)["llm_failures"] == 1
+    assert "llm auditor failed" in degraded
+    # the failed record is audited again by the next run; the one audited by the scanner is not
+    srv = ScriptedServer()
+    srv.thread.start()
+    try:
+        srv.script["wren"] = [{"content": json.dumps({"claims": [
+            {"index": 1, "label": "SUPPORTED", "reason": "r", "quote": 'version = "1.6.3"'},
+            {"index": 2, "label": "CONTRADICTED", "reason": "r",
+             "quote": 'requires-python = ">=3.11"'}]})}]
+        monkeypatch.setenv("AFFIDAVIT_LLM_BASE_URL", srv.url)
+        again = audit_sessions(str(tmp_path / "s.jsonl"), auditor="llm", home=str(home))
+    finally:
+        srv.httpd.shutdown()
+        srv.httpd.server_close()
+    assert again.counts["audits_written"] == 1
+    assert again.counts["already_audited"] == 1
+    assert len(srv.calls) == 1
+    rows = _sql(home, "select record_id, n_contradicted, degraded is null from audits "
+                      "order by record_id, degraded nulls first")
+    assert rows == [("s1", 1, True), ("s1", 0, False), ("s2", 0, True)]
+
+
+def test_audit_dev_writes_48_audits_and_twice_adds_none(prefect_harness, tmp_path):
+    if not (BENCH / "cases.jsonl").is_file():
+        pytest.skip(f"benchmark folder {BENCH} is absent (it sits beside the repository)")
+    from affidavit.flows.audit import audit_sessions
+
+    home = str(tmp_path / "home")
+    first = audit_sessions(str(BENCH / "cases.jsonl"), home=home)
+    second = audit_sessions(str(BENCH / "cases.jsonl"), home=home)
+    assert first.counts["audits_written"] == 48
+    assert second.counts.get("audits_written", 0) == 0
+    assert second.counts.get("audit_claims_written", 0) == 0
+    assert _sql(Path(home), "select count(*) from audits") == [(48,)]

@@ -1,0 +1,408 @@
+"""The answer audit on invented cases: records, claims, the lexical auditor, rows."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from affidavit.schemas.audits import (
+    AUDIT_CLAIMS_SCHEMA,
+    AUDITS_SCHEMA,
+    AuditLabel,
+    AuditRecord,
+    EvidenceItem,
+    make_audit_id,
+)
+from affidavit.tasks.anchor import anchor_quote
+from affidavit.tasks.audit import audit_rows, read_sessions, record_from_files
+from affidavit.tasks.audit_lexical import audit_lexical
+from affidavit.tasks.claims import split_answer_claims, split_clauses
+from affidavit.warehouse.store import conform
+
+PYPROJECT = """[project]
+name = "wren"
+version = "1.6.3"
+requires-python = ">=3.11"
+dependencies = [
+    "httpx>=0.27",
+    "attrs>=23.2",
+]
+"""
+PYTEST = "collected 57 items\n\n55 passed, 2 skipped in 4.81s\n"
+PIP_SHOW = "Name: wren\nVersion: 1.6.3\nRequires: attrs, httpx, sniffio\nRequired-by: heron\n"
+CHANGELOG = "## [1.6.0] - 2025-03-09\n### Removed\n- Dropped the legacy `wren.compat` module.\n"
+GITSTAT = "a1b2c3d Tidy the CLI\n 4 files changed, 96 insertions(+), 12 deletions(-)\n"
+CONFIG_DOC = (
+    "| variable | default | meaning |\n"
+    "| `WREN_RETRY_WAIT` | `15` | Seconds between two retries of a failed upload |\n"
+    "| `WREN_WORKERS` | `4` | Upload workers |\n"
+    "Configuration is read once at start-up; restart the service to apply a change.\n"
+)
+RATE = "HTTP/1.1 200 OK\nratelimit-policy: 120;w=60\n\n{\"ok\":true}\n"
+PACKAGE_JSON = '{\n  "name": "dash",\n  "engines": {\n    "node": ">=18.17"\n  }\n}\n'
+CARGO_TEST = ("error[E0308]: mismatched types\n --> src/io.rs:12:5\n"
+              "error[E0425]: cannot find value\n --> src/net.rs:40:9\n"
+              "error: could not compile due to 2 previous errors\n")
+RELEASES = "v2.4.0  Latest  2024-08-11\nv2.3.0          2024-07-02\n"
+HTTP_503 = "HTTP/1.1 503 Service Unavailable\nretry-after: 30\n\n{\"ok\":false}\n"
+CERT = "subject=CN=api.example.com\nnotAfter=Mar 14 12:00:00 2026 GMT\n"
+GITLOG = (
+    "f00d123 (HEAD -> main) Bump version to 2.1.0\n"
+    "e11e456 Revert \"Add gzip to uploads (#88)\"\n"
+    "d22d789 Add retry budget to the uploader (#91)\n"
+    "c33c012 Add gzip to uploads (#88)\n"
+)
+
+
+def _audit(answer: str, *outputs: str) -> dict[str, AuditLabel | None]:
+    rec = AuditRecord("r", answer, tuple(EvidenceItem("tool", f"in{i}", o)
+                                          for i, o in enumerate(outputs)))
+    [out] = audit_lexical([rec])
+    return {c.text: c.label for c in out.claims}
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims
+
+
+@pytest.mark.parametrize(
+    ("sentence", "clauses"),
+    [
+        ("The cache holds 3 entries, and the queue is empty.",
+         ["The cache holds 3 entries", "the queue is empty"]),
+        ("It answers 200 and reports build 7.", ["It answers 200", "reports build 7"]),
+        ("Both the cache and the queue report ok.", ["Both the cache and the queue report ok"]),
+        ("Compare Rust and Go for backend services.",
+         ["Compare Rust and Go for backend services"]),
+        ("Its plans are free, pro and team.", ["Its plans are free, pro and team"]),
+        ("It needs a restart; nothing else changes.", ["It needs a restart",
+                                                       "nothing else changes"]),
+        ("The job failed, because the disk was full.",
+         ["The job failed", "because the disk was full"]),
+        ("Every page is cached, using a TTL of 60 seconds.",
+         ["Every page is cached", "using a TTL of 60 seconds"]),
+    ],
+)
+def test_split_clauses_keeps_predicates_whole(sentence: str, clauses: list[str]) -> None:
+    assert [sentence[a:b] for a, b in split_clauses(sentence)] == clauses
+
+
+def test_split_answer_claims_spans_point_into_the_answer() -> None:
+    answer = "The build uses wren 1.6.3. unit tests pass and 2 are skipped in 30 ms. Why?"
+    claims = split_answer_claims(answer)
+    assert [c.text for c in claims] == ["The build uses wren 1.6.3", "unit tests pass",
+                                        "2 are skipped in 30 ms"]
+    for c in claims:
+        assert answer[c.span_start:c.span_end] == c.text
+
+
+# ---------------------------------------------------------------------------------------------
+# The lexical auditor, rule by rule
+
+
+def test_supported_claims_of_a_faithful_answer() -> None:
+    labels = _audit("wren is at version 1.6.3 and needs Python 3.11 or newer. "
+                    "55 tests pass and 2 are skipped, in 4.81s.", PYPROJECT, PYTEST)
+    assert set(labels.values()) == {AuditLabel.SUPPORTED}, labels
+
+
+@pytest.mark.parametrize(
+    ("answer", "outputs", "claim"),
+    [
+        ("wren needs Python 3.9 or newer.", (PYPROJECT,), "wren needs Python 3.9 or newer"),
+        ("wren 1.6.0 was released on 2024-03-09.", (CHANGELOG,),
+         "wren 1.6.0 was released on 2024-03-09"),
+        ("Failed uploads are retried after 30 seconds by default.", (CONFIG_DOC,),
+         "Failed uploads are retried after 30 seconds by default"),
+        ("The commit touched 96 files.", (GITSTAT,), "The commit touched 96 files"),
+        ("wren does not depend on sniffio.", (PIP_SHOW,), "wren does not depend on sniffio"),
+        ("A change of configuration applies live without a restart.", (CONFIG_DOC,),
+         "A change of configuration applies live without a restart"),
+        ("The API allows 120 requests per second.", (RATE,),
+         "The API allows 120 requests per second"),
+        ("The retry budget change was reverted.", (GITLOG,),
+         "The retry budget change was reverted"),
+        ("The dashboard needs Node 16 or later.", (PACKAGE_JSON,),
+         "The dashboard needs Node 16 or later"),
+        ("The run had 2 errors, both in src/io.rs.", (CARGO_TEST,), "both in src/io.rs"),
+        ("The newest release is v2.3.0, published on 2024-08-11.", (RELEASES,),
+         "The newest release is v2.3.0, published on 2024-08-11"),
+        ("The health endpoint returned 200.", (HTTP_503,), "The health endpoint returned 200"),
+        ("The certificate expires on 2025-03-14.", (CERT,),
+         "The certificate expires on 2025-03-14"),
+    ],
+    ids=["version", "date-a-year-off", "figure", "count-of-else", "negation", "without",
+         "rate-window", "event-of-else", "major-version", "all-in-one-place",
+         "date-of-another-version", "http-status", "date-written-otherwise"],
+)
+def test_contradicted_with_an_anchored_quote(answer: str, outputs: tuple[str, ...],
+                                             claim: str) -> None:
+    rec = AuditRecord("r", answer, tuple(EvidenceItem("t", "", o) for o in outputs))
+    [out] = audit_lexical([rec])
+    [c] = [c for c in out.claims if c.text == claim]
+    assert c.label is AuditLabel.CONTRADICTED, c.reason
+    assert c.quote
+    assert c.anchor in ("EXACT", "NORMALIZED")
+    assert anchor_quote(c.quote, outputs[c.evidence_index], min_chars=8).is_admitted
+    assert outputs[c.evidence_index][c.quote_start:c.quote_end] == c.quote
+
+
+@pytest.mark.parametrize(
+    ("answer", "outputs"),
+    [
+        ("wren needs Python 3.11 or newer.", (PYPROJECT,)),
+        ("wren 1.6.0 was released on 2025-03-09.", (CHANGELOG,)),
+        ("Failed uploads are retried after 15 seconds by default.", (CONFIG_DOC,)),
+        ("The commit touched 4 files.", (GITSTAT,)),
+        ("wren depends on sniffio.", (PIP_SHOW,)),
+        ("There were no failures.", ("failures 0\n",)),
+        ("The API allows 120 requests per minute.", (RATE,)),
+        ("The gzip change was reverted.", (GITLOG,)),
+        ("The dashboard needs Node 18 or later.", (PACKAGE_JSON,)),
+        ("The run had 2 errors, one in src/io.rs and one in src/net.rs.", (CARGO_TEST,)),
+        ("The newest release is v2.4.0, published on 2024-08-11.", (RELEASES,)),
+        ("The health endpoint returned 503.", (HTTP_503,)),
+        ("The certificate expires on 2026-03-14.", (CERT,)),
+    ],
+)
+def test_the_same_claims_stated_right_are_supported(answer: str,
+                                                    outputs: tuple[str, ...]) -> None:
+    labels = _audit(answer, *outputs)
+    assert set(labels.values()) == {AuditLabel.SUPPORTED}, labels
+
+
+def test_absolute_word_beyond_the_evidence_is_overstated() -> None:
+    labels = _audit("All 57 tests pass.", PYTEST)
+    assert labels == {"All 57 tests pass": AuditLabel.OVERSTATED}
+
+
+def test_absolute_word_the_evidence_holds_is_not_flagged() -> None:
+    labels = _audit("All settings are read at start-up.", "All settings are read at start-up.")
+    assert labels == {"All settings are read at start-up": AuditLabel.SUPPORTED}
+
+
+def test_frequency_every_is_not_an_overstatement() -> None:
+    labels = _audit("The health check runs every 30 seconds.", "HEALTHCHECK --interval=30s")
+    assert labels == {"The health check runs every 30 seconds": AuditLabel.SUPPORTED}
+
+
+def test_unsupported_figure_and_claim_with_nothing_behind_it() -> None:
+    labels = _audit("The image is 80 MB. It is already running in production.", PYPROJECT)
+    assert labels == {"The image is 80 MB": AuditLabel.UNSUPPORTED,
+                      "It is already running in production": AuditLabel.UNSUPPORTED}
+
+
+def test_no_evidence_means_scanner_only_and_unsupported() -> None:
+    rec = AuditRecord("r", "It always answers in 30 ms. Python 3.12 is required.")
+    [out] = audit_lexical([rec])
+    assert out.auditor == "scanner"
+    assert {c.label for c in out.claims} == {AuditLabel.UNSUPPORTED}
+    assert [h.flag for h in out.flags] == ["always", "30 ms", "3.12"]
+    assert out.claims[0].flags == ["always", "30 ms"]
+
+
+def test_a_contradiction_is_never_decided_on_inputs() -> None:
+    """The date sits in the tool's input (a path), not its output: nothing contradicts."""
+    rec = AuditRecord("r", "The log of 2024-05-03 shows 2 errors.",
+                      (EvidenceItem("read_file", "logs/2024-05-02.log", "ERROR a\nERROR b\n"),))
+    [out] = audit_lexical([rec])
+    assert out.claims[0].label is not AuditLabel.CONTRADICTED
+    assert [h.flag for h in out.flags] == ["2024-05-03"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading records
+
+
+def test_read_sessions_jsonl_counts_malformed_lines(tmp_path: Path) -> None:
+    good = {"id": "a", "answer": "It works.", "evidence": [{"tool": "shell", "input": "x",
+                                                            "output": "ok"}]}
+    lines = [
+        json.dumps(good),
+        "{not json",
+        json.dumps({"id": "b", "answer": "", "evidence": []}),
+        json.dumps({"id": "c", "answer": "Fine.", "evidence": "oops"}),
+        json.dumps([1, 2]),
+        "",
+        json.dumps({"id": "d", "answer": "No evidence here."}),
+        json.dumps({"id": "a", "answer": "Again.", "evidence": []}),
+        json.dumps({"id": "e", "answer": "Bad item.", "evidence": [{"tool": "x"}]}),
+    ]
+    p = tmp_path / "s.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records, skips, notes = read_sessions(p)
+    assert [r.record_id for r in records] == ["a", "d"]
+    assert records[0].evidence == (EvidenceItem("shell", "x", "ok"),)
+    assert records[1].evidence == ()
+    assert records[1].line == 7
+    assert skips == {"bad_json": 1, "missing_answer": 1, "bad_evidence": 2, "not_an_object": 1,
+                     "duplicate_id": 1}
+    assert any(n.startswith("line 2:") for n in notes)
+    assert any(n.startswith("line 4:") and "not JSON" in n for n in notes)
+
+
+def test_read_sessions_json_parquet_and_column_mapping(tmp_path: Path) -> None:
+    rows = [{"sid": "x1", "reply": "It passed.",
+             "calls": [{"tool": "shell", "input": "pytest", "output": "3 passed"}]},
+            {"sid": "x2", "reply": "Nothing read.", "calls": []}]
+    pj = tmp_path / "s.json"
+    pj.write_text(json.dumps({"sessions": rows}), encoding="utf-8")
+    kw = {"id_column": "sid", "answer_column": "reply", "evidence_column": "calls"}
+    recs, skips, _ = read_sessions(pj, **kw)
+    assert [(r.record_id, len(r.evidence)) for r in recs] == [("x1", 1), ("x2", 0)]
+    assert not skips
+    pp = tmp_path / "s.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), pp)
+    recs2, _, _ = read_sessions(pp, **kw)
+    assert recs2 == [AuditRecord(r.record_id, r.answer, r.evidence, r.line) for r in recs]
+    with pytest.raises(ValueError, match="limit"):
+        read_sessions(pj, limit=-1)
+    bad = tmp_path / "s.csv"
+    bad.write_text("a,b\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="unsupported sessions file"):
+        read_sessions(bad)
+
+
+def test_record_from_files(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("55 tests pass.", encoding="utf-8")
+    (tmp_path / "e.txt").write_text(PYTEST, encoding="utf-8")
+    rec = record_from_files(tmp_path / "a.txt", [tmp_path / "e.txt"])
+    assert rec.answer == "55 tests pass."
+    assert rec.evidence[0].output == PYTEST
+    with pytest.raises(FileNotFoundError):
+        record_from_files(tmp_path / "a.txt", [tmp_path / "missing.txt"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows
+
+
+def test_rows_conform_to_the_schemas_and_ids_are_stable() -> None:
+    rec = AuditRecord("r1", "wren needs Python 3.9 or newer. All is fine.",
+                      (EvidenceItem("read_file", "pyproject.toml", PYPROJECT),))
+    [out] = audit_lexical([rec])
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    a, cs = audit_rows(out, run_id="run", now=now, source="s.jsonl")
+    conform(pa.Table.from_pylist([a], schema=AUDITS_SCHEMA), AUDITS_SCHEMA)
+    conform(pa.Table.from_pylist(cs, schema=AUDIT_CLAIMS_SCHEMA), AUDIT_CLAIMS_SCHEMA)
+    assert a["audit_id"] == make_audit_id(rec, "lexical")
+    assert a["n_contradicted"] == 1
+    assert a["n_claims"] == len(cs) == 2
+    assert a["scanner_flags"] == ["3.9", "all"]
+    changed = AuditRecord("r1", rec.answer + " ", rec.evidence)
+    assert make_audit_id(changed, "lexical") != a["audit_id"]
+    assert make_audit_id(rec, "llm:m") != a["audit_id"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "output"),
+    [
+        ("The export lists 120 users.", "121 users.csv\n"),  # wc -l on a file name
+        ("wren has no dependencies.", '[project]\nname = "wren"\ndependencies = []\n'),
+        ("None of the jobs were cancelled.", "job build: success\njob lint: success\n"),
+    ],
+    ids=["count-before-a-file-name", "empty-list", "none-of"],
+)
+def test_no_contradiction_without_the_same_thing_said_otherwise(answer: str,
+                                                                output: str) -> None:
+    labels = _audit(answer, output)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_a_measure_written_otherwise_is_held_but_a_version_is_not() -> None:
+    assert _audit("The CPU is at 37%.", "web  37.00%  512MiB") == {
+        "The CPU is at 37%": AuditLabel.SUPPORTED}
+    labels = _audit("wren needs Python 3.1 or newer.", 'requires-python = ">=3.10"')
+    assert labels == {"wren needs Python 3.1 or newer": AuditLabel.CONTRADICTED}
+
+
+def test_an_event_in_the_active_voice_names_its_agent_not_what_it_befell() -> None:
+    git = ("commit 9f8e7d6\nAuthor: Lena Ortiz <lena@example.org>\n\n    Drop Python 3.8 support\n"
+           "\n 2 files changed, 3 insertions(+), 3 deletions(-)\n")
+    labels = _audit("Lena Ortiz dropped Python 3.8 support in a commit touching 2 files.", git)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_a_subset_count_is_not_a_count_of_something_else() -> None:
+    out = "Ran 42 tests in 0.31s\n\nFAILED (failures=2)\n"
+    labels = _audit("2 tests failed.", out)
+    assert AuditLabel.CONTRADICTED not in labels.values(), labels
+
+
+def test_blank_outputs_are_no_evidence() -> None:
+    rec = AuditRecord("r", "It takes 30 ms.", (EvidenceItem("shell", "true", "  \n"),))
+    [out] = audit_lexical([rec])
+    assert out.auditor == "scanner"
+    assert [c.label for c in out.claims] == [AuditLabel.UNSUPPORTED]
+
+
+@pytest.mark.parametrize(
+    ("last_provider", "label"),
+    [("acme-us", AuditLabel.SUPPORTED), ("globex-eu", AuditLabel.OVERSTATED)],
+)
+def test_a_universal_claim_is_covered_member_by_member(last_provider: str,
+                                                       label: AuditLabel) -> None:
+    log = "".join(f"10:0{i} WARN card declined provider={p}\n"
+                  for i, p in enumerate(["acme-us", "acme-us", last_provider]))
+    labels = _audit("The gateway logged 3 card declines, all from acme-us.", log)
+    assert labels["all from acme-us"] is label
+
+
+def test_a_version_the_evidence_refines_is_held() -> None:
+    labels = _audit("TypeScript is held to the 5.4 patch releases.", '"typescript": "~5.4.5"')
+    assert labels == {"TypeScript is held to the 5.4 patch releases": AuditLabel.SUPPORTED}
+
+
+@pytest.mark.parametrize(
+    ("output", "label"),
+    [('[project]\nname = "wren"\n', AuditLabel.UNSUPPORTED),
+     ("wren is the most widely used upload client.\n", AuditLabel.SUPPORTED)],
+)
+def test_a_claim_about_the_world_needs_the_evidence_to_say_it(output: str,
+                                                              label: AuditLabel) -> None:
+    labels = _audit("wren is the most widely used upload client.", output)
+    assert labels == {"wren is the most widely used upload client": label}
+
+
+@pytest.mark.parametrize(
+    ("package", "label"),
+    [('{"dependencies": {"zod": "^3.23.8"}, "devDependencies": {"vitest": "^1.6.0"}}',
+      AuditLabel.CONTRADICTED),
+     ('{"dependencies": {"react": "^18.3.1"}, "devDependencies": {"zod": "^3.23.8"}}',
+      AuditLabel.SUPPORTED)],
+)
+def test_only_in_one_section_of_a_json_file(package: str, label: AuditLabel) -> None:
+    labels = _audit("zod is listed only under devDependencies.", package)
+    assert labels == {"zod is listed only under devDependencies": label}
+
+
+@pytest.mark.parametrize(
+    ("log", "label"),
+    [("12:00:01 ERROR job 7 killed: deadline exceeded after 600s\n", AuditLabel.CONTRADICTED),
+     ("12:00:01 ERROR job 7 killed: out of memory (limit 2Gi)\n", AuditLabel.SUPPORTED),
+     ("12:00:01 ERROR job 7 killed\n", AuditLabel.SUPPORTED)],
+)
+def test_a_failure_cause_the_evidence_gives_otherwise(log: str, label: AuditLabel) -> None:
+    labels = _audit("Job 7 was killed because it ran out of memory.", log)
+    assert labels == {"Job 7 was killed because it ran out of memory": label}, labels
+
+
+@pytest.mark.parametrize(
+    ("answer", "label"),
+    [("The export holds 501 orders.", AuditLabel.CONTRADICTED),
+     ("The export holds 500 orders.", AuditLabel.SUPPORTED),
+     ("The export has 501 lines.", AuditLabel.SUPPORTED)],
+)
+def test_a_line_count_is_not_a_record_count_when_a_header_row_is_shown(
+        answer: str, label: AuditLabel) -> None:
+    rec = AuditRecord("r", answer, (
+        EvidenceItem("shell", "wc -l out/orders.csv", "501 out/orders.csv\n"),
+        EvidenceItem("shell", "head -3 out/orders.csv",
+                     "order_id,total,currency\n9001,12.50,EUR\n9002,8.00,EUR\n")))
+    [out] = audit_lexical([rec])
+    assert [c.label for c in out.claims] == [label], out.claims[0].reason
