@@ -12,7 +12,8 @@ home (a temporary folder unless ``--home`` is given), backfills ``documents.json
 ``--corpus`` file through the real backfill flow (all into one home, so every world is a
 distractor for the others), runs the claims through the main job (``factcheck``, as
 ``affidavit run --claims`` does), exports ``verdicts_latest`` as ``claim, status, confidence,
-supporting_origins, refuting_origins`` to ``bench/predictions.jsonl`` in the home, runs
+supporting_origins, refuting_origins`` (one row per claim of the set, matched by claim id)
+to ``bench/predictions.jsonl`` in the home, runs
 ``../shared/bench/score_verdicts.py SET_DIR predictions.jsonl``, prints the confusion matrix
 (expected status or side → predicted status) and, as its LAST line, the scorer's JSON. Where the
 claims list their gold documents (``supporting_docs`` / ``refuting_docs``, as verdicts-dev does),
@@ -144,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     apply_prefect_environment(resolve_home(str(home)))  # offline and quiet, before Prefect loads
     from affidavit.flows.backfill import backfill_archive
     from affidavit.flows.factcheck import factcheck
+    from affidavit.schemas.claims import make_claim_id
     from affidavit.warehouse.store import Warehouse
 
     gold = _read_jsonl(claims_file)
@@ -169,10 +171,14 @@ def main(argv: list[str] | None = None) -> int:
 
     wh = Warehouse(resolve_home(str(home)))
     df = wh.query(
-        "select claim_text as claim, status, confidence, supporting_origins, refuting_origins "
-        "from verdicts_latest order by claim_text"
+        "select claim_id, status, confidence, supporting_origins, refuting_origins "
+        "from verdicts_latest"
     )
-    preds = df.select(EXPORT_COLUMNS).to_dicts()
+    by_id = {r["claim_id"]: r for r in df.to_dicts()}
+    # one row per claim of the set, under its own text: claims whose texts differ only in what
+    # the claim id normalises away (case, spacing, a final full stop) share one verdict
+    preds = [{"claim": g["claim"], **{k: by_id[cid][k] for k in EXPORT_COLUMNS[1:]}}
+             for g in gold if (cid := make_claim_id(g["claim"])) in by_id]
     pred_path = out_dir / "predictions.jsonl"
     with pred_path.open("w", encoding="utf-8") as f:
         for p in preds:
