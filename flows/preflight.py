@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,10 +29,17 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
     """Return the IDF of the lexical judge's terms over every stored document (cached).
 
     A judgment of one (claim, document) pair must not depend on which other pairs share its
-    batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The cache
-    key is the number of documents (the table is append-only).
+    batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The IDF
+    is cached per number of documents (the table is append-only). Document frequencies are kept
+    too, with the ids of the documents they count: after a backfill only the new documents are
+    read and tokenised, so no run recomputes term weights over the whole archive. The result
+    equals ``compute_idf`` over all stored texts (tested).
     """
-    from affidavit.tasks.judge_lexical import compute_idf
+    import inspect
+    from collections import Counter
+    from hashlib import sha1
+
+    from affidavit.tasks.judge_lexical import tokenize
 
     n = wh.count("documents")
     if n == 0:
@@ -40,10 +48,30 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
     cached = load_weights(wh, "idf", key)
     if cached is not None:
         return cached
-    texts = wh.read("documents", columns=["text"])["text"].fill_null("").to_list()
-    idf = compute_idf(texts)
+    # frequencies are tied to the tokenizer: a changed tokenizer starts them afresh
+    version = sha1(inspect.getsource(tokenize).encode()).hexdigest()[:12]
+    df: Counter[str] = Counter(load_weights(wh, "df", version) or {})
+    counted = set(load_weights(wh, "df_docs", version) or {})
+    stored = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list())
+    new_ids = sorted(stored - counted)
+    for start in range(0, len(new_ids), _IDF_BATCH):
+        texts = wh.texts(new_ids[start : start + _IDF_BATCH])["text"].fill_null("").to_list()
+        for text in texts:
+            df.update(set(tokenize(text)))
+    counted |= set(new_ids)
+    total = len(counted & stored)
+    df.pop("", None)
+    idf = {t: math.log((total + 1) / (c + 1)) + 1.0 for t, c in df.items()}
+    idf[""] = math.log(total + 1) + 1.0
+    if new_ids:
+        save_weights(wh, "df", version, {t: float(c) for t, c in df.items()})
+        save_weights(wh, "df_docs", version, dict.fromkeys(sorted(counted), 1.0))
     save_weights(wh, "idf", key, idf)
     return idf
+
+
+_IDF_BATCH = 2000
+"""Documents read and tokenised at once when document frequencies are brought up to date."""
 
 
 @dataclass

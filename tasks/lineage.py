@@ -33,9 +33,17 @@ from affidavit.tasks.lsh import (
     join_band,
     optimal_bands,
 )
-from affidavit.tasks.minhash import compute_signatures, hash_shingles, signatures_from_hashes
+from affidavit.tasks.minhash import (
+    WordArrays,
+    compute_signatures,
+    shingle_hash_sets,
+    shingle_hashes_from_words,
+    signatures_from_hashes,
+    sort_within_docs,
+    word_arrays,
+)
 from affidavit.tasks.passages import PassageConfig, find_shared_passages
-from affidavit.tasks.shingles import shingles_from_words, split_words
+from affidavit.tasks.shingles import split_words
 
 __all__ = [
     "LineageConfig",
@@ -44,6 +52,7 @@ __all__ = [
     "build_lineage",
     "compute_origins",
     "count_independent_origins",
+    "intersection_sizes",
     "lineage_members",
     "update_lineage",
 ]
@@ -404,7 +413,9 @@ class _Prepared:
     """Per-document material of one run (row order of the docs frame)."""
 
     doc_ids: np.ndarray  # object, (n,)
-    words: list[list[str]]
+    words: WordArrays  # normalised words as hashes, lengths, digit flags
+    minhash: MinHashConfig  # shingle size and hash scheme
+    texts: pl.Series  # the texts (for the sha1 scheme, which hashes shingle strings)
     line_lengths: list[list[int]]
     sentence_lengths: list[list[int]]
     quoted: list[list[tuple[int, int]]]  # word ranges [start, end) inside double quotes
@@ -424,9 +435,16 @@ _QUOTE_MARK = re.compile('(["\u201c\u201d\u201e\u00ab\u00bb])')
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
 
 
+_PREPARE_BATCH = 4096
+"""Documents whose words are held as Python strings at once in ``_prepare``; their words are
+then kept as fixed-width arrays (``WordArrays``), so memory follows the archive by ~13 bytes a
+word rather than by Python objects."""
+
+
 def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
-    """Split every text into normalised words."""
+    """Split every text into normalised words (kept as arrays) and sentence/line/quote spans."""
     norm = config.minhash.shingles.normalize
+    parts: list[WordArrays] = []
     words: list[list[str]] = []
     line_lengths: list[list[int]] = []
     sentence_lengths: list[list[int]] = []
@@ -462,32 +480,42 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         if carry:
             doc_sents.append(carry)
         words.append(doc_words)
+        if len(words) >= _PREPARE_BATCH:
+            parts.append(word_arrays(words))
+            words = []
         line_lengths.append(doc_lines)
         sentence_lengths.append(doc_sents)
         quoted.append(doc_quoted)
+    parts.append(word_arrays(words))
+    all_words = WordArrays.concat(parts)
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     return _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
-        words=words,
+        words=all_words,
+        minhash=config.minhash,
+        texts=frame["text"],
         line_lengths=line_lengths,
         sentence_lengths=sentence_lengths,
         quoted=quoted,
         hosts=frame["host"].to_list(),
         times=times,
         exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
-        n_shingles=np.zeros(len(words), dtype=np.int64),
+        n_shingles=np.zeros(frame.height, dtype=np.int64),
     )
 
 
-def _hash_sets(prep: _Prepared, rows: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Hash the distinct shingles of the given rows; returns (hashes, offsets) in ``rows`` order."""
-    flat: list[bytes] = []
-    counts = np.zeros(len(rows) + 1, dtype=np.int64)
-    for pos, r in enumerate(rows):
-        sh = shingles_from_words(prep.words[r], k)
-        counts[pos + 1] = len(sh)
-        flat.extend(sh)
-    return hash_shingles(flat), np.cumsum(counts)
+def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Hash the distinct shingles of the given rows; returns (hashes, offsets) in ``rows`` order.
+
+    ``wordmix``: from the stored word hashes, vectorised. ``sha1``: the texts are split again
+    (that scheme hashes shingle strings).
+    """
+    config = prep.minhash
+    k = config.shingles.k
+    if config.hash_scheme == "wordmix":
+        return shingle_hashes_from_words(prep.words.take(np.asarray(rows, dtype=np.int64)), k)
+    texts = prep.texts.gather(np.asarray(rows, dtype=np.int64)).to_list() if len(rows) else []
+    return shingle_hash_sets(texts, config.shingles, scheme="sha1")
 
 
 def _signature_frame(
@@ -510,6 +538,55 @@ def _signature_frame(
 # ----------------------------------------------------------------------------- verification
 
 
+_VERIFY_BATCH_HASHES = 1 << 22
+"""Shingle hashes (both sides of the pairs) sorted at once when verifying pairs: 4M uint64
+values, ~100 MB with the sort's temporaries."""
+
+
+def intersection_sizes(
+    hashes: np.ndarray, offsets: np.ndarray, a: np.ndarray, b: np.ndarray
+) -> np.ndarray:
+    """Count the shingles two sets share, for many pairs at once (vectorised, in batches).
+
+    The two sets of each pair are concatenated under the pair's index and sorted
+    (``sort_within_docs``); a hash found in both sets shows up twice in a row.
+
+    Args:
+        hashes: uint64, each set's distinct hashes (``offsets`` delimit the sets).
+        offsets: int64, shape ``(n_sets + 1,)``.
+        a: int64 set index of each pair's first member.
+        b: int64 set index of each pair's second member.
+
+    Returns:
+        int64, shape ``(n_pairs,)``.
+
+    >>> h = np.array([1, 2, 3, 2, 3, 4], dtype=np.uint64)
+    >>> intersection_sizes(h, np.array([0, 3, 6]), np.array([0]), np.array([1])).tolist()
+    [2]
+    """
+    sizes = np.diff(offsets)
+    cost = sizes[a] + sizes[b]
+    out = np.zeros(len(a), dtype=np.int64)
+    start = 0
+    while start < len(a):
+        stop = start + max(1, int(np.searchsorted(np.cumsum(cost[start:]), _VERIFY_BATCH_HASHES)))
+        sel = np.arange(start, min(stop, len(a)))
+        ends = np.concatenate([a[sel], b[sel]])
+        lens = sizes[ends]
+        firsts = offsets[ends]
+        n = int(lens.sum())
+        idx = np.repeat(firsts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+        idx += np.arange(n, dtype=np.int64)
+        pair = np.repeat(np.concatenate([sel, sel]) - start, lens)
+        h = hashes[idx]
+        order = sort_within_docs(h, pair)
+        h, pair = h[order], pair[order]
+        twice = (h[1:] == h[:-1]) & (pair[1:] == pair[:-1])
+        out[sel] = np.bincount(pair[1:][twice], minlength=len(sel))
+        start = int(sel[-1]) + 1
+    return out
+
+
 def _verify_pairs(
     prep: _Prepared,
     i: np.ndarray,
@@ -530,13 +607,8 @@ def _verify_pairs(
     assert hashes is not None
     assert offsets is not None
     assert pos is not None
-    inter = np.zeros(len(i), dtype=np.int64)
     pi, pj = pos[i], pos[j]
-    for p, (a, b) in enumerate(zip(pi.tolist(), pj.tolist(), strict=True)):
-        ha = hashes[offsets[a] : offsets[a + 1]]
-        hb = hashes[offsets[b] : offsets[b + 1]]
-        if len(ha) and len(hb):
-            inter[p] = len(np.intersect1d(ha, hb, assume_unique=True))
+    inter = intersection_sizes(hashes, offsets, pi, pj)
     sizes = np.diff(offsets)
     na = sizes[pi]
     nb = sizes[pj]
@@ -1045,9 +1117,11 @@ def lineage_members(doc_id: str, origins: pl.DataFrame) -> set[str]:
 
 
 def _note_inputs(prep: _Prepared, k: int, notes: list[str], rows: np.ndarray | None = None) -> None:
-    sel = range(len(prep.words)) if rows is None else rows.tolist()
-    n_empty = sum(1 for r in sel if not prep.words[r])
-    n_short = sum(1 for r in sel if 0 < len(prep.words[r]) < k)
+    n_words = np.diff(prep.words.offsets)
+    if rows is not None:
+        n_words = n_words[rows]
+    n_empty = int((n_words == 0).sum())
+    n_short = int(((n_words > 0) & (n_words < k)).sum())
     if n_empty:
         notes.append(f"{n_empty} document(s) with no words: no signature values, no edges")
     if n_short:
@@ -1100,9 +1174,9 @@ def build_lineage(
     prep = _prepare(frame, config)
     k = config.minhash.shingles.k
     _note_inputs(prep, k, notes)
-    all_rows = np.arange(len(prep.words))
+    all_rows = np.arange(len(prep.doc_ids))
     if runner is None:
-        prep.hashes, prep.offsets = _hash_sets(prep, all_rows, k)
+        prep.hashes, prep.offsets = _hash_sets(prep, all_rows)
         prep.set_pos = all_rows.copy()
         prep.n_shingles = np.diff(prep.offsets)
         sigs = signatures_from_hashes(prep.hashes, prep.offsets, config.minhash)
@@ -1129,8 +1203,7 @@ def _sort_sets(prep: _Prepared) -> None:
     assert prep.hashes is not None
     assert prep.offsets is not None
     doc = np.repeat(np.arange(len(prep.offsets) - 1), np.diff(prep.offsets))
-    order = np.lexsort((prep.hashes, doc))
-    prep.hashes = prep.hashes[order]
+    prep.hashes = prep.hashes[sort_within_docs(prep.hashes, doc)]
 
 
 def _ensure_sets(prep: _Prepared, rows: np.ndarray, k: int) -> None:
@@ -1141,9 +1214,9 @@ def _ensure_sets(prep: _Prepared, rows: np.ndarray, k: int) -> None:
     todo = rows[prep.set_pos[rows] < 0]
     if len(todo) == 0:
         return
-    h, off = _hash_sets(prep, todo, k)
+    h, off = _hash_sets(prep, todo)
     doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
-    h = h[np.lexsort((h, doc))]
+    h = h[sort_within_docs(h, doc)]
     base = len(prep.offsets) - 1
     prep.set_pos[todo] = base + np.arange(len(todo))
     prep.hashes = np.concatenate([prep.hashes, h])
@@ -1290,7 +1363,7 @@ def update_lineage(
                 )
             sigs[r] = vals
             n_sh[r] = nsh_map[d]
-    h_new, off_new = _hash_sets(prep, compute_rows, k)
+    h_new, off_new = _hash_sets(prep, compute_rows)
     sigs[compute_rows] = signatures_from_hashes(h_new, off_new, config.minhash)
     n_sh[compute_rows] = np.diff(off_new)
     prep.n_shingles = n_sh

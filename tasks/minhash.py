@@ -1,5 +1,11 @@
 """Vectorised MinHash signatures, bit-identical to ``datasketch.MinHash``.
 
+Two shingle hash schemes (``MinHashConfig.hash_scheme``): ``sha1``, datasketch's default hash
+function applied to every shingle, and ``wordmix`` (default), where every distinct word is
+hashed once with SHA-1 and a shingle's hash mixes the hashes of its words with 64-bit
+multiply-xorshift steps, all in NumPy; ``datasketch.MinHash(hashfunc=wordmix_hash32)`` gives the
+same signatures (tested), at a fraction of the cost (no hash call per shingle).
+
 datasketch 2.x (default scheme ``affine32``) hashes each shingle with the first 4 bytes of its
 SHA-1 digest (little-endian), mixes it with the MurmurHash3 32-bit finalizer, and applies
 ``num_perm`` affine permutations ``a_k * h + b_k mod 2**32`` whose parameters come from
@@ -11,16 +17,26 @@ arithmetic runs for many documents at once, with the permutations on the leading
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from hashlib import sha1
 
 import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from affidavit.schemas.signatures import MinHashConfig, ShingleConfig
-from affidavit.tasks.shingles import shingle_text
+from affidavit.tasks.shingles import normalize_for_shingles, shingle_text
 
 __all__ = [
     "EMPTY_HASH",
+    "WordArrays",
+    "shingle_hashes_from_words",
+    "sort_within_docs",
+    "word_arrays",
+    "word_arrays_from_texts",
+    "wordmix_hash32",
+    "wordmix_hash64",
     "compute_signatures",
     "hash_shingles",
     "minhash_permutations",
@@ -87,20 +103,266 @@ def hash_shingles(shingles: Sequence[bytes]) -> np.ndarray:
     return np.ascontiguousarray(arr).view("<u8").reshape(-1).astype(np.uint64, copy=False)
 
 
+# --------------------------------------------------------------------------- wordmix scheme
+
+_M64 = (1 << 64) - 1
+_MIX_START = 0x9E3779B97F4A7C15  # 2**64 / golden ratio (splitmix64's increment)
+_MIX_MUL = 0xBF58476D1CE4E5B9  # splitmix64's first multiplier
+_FIN_MUL = 0x94D049BB133111EB  # splitmix64's second multiplier
+
+
+def _word_hash(word: bytes) -> int:
+    """First 8 bytes of the word's SHA-1, little-endian."""
+    return int.from_bytes(sha1(word).digest()[:8], "little")
+
+
+def wordmix_hash64(shingle: bytes) -> int:
+    """The ``wordmix`` hash of one shingle (its words joined by single spaces), 64 bits.
+
+    ``h = start; for each word w: h = ((h ^ sha1_64(w)) * M) mod 2**64; h ^= h >> 31``, then
+    splitmix64's finalizer. The vectorised form is ``shingle_hashes_from_words``.
+
+    >>> wordmix_hash64(b"a b c") == wordmix_hash64(b"a b c")
+    True
+    """
+    h = _MIX_START
+    for w in shingle.split(b" "):
+        h = ((h ^ _word_hash(w)) * _MIX_MUL) & _M64
+        h ^= h >> 31
+    h ^= h >> 30
+    h = (h * _MIX_MUL) & _M64
+    h ^= h >> 27
+    h = (h * _FIN_MUL) & _M64
+    return h ^ (h >> 31)
+
+
+def wordmix_hash32(shingle: bytes) -> int:
+    """Low 32 bits of ``wordmix_hash64``: the ``hashfunc`` to give ``datasketch.MinHash``."""
+    return wordmix_hash64(shingle) & 0xFFFFFFFF
+
+
+@dataclass(slots=True)
+class WordArrays:
+    """The normalised words of many documents as fixed-width arrays (no Python strings).
+
+    Attributes:
+        hashes: uint64, shape ``(n_words,)``: first 8 bytes of each word's SHA-1.
+        lengths: int32, shape ``(n_words,)``: characters per word.
+        has_digit: bool, shape ``(n_words,)``: the word holds a decimal digit.
+        offsets: int64, shape ``(n_docs + 1,)``: document ``i`` owns words
+            ``offsets[i]:offsets[i + 1]``.
+    """
+
+    hashes: np.ndarray
+    lengths: np.ndarray
+    has_digit: np.ndarray
+    offsets: np.ndarray
+
+    def take(self, rows: np.ndarray) -> WordArrays:
+        """The words of the given documents, in ``rows`` order."""
+        lens = np.diff(self.offsets)[rows]
+        starts = self.offsets[rows]
+        idx = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+        idx = idx + np.arange(int(lens.sum()), dtype=np.int64)
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(lens, out=offsets[1:])
+        return WordArrays(self.hashes[idx], self.lengths[idx], self.has_digit[idx], offsets)
+
+    @staticmethod
+    def concat(parts: Sequence[WordArrays]) -> WordArrays:
+        """Concatenate the documents of several parts."""
+        if not parts:
+            return word_arrays([])
+        offs = [parts[0].offsets]
+        base = parts[0].offsets[-1]
+        for p in parts[1:]:
+            offs.append(p.offsets[1:] + base)
+            base += p.offsets[-1]
+        return WordArrays(
+            np.concatenate([p.hashes for p in parts]),
+            np.concatenate([p.lengths for p in parts]),
+            np.concatenate([p.has_digit for p in parts]),
+            np.concatenate(offs),
+        )
+
+
+def word_arrays(words_per_doc: Sequence[list[str]]) -> WordArrays:
+    """Turn the normalised words of many documents into ``WordArrays``.
+
+    Each distinct word is hashed once (Arrow dictionary encoding), so the cost is one SHA-1
+    per distinct word of the batch, not one per word or shingle.
+
+    Args:
+        words_per_doc: Normalised words of each document (``split_words``).
+
+    Returns:
+        A ``WordArrays``.
+    """
+    counts = np.zeros(len(words_per_doc) + 1, dtype=np.int64)
+    counts[1:] = [len(w) for w in words_per_doc]
+    offsets = np.cumsum(counts)
+    flat = pa.array([w for ws in words_per_doc for w in ws], type=pa.string())
+    return _encode_words(flat, offsets)
+
+
+def word_arrays_from_texts(texts: Sequence[str | None], *, normalize: bool = True) -> WordArrays:
+    """``word_arrays`` of ``split_words`` of each text, split and encoded in Arrow.
+
+    Each text is normalised in Python (``normalize_for_shingles``: C-level translate and
+    lowercase on ASCII), then split on its single spaces and dictionary-encoded in Arrow, so no
+    Python string is made per word. The words are those of ``split_words`` (tested).
+
+    Args:
+        texts: The texts (``None`` is empty).
+        normalize: As ``ShingleConfig.normalize``.
+
+    Returns:
+        A ``WordArrays``.
+    """
+    if normalize:
+        norm = [normalize_for_shingles(t) if t else "" for t in texts]
+    else:
+        norm = [" ".join((t or "").split()) for t in texts]
+    lists = pc.split_pattern(pa.array(norm, type=pa.large_string()), " ")
+    flat = pc.list_flatten(lists)
+    parent = pc.list_parent_indices(lists).to_numpy(zero_copy_only=False)
+    nonempty = pc.greater(pc.binary_length(flat), 0)  # an empty text splits into [""]
+    flat = flat.filter(nonempty)
+    parent = parent[nonempty.to_numpy(zero_copy_only=False)]
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(parent, minlength=len(texts)), out=offsets[1:])
+    return _encode_words(flat, offsets)
+
+
+def _encode_words(flat: pa.Array, offsets: np.ndarray) -> WordArrays:
+    """Hash each distinct word of a flat string array once; lengths and digit flags."""
+    if len(flat) == 0:
+        return WordArrays(
+            np.zeros(0, np.uint64), np.zeros(0, np.int32), np.zeros(0, bool), offsets
+        )
+    enc = flat.dictionary_encode()
+    vocab = enc.dictionary
+    raw = b"".join(
+        sha1(w.encode("utf-8", "surrogatepass")).digest()[:8] for w in vocab.to_pylist()
+    )
+    vocab_hash = np.frombuffer(raw, dtype="<u8").astype(np.uint64)
+    vocab_len = pc.utf8_length(vocab).to_numpy(zero_copy_only=False).astype(np.int32)
+    vocab_digit = pc.match_substring_regex(vocab, r"\d").to_numpy(zero_copy_only=False)
+    idx = enc.indices.to_numpy(zero_copy_only=False)
+    return WordArrays(
+        hashes=vocab_hash[idx], lengths=vocab_len[idx], has_digit=vocab_digit[idx], offsets=offsets
+    )
+
+
+def _mix_step(h: np.ndarray, w: np.ndarray) -> np.ndarray:
+    h = (h ^ w) * np.uint64(_MIX_MUL)
+    return h ^ (h >> np.uint64(31))
+
+
+def _finalize64(h: np.ndarray) -> np.ndarray:
+    h = h ^ (h >> np.uint64(30))
+    h = h * np.uint64(_MIX_MUL)
+    h = h ^ (h >> np.uint64(27))
+    h = h * np.uint64(_FIN_MUL)
+    return h ^ (h >> np.uint64(31))
+
+
+def sort_within_docs(h: np.ndarray, doc: np.ndarray) -> np.ndarray:
+    """Order that groups hashes by document and sorts them within it.
+
+    One argsort of a 64-bit key (document in the top 24 bits, the hash's top 40 bits below),
+    about 10x faster than ``np.lexsort`` on the two columns; when two distinct hashes of one
+    document tie on that key (probability ~1e-7 for a 500-shingle document of random hashes),
+    ``np.lexsort`` gives the exact order instead.
+
+    Args:
+        h: uint64 hashes.
+        doc: int64 document of each hash, ``0 <= doc < 2**24``.
+
+    Returns:
+        int64 permutation.
+    """
+    if len(doc) and int(doc.max()) >= 1 << 24:
+        return np.lexsort((h, doc))
+    key = (doc.astype(np.uint64) << np.uint64(40)) | (h >> np.uint64(24))
+    order = np.argsort(key)
+    ks, hs = key[order], h[order]
+    if np.any((ks[1:] == ks[:-1]) & (hs[1:] != hs[:-1])):
+        return np.lexsort((h, doc))  # distinct hashes tie on their top bits: sort exactly
+    return order
+
+
+def shingle_hashes_from_words(words: WordArrays, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``wordmix`` shingle hashes of each document, vectorised.
+
+    A document with at least one word but fewer than ``k`` gives one shingle of all its words
+    (as ``shingle_text`` does); an empty one gives none.
+
+    Args:
+        words: The documents' words.
+        k: Words per shingle, >= 1.
+
+    Returns:
+        ``(hashes, offsets)``: uint64 distinct shingle hashes, grouped by document and sorted
+        within it (``sort_within_docs``), and int64 offsets of shape ``(n_docs + 1,)``.
+    """
+    n_words = np.diff(words.offsets)
+    n_docs = len(n_words)
+    w = words.hashes
+    total = len(w)
+    with np.errstate(over="ignore"):
+        if total >= k:
+            m = total - k + 1
+            h = np.full(m, _MIX_START, dtype=np.uint64)
+            for t in range(k):
+                h = _mix_step(h, w[t : t + m])
+            h = _finalize64(h)
+            starts = np.arange(m, dtype=np.int64)
+            doc = np.searchsorted(words.offsets, starts, side="right") - 1
+            valid = starts + k <= words.offsets[doc + 1]
+            h, doc = h[valid], doc[valid]
+        else:
+            h, doc = np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        short = np.flatnonzero((n_words > 0) & (n_words < k))
+        if len(short):
+            hs = np.full(len(short), _MIX_START, dtype=np.uint64)
+            first = words.offsets[short]
+            for t in range(k - 1):
+                live = t < n_words[short]
+                hs = np.where(live, _mix_step(hs, w[np.minimum(first + t, total - 1)]), hs)
+            h = np.concatenate([h, _finalize64(hs)])
+            doc = np.concatenate([doc, short])
+    order = sort_within_docs(h, doc)
+    h, doc = h[order], doc[order]
+    keep = np.ones(len(h), dtype=bool)
+    keep[1:] = (h[1:] != h[:-1]) | (doc[1:] != doc[:-1])
+    h, doc = h[keep], doc[keep]
+    offsets = np.zeros(n_docs + 1, dtype=np.int64)
+    np.cumsum(np.bincount(doc, minlength=n_docs), out=offsets[1:])
+    return h, offsets
+
+
 def shingle_hash_sets(
-    texts: Sequence[str], config: ShingleConfig = ShingleConfig()
+    texts: Sequence[str], config: ShingleConfig = ShingleConfig(), *, scheme: str = "sha1"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Hash the distinct shingles of many texts.
 
     Args:
         texts: The texts, one per document.
         config: Shingle configuration.
+        scheme: ``"sha1"`` (hashes in order of first appearance) or ``"wordmix"`` (sorted
+            within each document); see ``MinHashConfig.hash_scheme``.
 
     Returns:
         ``(hashes, offsets)``: ``hashes`` uint64, shape ``(total_shingles,)``, each document's
-        distinct shingle hashes in order of first appearance; ``offsets`` int64, shape
-        ``(n_docs + 1,)``, document ``i`` owning ``hashes[offsets[i]:offsets[i + 1]]``.
+        distinct shingle hashes; ``offsets`` int64, shape ``(n_docs + 1,)``, document ``i``
+        owning ``hashes[offsets[i]:offsets[i + 1]]``.
     """
+    if scheme == "wordmix":
+        if config.k < 1:
+            raise ValueError(f"shingle size k must be >= 1, got {config.k}")
+        words = word_arrays_from_texts(texts, normalize=config.normalize)
+        return shingle_hashes_from_words(words, config.k)
     counts = np.zeros(len(texts) + 1, dtype=np.int64)
     flat: list[bytes] = []
     for i, text in enumerate(texts):
@@ -156,8 +418,9 @@ def compute_signatures(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Compute MinHash signatures for many texts at once.
 
-    Equal to ``datasketch.MinHash(num_perm=config.num_perm, seed=config.seed)`` updated with
-    ``affidavit.tasks.shingles.shingle_text(text, config.shingles)`` (tested by a property test).
+    Equal to ``datasketch.MinHash(num_perm=config.num_perm, seed=config.seed)`` (with
+    ``hashfunc=wordmix_hash32`` for the ``wordmix`` scheme) updated with
+    ``affidavit.tasks.shingles.shingle_text(text, config.shingles)`` (tested).
 
     Args:
         texts: The texts, one per document (``None`` or empty allowed).
@@ -167,6 +430,6 @@ def compute_signatures(
         ``(signatures, n_shingles)``: uint32 of shape ``(n_docs, num_perm)`` and int32 of shape
         ``(n_docs,)`` (distinct shingles per document; 0 for an empty text).
     """
-    hashes, offsets = shingle_hash_sets(texts, config.shingles)
+    hashes, offsets = shingle_hash_sets(texts, config.shingles, scheme=config.hash_scheme)
     sigs = signatures_from_hashes(hashes, offsets, config)
     return sigs, np.diff(offsets).astype(np.int32)

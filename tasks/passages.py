@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import polars as pl
 
+from affidavit.tasks.minhash import WordArrays, word_arrays
+
 __all__ = ["PassageConfig", "PassageResult", "find_shared_passages", "word_ids"]
 
 
@@ -217,6 +219,10 @@ def _template_starts(
         return np.zeros(0, dtype=np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     keep = has_host[doc]
+    # a template is in at least template_min_docs documents, so it occurs at least as often:
+    # counting occurrences first (one sort) leaves a small remainder for the exact count
+    uniq, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
+    keep &= n_occ[inverse] >= config.template_min_docs
     frame = pl.DataFrame(
         {"h": hashes[keep], "g": starts[keep], "doc": doc[keep], "host": host_of_doc[doc[keep]]}
     )
@@ -233,7 +239,7 @@ def _template_starts(
 
 
 def find_shared_passages(
-    words_per_doc: Sequence[list[str]],
+    words_per_doc: Sequence[list[str]] | WordArrays,
     hosts: Sequence[str | None],
     *,
     config: PassageConfig = PassageConfig(),
@@ -253,7 +259,8 @@ def find_shared_passages(
     join by the number of clusters sharing an n-gram rather than documents.
 
     Args:
-        words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``).
+        words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``),
+            or their ``WordArrays`` (word hashes stand for the words).
         hosts: Host of each document (``None`` for unknown: no host-level furniture rule).
         config: N-gram size and furniture rules.
         clusters: int64, shape ``(n_docs,)``: cluster of each document (default: its own).
@@ -281,14 +288,20 @@ def find_shared_passages(
     Raises:
         ValueError: When ``hosts`` and ``words_per_doc`` differ in length.
     """
-    n_docs = len(words_per_doc)
+    n_docs = (
+        len(words_per_doc.offsets) - 1
+        if isinstance(words_per_doc, WordArrays)
+        else len(words_per_doc)
+    )
     if len(hosts) != n_docs:
         raise ValueError("hosts must have one entry per document")
     if clusters is None:
         clusters = np.arange(n_docs, dtype=np.int64)
     if rank is None:
         rank = np.arange(n_docs, dtype=np.int64)
-    ids, lengths, offsets = word_ids(words_per_doc)
+    words = words_per_doc if isinstance(words_per_doc, WordArrays) else word_arrays(words_per_doc)
+    ids, offsets = words.hashes, words.offsets
+    lengths = words.lengths.astype(np.int64)
     n = config.ngram_words
     seg_offsets = offsets
     if line_lengths is not None:
@@ -305,6 +318,11 @@ def find_shared_passages(
         hashes, starts = hashes[keep], starts[keep]
     if len(hashes) == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
+    # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
+    # built (most n-grams of running text; same result, a fraction of the memory)
+    _, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
+    repeated = n_occ[inverse] > 1
+    hashes, starts = hashes[repeated], starts[repeated]
     doc = np.searchsorted(offsets, starts, side="right") - 1
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
@@ -441,11 +459,9 @@ def find_shared_passages(
         quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
         # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
         # report rather than to an official's stock wording that many stories quote
-        for r in np.flatnonzero(quoted_run).tolist():
-            d = int(np.searchsorted(offsets, start[r], side="right")) - 1
-            a, b = int(start[r] - offsets[d]), int(stop[r] - offsets[d])
-            if not any(ch.isdigit() for w in words_per_doc[d][a:b] for ch in w):
-                quoted_run[r] = False
+        digits = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(words.has_digit, out=digits[1:])
+        quoted_run &= (digits[stop] - digits[start]) > 0
     doc_i = runs["i"].to_numpy().astype(np.int64)
     doc_j = runs["j"].to_numpy().astype(np.int64)
     diag_all = runs["diag"].to_numpy()

@@ -608,3 +608,24 @@ def test_quote_edges_form_a_forest_and_skip_compilations():
     cliques = build_lineage(frame(rows), config=LineageConfig(quote_forest=False))
     n_clique = cliques.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
     assert n_clique > quotes.height
+
+
+def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
+    import numpy as np
+
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.lineage import intersection_sizes
+
+    rng = np.random.default_rng(0)
+    sets = [
+        np.unique(rng.integers(0, 300, rng.integers(0, 200)).astype(np.uint64))
+        for _ in range(200)
+    ]
+    offsets = np.zeros(len(sets) + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([len(x) for x in sets])
+    hashes = np.concatenate(sets)
+    a, b = rng.integers(0, 200, 3000), rng.integers(0, 200, 3000)
+    want = [len(np.intersect1d(sets[x], sets[y])) for x, y in zip(a, b, strict=True)]
+    assert intersection_sizes(hashes, offsets, a, b).tolist() == want
+    monkeypatch.setattr(lineage_module, "_VERIFY_BATCH_HASHES", 500)
+    assert intersection_sizes(hashes, offsets, a, b).tolist() == want

@@ -11,8 +11,14 @@ from hypothesis import strategies as st
 
 from affidavit.schemas.signatures import MinHashConfig, ShingleConfig
 from affidavit.tasks.lsh import find_candidates, optimal_bands
-from affidavit.tasks.minhash import EMPTY_HASH, compute_signatures
-from affidavit.tasks.shingles import shingle_text
+from affidavit.tasks.minhash import (
+    EMPTY_HASH,
+    compute_signatures,
+    word_arrays,
+    word_arrays_from_texts,
+    wordmix_hash32,
+)
+from affidavit.tasks.shingles import shingle_text, split_words
 
 WORDS = st.sampled_from(
     [
@@ -36,7 +42,8 @@ TEXTS = st.lists(WORDS, max_size=60).map(" ".join)
 
 
 def datasketch_signature(text: str, config: MinHashConfig) -> np.ndarray:
-    m = MinHash(num_perm=config.num_perm, seed=config.seed)
+    hashfunc = {"hashfunc": wordmix_hash32} if config.hash_scheme == "wordmix" else {}
+    m = MinHash(num_perm=config.num_perm, seed=config.seed, **hashfunc)
     m.update_batch(shingle_text(text, config.shingles))
     return m.hashvalues
 
@@ -47,9 +54,13 @@ def datasketch_signature(text: str, config: MinHashConfig) -> np.ndarray:
     num_perm=st.sampled_from([1, 16, 128, 200]),
     seed=st.integers(0, 2**31 - 1),
     k=st.integers(1, 5),
+    scheme=st.sampled_from(["wordmix", "sha1"]),
 )
-def test_signatures_equal_datasketch_bit_for_bit(texts, num_perm, seed, k):
-    config = MinHashConfig(num_perm=num_perm, seed=seed, shingles=ShingleConfig(k=k))
+def test_signatures_equal_datasketch_bit_for_bit(texts, num_perm, seed, k, scheme):
+    """Both schemes equal datasketch (wordmix: with ``hashfunc=wordmix_hash32``)."""
+    config = MinHashConfig(
+        num_perm=num_perm, seed=seed, shingles=ShingleConfig(k=k), hash_scheme=scheme
+    )
     sigs, n_shingles = compute_signatures(texts, config)
     assert sigs.dtype == np.uint32
     assert sigs.shape == (len(texts), num_perm)
@@ -66,6 +77,22 @@ def test_many_documents_cross_vectorised_blocks():
     sigs, _ = compute_signatures(texts)
     for text, sig in zip(texts, sigs, strict=True):
         np.testing.assert_array_equal(sig, datasketch_signature(text, MinHashConfig()))
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.lists(st.one_of(TEXTS, st.text(max_size=80)), max_size=8))
+def test_words_split_in_arrow_equal_split_words(texts):
+    got = word_arrays_from_texts(texts)
+    want = word_arrays([split_words(t) for t in texts])
+    for name in ("offsets", "hashes", "lengths", "has_digit"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name))
+
+
+def test_config_names_its_hash_scheme():
+    assert str(MinHashConfig()) == "mh128s1-w3n1-wordmix"
+    assert str(MinHashConfig(hash_scheme="sha1")) == "mh128s1-w3n1"
+    with pytest.raises(ValueError, match="hash_scheme"):
+        MinHashConfig(hash_scheme="md5")
 
 
 def test_empty_text_gets_the_empty_signature():
