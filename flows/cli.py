@@ -255,13 +255,13 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
     table.add_column("conf", justify="right")
     table.add_column("origins +/-", justify="right")
     table.add_column("claim", overflow="fold", max_width=60)
-    table.add_column("best quote", overflow="fold", max_width=60)
+    table.add_column("decided by", overflow="fold", max_width=60)
     for v in verdicts:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
             f"{v['supporting_origins']}/{v['refuting_origins']}", _show(v["claim_text"], 300),
-            _show(v.get("best_quote") or "", 240),
+            _show(v.get("decided_by") or v.get("best_quote") or "", 240),
         )
     return table
 

@@ -185,6 +185,8 @@ def decide_and_write(
     for row, claim in zip(rows, claims, strict=True):
         if not claim.get("is_researchable", True):
             row["explanation"] = f"not researchable: {claim.get('researchable_reason')}"
+            row["decided_by"] = (f"UNVERIFIED: not researched, the claim is not researchable "
+                                 f"({claim.get('researchable_reason')})")
     wh.write("verdicts", pl.DataFrame(rows, infer_schema_length=None))
     for row in rows:
         run.counts[f"status:{row['status']}"] += 1

@@ -377,6 +377,16 @@ def _claim_author(verdict: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _review_body(verdict: Mapping[str, Any]) -> Any:
+    """What decided the verdict (``decided_by``), then its counts (``explanation``).
+
+    Returns the joined text, or ``explanation`` as given when there is no text to join.
+    """
+    parts = [p for p in (verdict.get("decided_by"), verdict.get("explanation"))
+             if isinstance(p, str) and p.strip()]
+    return "\n".join(parts) if parts else verdict.get("explanation")
+
+
 def claimreview_jsonld(
     verdict: Mapping[str, Any], *, config: PublishConfig | None = None, now: datetime
 ) -> dict[str, Any]:
@@ -450,7 +460,7 @@ def claimreview_jsonld(
         "datePublished": _iso(verdict.get("decided_at")) or _iso(now),
         "author": org,
         "publisher": org,
-        "reviewBody": redact_credentials(cut(verdict.get("explanation"), MAX_QUOTE_CHARS)),
+        "reviewBody": redact_credentials(cut(_review_body(verdict), MAX_QUOTE_CHARS)),
         "citation": safe_url(verdict.get("best_url")),
         "expires": _iso(verdict.get("expires_at")),
     }
@@ -926,6 +936,8 @@ def _claim_view(
         "degraded": _degraded_list(verdict.get("degraded")),
         "explanation": cut(redact_credentials(str(verdict.get("explanation") or "")),
                            MAX_QUOTE_CHARS),
+        "decided_by": cut(redact_credentials(str(verdict.get("decided_by") or "")),
+                          MAX_QUOTE_CHARS),
         "queries_tried": [cut(redact_credentials(str(q)), 200)
                           for q in _as_list(verdict.get("queries_tried"))],
         "admitted": admitted,
@@ -1165,6 +1177,7 @@ _CLAIM = _MACROS + r"""<!DOCTYPE html>
 {%- if c.expires_at %} · re-check after {{ c.expires_at }}{% endif %}</td></tr>{% endif %}
 </table>
 {% if c.explanation %}<p>{{ c.explanation }}</p>{% endif %}
+{% if c.decided_by %}<p class="muted">Decided by: {{ c.decided_by }}</p>{% endif %}
 {% if c.degraded %}<p class="muted"><strong>Degraded:</strong> {{ c.degraded|join("; ") }}.</p>
 {%- endif %}
 </section>
