@@ -296,9 +296,9 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
             console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
                                                              sorted(fetches.items())))
         for d in result.degraded:
-            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}")
+            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}", soft_wrap=True)
         for m in result.messages[:20]:
-            err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+            err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
         if len(result.messages) > 20:
             err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
         if result.report_path:
@@ -440,7 +440,7 @@ def backfill(
         console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
                                                          for k, v in sorted(repaired.items())))
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
@@ -714,7 +714,7 @@ def origins(
 
     res = origins_flow(targets, home=home)
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if res.report is None:
         _fail("no documents could be read")
         return
@@ -796,7 +796,7 @@ def audit(
         _fail(str(exc))
         return
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if as_json:
         by_audit: dict[str, list[dict[str, Any]]] = {}
         for c in res.claims:
