@@ -678,6 +678,21 @@ def _degraded_list(value: Any) -> list[str]:
     return [redact_credentials(p) for p in parts if p]
 
 
+def _local_names(value: Any) -> Any:
+    """Show local file paths by their file name; URLs and other values are kept.
+
+    A report is shared: the folders of the machine that ran it are not its business.
+
+    >>> _local_names(["/home/ana/feeds/a.xml", "https://x.example/rss"])
+    ['a.xml', 'https://x.example/rss']
+    """
+    if isinstance(value, list | tuple):
+        return [_local_names(v) for v in value]
+    if isinstance(value, str) and value.startswith(("/", "~", "./", "../")) and "://" not in value:
+        return value.rstrip("/").rsplit("/", 1)[-1]
+    return value
+
+
 def _fmt_conf(value: Any) -> str:
     f = _float(value)
     return "" if f is None else f"{f:.2f}"
@@ -1329,8 +1344,8 @@ def render_report(
     run_view = {k: short(k) for k in ("run_id", "flow", "started_at", "finished_at", "status",
                                       "message")}
     params = _as_mapping(run.get("parameters"))
-    param_words = "; ".join(f"{k} {cut(_words(v), 200)}" for k, v in params.items()
-                            if v not in (None, "", [], {}, 0))
+    param_words = "; ".join(f"{k} {cut(_words(_local_names(v)), 200)}"
+                            for k, v in params.items() if v not in (None, "", [], {}, 0))
     pages: dict[str, str] = {}
     rows = []
     for v in verdicts:
