@@ -276,13 +276,13 @@ def _verdict_table(verdicts: list[dict[str, Any]], title: str) -> Table:
     table.add_column("conf", justify="right")
     table.add_column("origins +/-", justify="right")
     table.add_column("claim", overflow="fold", max_width=60)
-    table.add_column("best quote", overflow="fold", max_width=60)
+    table.add_column("decided by", overflow="fold", max_width=60)
     for v in verdicts:
         st = v["status"]
         table.add_row(
             f"[{STATUS_STYLE.get(st, '')}]{st}[/]", f"{v['confidence']:.2f}",
             f"{v['supporting_origins']}/{v['refuting_origins']}", _show(v["claim_text"], 300),
-            _show(v.get("best_quote") or "", 240),
+            _show(v.get("decided_by") or v.get("best_quote") or "", 240),
         )
     return table
 
@@ -317,9 +317,9 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
             console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in
                                                              sorted(fetches.items())))
         for d in result.degraded:
-            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}")
+            console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}", soft_wrap=True)
         for m in result.messages[:20]:
-            err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+            err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
         if len(result.messages) > 20:
             err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
         if result.report_path:
@@ -481,7 +481,7 @@ def backfill(
         console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
                                                          for k, v in sorted(repaired.items())))
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
@@ -758,7 +758,7 @@ def origins(
 
     res = origins_of(targets)
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {_show(m, 300)}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if res.report is None:
         _fail("no documents could be read")
         return
@@ -840,7 +840,7 @@ def audit(
         _fail(str(exc))
         return
     for m in res.messages[:20]:
-        err.print(f"[dim]note:[/dim] {m}")
+        err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if as_json:
         by_audit: dict[str, list[dict[str, Any]]] = {}
         for c in res.claims:

@@ -195,6 +195,8 @@ def research_batch(
     for row, claim in zip(rows, claims, strict=True):
         if not claim.get("is_researchable", True):
             row["explanation"] = f"not researchable: {claim.get('researchable_reason')}"
+            row["decided_by"] = (f"UNVERIFIED: not researched, the claim is not researchable "
+                                 f"({claim.get('researchable_reason')})")
         if row["claim_id"] in fell_back:
             row["degraded"] = "; ".join(x for x in (row.get("degraded"), FALLBACK_NOTE) if x)
     wh.write("verdicts", pl.DataFrame(rows, infer_schema_length=None), part=part)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,6 +98,13 @@ class Capabilities:
         return bool(self.providers)
 
 
+def archive_texts(wh: Warehouse, doc_ids: Sequence[str]) -> dict[str, tuple[str | None,
+                                                                          str | None]]:
+    """Return ``{doc_id: (title, text)}`` of stored documents, for the archive's passage ranking."""
+    df = wh.texts(doc_ids).unique("doc_id", keep="last")
+    return {d: (t, x) for d, t, x in df.select("doc_id", "title", "text").iter_rows()}
+
+
 def open_index_repaired(wh: Warehouse) -> tuple[SearchIndex, str | None]:
     """Open the archive's search index, rebuilding what is missing from the stored documents.
 
@@ -164,7 +172,7 @@ def run_preflight(
     if repair:
         found["index_repair"] = repair
     if probes.get("archive", (False, ""))[0]:
-        providers.append(ArchiveProvider(index))
+        providers.append(ArchiveProvider(index, texts=lambda ids: archive_texts(wh, ids)))
     if search_config.searxng_url and probes.get("searxng", (False, ""))[0]:
         providers.append(SearxngProvider(search_config.searxng_url, client=client))
     elif search_config.searxng_url:

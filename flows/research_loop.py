@@ -19,7 +19,7 @@ import polars as pl
 from affidavit.flows.context import RunRecord
 from affidavit.schemas.enums import AnchorKind, Mode, Side, Stance
 from affidavit.tasks.anchor import AnchorCache, anchor_quote
-from affidavit.tasks.gates import BudgetItem, gate_budget, gate_saturation, gate_side, reason_code
+from affidavit.tasks.gates import BudgetItem, gate_budget, gate_saturation, reason_code
 from affidavit.tasks.judges import Judge
 from affidavit.tasks.queries import MODES, detect_gaps, plan_queries
 from affidavit.tasks.search import SearchHit, SearchProvider
@@ -269,11 +269,10 @@ def research(
                 else:
                     kind, start, end, reason = AnchorKind.FAILED, None, None, "no_quote"
                 stance = Stance(res.stance)
+                # admitted when its quote is anchored, whichever side's query found it: a stance
+                # is read from the document's own text, so support a prosecutor query happens to
+                # find is support (rejecting it lost support that was never judged again)
                 admitted_flag = kind is not AnchorKind.FAILED
-                if admitted_flag:
-                    ok, why = gate_side(stance, side)
-                    if not ok:
-                        admitted_flag, reason = False, why
                 if stance is Stance.NEUTRAL:
                     run.counts["judged_neutral"] += 1
                 elif not admitted_flag:
@@ -301,7 +300,7 @@ def research(
             has_primary = False
             if ev is not None and ev.height:
                 d = decide(ev, config=tribunal)
-                n_s, n_r = d.supporting_origins, d.refuting_origins
+                n_s, n_r = d.full_supporting_origins, d.refuting_origins
                 adm = ev.filter(pl.col("is_admitted") & (pl.col("stance") != "NEUTRAL"))
                 has_primary = any(x in primary_docs for x in adm["doc_id"].to_list())
             else:

@@ -30,9 +30,12 @@ VERDICTS_SCHEMA = table_schema(
         pa.field("expires_at", UTC_TS),
         pa.field("degraded", pa.string()),  # what was missing in that run; NULL when nothing
         pa.field("explanation", pa.string()),
+        # one line: the status, why, and the quote of each deciding origin (added in version 2;
+        # NULL in parts written before)
+        pa.field("decided_by", pa.string()),
     ],
     name="verdicts",
     grain="one row per (run, claim)",
     key=("run_id", "claim_id"),
-    version=1,
+    version=2,
 )

@@ -8,12 +8,11 @@ Direction of the boolean, per gate:
 
 * :func:`gate_saturation` → ``True`` means **stop** the rounds (the search is saturated);
 * :func:`gate_round_budget` → ``True`` means the round **may run**;
-* :func:`gate_side` → ``True`` means the judgment is **admitted** on that side;
 * :func:`gate_budget` returns the admitted keys and the skipped ``(key, reason)`` pairs.
 
 The researchable gate lives with the claims (:func:`affidavit.tasks.claims.gate_researchable`); the
-anchor
-gate with the quotes.
+anchor gate with the quotes. No gate looks at the side (advocate / prosecutor) of the query that
+found a document: its stance is read from its own text, and both sides' evidence is admitted.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from affidavit.schemas.enums import Mode, Side, Stance
+from affidavit.schemas.enums import Mode
 
 __all__ = [
     "DEFAULT_PATIENCE",
@@ -33,7 +32,6 @@ __all__ = [
     "gate_budget",
     "gate_round_budget",
     "gate_saturation",
-    "gate_side",
     "reason_code",
 ]
 
@@ -203,36 +201,6 @@ def gate_budget(
         else:
             skipped.append((it.key, f"over_budget: needs {it.cost_chars} chars, {left} left"))
     return admitted, skipped
-
-
-def gate_side(stance: Stance | str, side: Side | str) -> tuple[bool, str]:
-    """Decide whether a judgment is admitted on the side whose query found it.
-
-    The prosecutor hunts for disconfirmation and admits only REFUTES judgments: a prosecutor
-    query that happens to hit supporting text must not turn into support. The advocate admits
-    every stance, refutations included (hiding a refutation the advocate found would bias the
-    verdict); NEUTRAL judgments pass this gate and count for nothing in the tribunal.
-
-    Args:
-        stance: The judge's stance.
-        side: The side of the query that retrieved the document.
-
-    Returns:
-        ``(True, "advocate")``, ``(True, "prosecutor_refutes")`` or
-        ``(False, "prosecutor_admits_only_refutes: <STANCE>")``.
-
-    Raises:
-        ValueError: On an unknown stance or side.
-
-    >>> gate_side(Stance.SUPPORTS, Side.PROSECUTOR)
-    (False, 'prosecutor_admits_only_refutes: SUPPORTS')
-    """
-    st, sd = Stance(stance), Side(side)
-    if sd is Side.ADVOCATE:
-        return True, "advocate"
-    if st is Stance.REFUTES:
-        return True, "prosecutor_refutes"
-    return False, f"prosecutor_admits_only_refutes: {st.value}"
 
 
 @dataclass(slots=True)

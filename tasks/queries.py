@@ -8,8 +8,8 @@ content words plus a few angle terms (DESIGN.md, Queries).
 * Round 1 fans out into angles: CONFIRM (the claim's keywords), SUPPORT (keywords + evidence
   terms), PROVENANCE ("original", "study", "filing", "report", "announced") on the advocate
   side; REFUTE ("false", "incorrect", "disputed", "debunked", "retracted", "correction") on the
-  prosecutor side, which hunts for disconfirmation and admits only REFUTES judgments
-  (:func:`affidavit.tasks.gates.gate_side`).
+  prosecutor side, which hunts for disconfirmation (what either side finds is judged on its own
+  text and admitted whatever its stance).
 * Later rounds issue FOLLOW_UP queries chosen by what is missing (:func:`detect_gaps`):
   independent support, both sides of a conflict, a primary source, or broader wording when
   nothing was found. Variants rotate with the round and anything already issued is skipped, so

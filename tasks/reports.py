@@ -377,6 +377,16 @@ def _claim_author(verdict: Mapping[str, Any]) -> dict[str, Any] | None:
     return None
 
 
+def _review_body(verdict: Mapping[str, Any]) -> Any:
+    """What decided the verdict (``decided_by``), then its counts (``explanation``).
+
+    Returns the joined text, or ``explanation`` as given when there is no text to join.
+    """
+    parts = [p for p in (verdict.get("decided_by"), verdict.get("explanation"))
+             if isinstance(p, str) and p.strip()]
+    return "\n".join(parts) if parts else verdict.get("explanation")
+
+
 def claimreview_jsonld(
     verdict: Mapping[str, Any], *, config: PublishConfig | None = None, now: datetime
 ) -> dict[str, Any]:
@@ -450,7 +460,7 @@ def claimreview_jsonld(
         "datePublished": _iso(verdict.get("decided_at")) or _iso(now),
         "author": org,
         "publisher": org,
-        "reviewBody": redact_credentials(cut(verdict.get("explanation"), MAX_QUOTE_CHARS)),
+        "reviewBody": redact_credentials(cut(_review_body(verdict), MAX_QUOTE_CHARS)),
         "citation": safe_url(verdict.get("best_url")),
         "expires": _iso(verdict.get("expires_at")),
     }
@@ -666,6 +676,21 @@ def _degraded_list(value: Any) -> list[str]:
     else:
         parts = [str(p).strip() for p in _as_list(value)]
     return [redact_credentials(p) for p in parts if p]
+
+
+def _local_names(value: Any) -> Any:
+    """Show local file paths by their file name; URLs and other values are kept.
+
+    A report is shared: the folders of the machine that ran it are not its business.
+
+    >>> _local_names(["/home/ana/feeds/a.xml", "https://x.example/rss"])
+    ['a.xml', 'https://x.example/rss']
+    """
+    if isinstance(value, list | tuple):
+        return [_local_names(v) for v in value]
+    if isinstance(value, str) and value.startswith(("/", "~", "./", "../")) and "://" not in value:
+        return value.rstrip("/").rsplit("/", 1)[-1]
+    return value
 
 
 def _fmt_conf(value: Any) -> str:
@@ -911,6 +936,8 @@ def _claim_view(
         "degraded": _degraded_list(verdict.get("degraded")),
         "explanation": cut(redact_credentials(str(verdict.get("explanation") or "")),
                            MAX_QUOTE_CHARS),
+        "decided_by": cut(redact_credentials(str(verdict.get("decided_by") or "")),
+                          MAX_QUOTE_CHARS),
         "queries_tried": [cut(redact_credentials(str(q)), 200)
                           for q in _as_list(verdict.get("queries_tried"))],
         "admitted": admitted,
@@ -1150,6 +1177,7 @@ _CLAIM = _MACROS + r"""<!DOCTYPE html>
 {%- if c.expires_at %} · re-check after {{ c.expires_at }}{% endif %}</td></tr>{% endif %}
 </table>
 {% if c.explanation %}<p>{{ c.explanation }}</p>{% endif %}
+{% if c.decided_by %}<p class="muted">Decided by: {{ c.decided_by }}</p>{% endif %}
 {% if c.degraded %}<p class="muted"><strong>Degraded:</strong> {{ c.degraded|join("; ") }}.</p>
 {%- endif %}
 </section>
@@ -1316,8 +1344,8 @@ def render_report(
     run_view = {k: short(k) for k in ("run_id", "flow", "started_at", "finished_at", "status",
                                       "message")}
     params = _as_mapping(run.get("parameters"))
-    param_words = "; ".join(f"{k} {cut(_words(v), 200)}" for k, v in params.items()
-                            if v not in (None, "", [], {}, 0))
+    param_words = "; ".join(f"{k} {cut(_words(_local_names(v)), 200)}"
+                            for k, v in params.items() if v not in (None, "", [], {}, 0))
     pages: dict[str, str] = {}
     rows = []
     for v in verdicts:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
@@ -73,33 +73,165 @@ class SearchProvider(Protocol):
         ...
 
 
+PASSAGE_POOL_FACTOR = 5
+"""Documents ranked by whole-document BM25 that the archive re-ranks by their best passage, as a
+multiple of ``k``. Measured on Climate-FEVER (dev claims, gold evidence articles, claim keywords
+as the query): whole-document BM25 finds 0.57 of the gold articles in its top 10 and 0.87 in its
+top 50; best-passage BM25 over all passages finds 0.71 in its top 10."""
+
+PASSAGE_MAX_CHARS = 600
+"""A paragraph longer than this is cut into runs of whole sentences of about this length, so a
+passage stays the size of the statement a judge reads (news paragraphs are 1–3 sentences)."""
+
+_PARA_SPLIT = re.compile(r"\n\s*\n|\n")
+_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'“‘(\[]?[A-Z0-9])")
+
+
+def split_passages(text: str, *, max_chars: int = PASSAGE_MAX_CHARS) -> list[str]:
+    r"""Split a document's text into passages: its lines, long ones cut at sentence ends.
+
+    Args:
+        text: Document text.
+        max_chars: Longest passage before it is cut into runs of whole sentences.
+
+    Returns:
+        Non-empty passages in text order (a text without line breaks and under ``max_chars``
+        is one passage).
+
+    >>> split_passages("First line.\nSecond line.")
+    ['First line.', 'Second line.']
+    """
+    out: list[str] = []
+    for para in _PARA_SPLIT.split(text or ""):
+        para = para.strip()
+        if not para:
+            continue
+        if len(para) <= max_chars:
+            out.append(para)
+            continue
+        run = ""
+        for sent in _SENT_SPLIT.split(para):
+            if run and len(run) + len(sent) + 1 > max_chars:
+                out.append(run)
+                run = sent
+            else:
+                run = f"{run} {sent}" if run else sent
+        if run:
+            out.append(run)
+    return out
+
+
+def best_passage_score(
+    query_terms: Sequence[str],
+    passages: Sequence[Sequence[str]],
+    title: Sequence[str],
+    idf: Mapping[str, float],
+    *,
+    avg_len: float,
+    k1: float = 1.2,
+    b: float = 0.75,
+) -> float:
+    """Return the BM25 score of a document's best passage for a query.
+
+    Each passage is scored with the document's title tokens added to it (the title names what
+    every passage is about: a Wikipedia article, a headline), with the index's idf and BM25 length
+    normalisation against ``avg_len``.
+
+    Args:
+        query_terms: The query's index tokens (duplicates count once).
+        passages: Index tokens of each passage.
+        title: Index tokens of the document's title.
+        idf: Idf per query term (missing terms weigh 0).
+        avg_len: Mean passage length in tokens (the normaliser, > 0).
+        k1: BM25 term-frequency saturation (Robertson & Zaragoza 2009: 1.2–2.0).
+        b: BM25 length normalisation (Robertson & Zaragoza 2009).
+
+    Returns:
+        The best passage's score (0.0 when no passage shares a term with the query).
+
+    >>> best_passage_score(["bridge"], [["bridge", "open"], ["rain"]], [], {"bridge": 1.0},
+    ...                    avg_len=2.0) > 0
+    True
+    """
+    q = set(query_terms)
+    best = 0.0
+    for toks in passages or [[]]:
+        bag: dict[str, int] = {}
+        for t in toks:
+            if t in q:
+                bag[t] = bag.get(t, 0) + 1
+        for t in title:
+            if t in q:
+                bag[t] = bag.get(t, 0) + 1
+        if not bag:
+            continue
+        norm = k1 * (1.0 - b + b * (len(toks) + len(title)) / max(avg_len, 1e-9))
+        score = sum(idf.get(t, 0.0) * tf * (k1 + 1.0) / (tf + norm) for t, tf in bag.items())
+        best = max(best, score)
+    return best
+
+
+PASSAGE_CACHE_DOCS = 20_000
+"""Documents whose passage tokens the archive provider keeps between batches; past this the cache
+is emptied (bounds memory on large archives: ~20,000 news documents of a few KB each)."""
+
+TextsLookup = Callable[[Sequence[str]], Mapping[str, tuple[str | None, str | None]]]
+"""Returns ``{doc_id: (title, text)}`` for the ids asked (ids it does not know are left out)."""
+
+
 class ArchiveProvider:
     """The ``archive`` provider: BM25 over the warehouse's own documents.
 
+    Without ``texts`` it ranks whole documents by BM25. With ``texts`` it takes the best
+    ``k × PASSAGE_POOL_FACTOR`` documents by whole-document BM25 and re-ranks them by their best
+    passage (:func:`best_passage_score`): a long document that holds the one sentence bearing on
+    a claim is no longer pushed down by its length, and a document that merely repeats the
+    claim's words across many paragraphs no longer wins over one that states it.
+
     Args:
         index: An opened :class:`SearchIndex`.
+        texts: Lookup of document titles and texts for the passage re-ranking, or None.
     """
 
     name = "archive"
 
-    def __init__(self, index: SearchIndex) -> None:
+    def __init__(self, index: SearchIndex, *, texts: TextsLookup | None = None) -> None:
         self.index = index
+        self.texts = texts
         self.errors: list[str] = []
+        self._passages: dict[str, tuple[list[list[str]], list[str]]] = {}
+
+    def _passage_tokens(self, doc_ids: Sequence[str]) -> None:
+        missing = [d for d in dict.fromkeys(doc_ids) if d not in self._passages]
+        if not missing or self.texts is None:
+            return
+        if len(self._passages) + len(missing) > PASSAGE_CACHE_DOCS:
+            keep = set(doc_ids)
+            self._passages = {d: v for d, v in self._passages.items() if d in keep}
+        found = self.texts(missing)
+        for d in missing:
+            title, text = found.get(d, (None, None))
+            self._passages[d] = ([self.index.tokens(p) for p in split_passages(text or "")],
+                                 self.index.tokens(title or ""))
 
     def search_many(self, queries: Sequence[str], *, k: int) -> list[list[SearchHit]]:
-        """Return up to ``k`` document hits per query (``doc_id`` and BM25 score).
+        """Return up to ``k`` document hits per query (``doc_id`` and score), best first.
 
         Args:
             queries: Query texts.
             k: Maximum hits per query (≥ 1).
 
         Returns:
-            One list of :class:`SearchHit` per query, best first.
+            One list of :class:`SearchHit` per query, best first. The score is whole-document
+            BM25, or best-passage BM25 when the provider re-ranks by passage.
 
         Raises:
             ValueError: When ``k`` < 1.
         """
-        results = self.index.search_many(list(queries), k=k)
+        if self.texts is None:
+            results = self.index.search_many(list(queries), k=k)
+        else:
+            results = self._rerank(list(queries), k=k)
         return [
             [
                 SearchHit(self.name, q, rank, score, doc_id, None, None, None)
@@ -107,6 +239,24 @@ class ArchiveProvider:
             ]
             for q, hits in zip(queries, results, strict=True)
         ]
+
+    def _rerank(self, queries: list[str], *, k: int) -> list[list[tuple[str, float]]]:
+        pools = self.index.search_many(queries, k=k * PASSAGE_POOL_FACTOR)
+        self._passage_tokens([d for pool in pools for d, _ in pool])
+        q_terms = [self.index.tokens(q) for q in queries]
+        idf = self.index.idf({t for ts in q_terms for t in ts})
+        lens = [len(p) for ps, _ in self._passages.values() for p in ps]
+        avg_len = (sum(lens) / len(lens)) if lens else 1.0
+        out = []
+        for terms, pool in zip(q_terms, pools, strict=True):
+            scored = []
+            for rank, (d, doc_score) in enumerate(pool):
+                passages, title = self._passages.get(d, ([], []))
+                s = best_passage_score(terms, passages, title, idf, avg_len=avg_len)
+                scored.append((-s, -doc_score, rank, d))
+            scored.sort()
+            out.append([(d, -neg) for neg, _, _, d in scored[:k] if neg < 0])
+        return out
 
 
 def parse_searxng_results(payload: Any, *, query: str, k: int) -> list[SearchHit]:

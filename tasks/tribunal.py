@@ -62,7 +62,13 @@ def _strength(weights: Iterable[float]) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The tribunal's decision on one claim (a subset of the ``verdicts`` row)."""
+    """The tribunal's decision on one claim (a subset of the ``verdicts`` row).
+
+    ``supporting_origins`` counts every independent origin with admitted support, full
+    (SUPPORTS) or qualified (PARTIAL: hedged, planned, approximate); ``full_supporting_origins``
+    counts only the full ones, which alone can reach SUPPORTED. ``decided_by`` names, in one line,
+    the evidence the status rests on (one quote per deciding origin).
+    """
 
     status: VerdictStatus
     confidence: float
@@ -74,10 +80,45 @@ class Decision:
     best_doc_id: str | None
     best_quote: str | None
     explanation: str
+    decided_by: str = ""
+    full_supporting_origins: int = 0
+
+
+DECIDED_BY_QUOTE_CHARS = 90
+"""Characters of each deciding quote kept in ``decided_by`` (one line, readable in a terminal)."""
+
+DECIDED_BY_ORIGINS = 3
+"""Origins named per side in ``decided_by``; further ones are counted (``+N more``)."""
+
+
+def _clip(text: str | None, n: int = DECIDED_BY_QUOTE_CHARS) -> str:
+    t = " ".join((text or "").split())
+    return t if len(t) <= n else t[: n - 1].rstrip() + "…"
+
+
+def _cite(df: pl.DataFrame, label: str) -> str:
+    """Name each origin of ``df`` once, by its most relevant admitted quote.
+
+    E.g. ``supports: a.example "Revenue was EUR 57m." (+1 more)``.
+    """
+    if df.is_empty():
+        return ""
+    best = (df.sort(["relevance", "doc_id"], descending=[True, False], nulls_last=True)
+            .unique("_origin", keep="first", maintain_order=True))
+    parts = []
+    for row in best.head(DECIDED_BY_ORIGINS).iter_rows(named=True):
+        who = row.get("_publisher") or row.get("url") or row["doc_id"]
+        parts.append(f'{who} "{_clip(row.get("quote"))}"')
+    more = best.height - DECIDED_BY_ORIGINS
+    return f"{label}: " + "; ".join(parts) + (f" (+{more} more)" if more > 0 else "")
 
 
 def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig()) -> Decision:
     """Decide one claim from its judgments.
+
+    Only admitted judgments with a stance other than NEUTRAL bear on the claim (the judge returns
+    NEUTRAL below its relevance floor and for sentences that do not address the claim's own
+    quantity, predicate and time frame). Each side is counted in independent origins.
 
     Args:
         evidence: One row per judgment of this claim, columns ``doc_id`` (str), ``stance`` (str,
@@ -88,22 +129,31 @@ def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig())
         config: Tribunal settings.
 
     Returns:
-        The ``Decision``. Rules: SUPPORTED needs ``origins_for_supported`` supporting origins and
-        no admitted refutation; PARTIAL is support (or PARTIAL stances) short of that; CONTESTED is
-        support and refutation both present; CONTRADICTED is refutation without support, or
-        refutation outweighing support by ``OUTWEIGH_RATIO``; UNVERIFIED is no admitted
-        SUPPORTS/PARTIAL/REFUTES evidence.
+        The ``Decision``. With S the origins of full support (SUPPORTS), Q those of qualified
+        support only (PARTIAL), R the refuting origins and n = ``origins_for_supported``
+        (DESIGN.md, Tribunal; ``../shared/bench/verdicts-dev/README.md``, Verdict rules):
+
+        - CONTRADICTED: R ≥ 1 and S + Q = 0 (refutation with no support), or R ≥ 2 and
+          R ≥ ``OUTWEIGH_RATIO`` · (S + Q) (refutation clearly outweighs support);
+        - CONTESTED: R ≥ 1 and S + Q ≥ 1 otherwise (it always has a supporting origin);
+        - SUPPORTED: R = 0 and S ≥ n;
+        - PARTIAL: R = 0 and 1 ≤ S + Q with S < n (support short of the bar, or only
+          qualified support);
+        - UNVERIFIED: no admitted evidence bears on the claim.
     """
     ev = evidence.filter(pl.col("is_admitted"))
     ev = ev.filter(pl.col("stance") != Stance.NEUTRAL.value)
     n_admitted = ev.height
     if n_admitted == 0:
         return Decision(VerdictStatus.UNVERIFIED, 0.0, 0, 0, 0, 0, 0, None, None,
-                        "no admitted evidence")
+                        "no admitted evidence",
+                        "UNVERIFIED: no admitted evidence bears on the claim")
     if "origin_doc_id" not in ev.columns:
         ev = ev.with_columns(pl.lit(None, dtype=pl.String).alias("origin_doc_id"))
     if "credibility" not in ev.columns:
         ev = ev.with_columns(pl.lit(DEFAULT_CREDIBILITY).alias("credibility"))
+    if "relevance" not in ev.columns:
+        ev = ev.with_columns(pl.lit(None, dtype=pl.Float64).alias("relevance"))
     host_col = "origin_host" if "origin_host" in ev.columns else ("host" if "host" in ev.columns
                                                                   else None)
     ev = ev.with_columns(
@@ -129,13 +179,14 @@ def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig())
         return len(vals)
 
     s_orig, p_orig, r_orig = origins(sup), origins(par), origins(ref)
-    p_only = {o: w for o, w in p_orig.items() if o not in s_orig}
-    n_s, n_p, n_r = len(s_orig), len(p_only), len(r_orig)
+    q_only = {o: w for o, w in p_orig.items() if o not in s_orig}
+    n_s, n_q, n_r = len(s_orig), len(q_only), len(r_orig)
+    n_sup = n_s + n_q
     need = max(1, config.origins_for_supported)
 
-    if n_r and not (n_s or n_p):
+    if n_r and not n_sup:
         status = VerdictStatus.CONTRADICTED
-    elif n_r and n_r >= OUTWEIGH_RATIO * (n_s + n_p) and n_r >= 2:
+    elif n_r >= 2 and n_r >= OUTWEIGH_RATIO * n_sup:
         status = VerdictStatus.CONTRADICTED
     elif n_r:
         status = VerdictStatus.CONTESTED
@@ -147,7 +198,7 @@ def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig())
     if status is VerdictStatus.SUPPORTED:
         conf = _strength(s_orig.values())
     elif status is VerdictStatus.PARTIAL:
-        conf = PARTIAL_FACTOR * _strength(list(s_orig.values()) + list(p_only.values()))
+        conf = PARTIAL_FACTOR * _strength(list(s_orig.values()) + list(q_only.values()))
     elif status is VerdictStatus.CONTRADICTED:
         conf = _strength(r_orig.values())
     else:  # CONTESTED: the evidence is split; confidence in either side is low
@@ -156,28 +207,48 @@ def decide(evidence: pl.DataFrame, *, config: TribunalConfig = TribunalConfig())
     if n_r:
         conf = min(conf, REFUTATION_CAP)
 
+    support = pl.concat([sup, par.filter(pl.col("_origin").is_in(list(q_only)))])
     lead = {
-        VerdictStatus.SUPPORTED: sup, VerdictStatus.PARTIAL: sup if sup.height else par,
+        VerdictStatus.SUPPORTED: sup, VerdictStatus.PARTIAL: support,
         VerdictStatus.CONTRADICTED: ref, VerdictStatus.CONTESTED: ref,
     }[status]
     best = lead.sort(["credibility", "relevance"], descending=True, nulls_last=True).row(
         0, named=True
     )
     explanation = (
-        f"{n_s} supporting origin(s), {n_p} partial, {n_r} refuting; "
+        f"{n_s} supporting origin(s), {n_q} with qualified support only, {n_r} refuting; "
         f"{n_admitted} admitted judgment(s); {need} origin(s) needed for SUPPORTED"
     )
+    if status is VerdictStatus.SUPPORTED:
+        why = f"{n_s} independent origin(s) support it, none refutes"
+        cited = [_cite(sup, "supports")]
+    elif status is VerdictStatus.PARTIAL:
+        why = (f"support from {n_s} origin(s) is short of the {need} needed" if n_s and not n_q
+               else f"{n_s} full and {n_q} qualified (hedged or approximate) supporting origin(s)"
+               f", {need} full needed")
+        cited = [_cite(sup, "supports"),
+                 _cite(par.filter(pl.col("_origin").is_in(list(q_only))), "qualified")]
+    elif status is VerdictStatus.CONTRADICTED:
+        why = (f"{n_r} origin(s) refute it, none supports" if not n_sup else
+               f"{n_r} refuting origin(s) outweigh {n_sup} supporting")
+        cited = [_cite(ref, "refutes"), _cite(support, "supports")]
+    else:
+        why = f"{n_sup} supporting and {n_r} refuting origin(s)"
+        cited = [_cite(support, "supports"), _cite(ref, "refutes")]
+    decided_by = f"{status.value}: {why} | " + " | ".join(c for c in cited if c)
     return Decision(
         status=status,
         confidence=round(float(conf), 4),
-        supporting_origins=n_s,
+        supporting_origins=n_sup,
         refuting_origins=n_r,
-        supporting_publishers=publishers(sup) if n_s else 0,
+        supporting_publishers=publishers(support) if n_sup else 0,
         refuting_publishers=publishers(ref) if n_r else 0,
         n_admitted=n_admitted,
         best_doc_id=best["doc_id"],
         best_quote=best.get("quote"),
         explanation=explanation,
+        decided_by=decided_by,
+        full_supporting_origins=n_s,
     )
 
 
@@ -218,9 +289,14 @@ def build_verdict_rows(
         if ev is None:
             ev = judgments.clear()
         d = decide(ev, config=config)
-        explanation = d.explanation
+        explanation, decided_by = d.explanation, d.decided_by
         if d.status is VerdictStatus.UNVERIFIED:
             tried = queries_tried.get(cid, [])
+            decided_by = (
+                f"UNVERIFIED: no admitted evidence bears on the claim after {len(tried)} "
+                f"quer{'y' if len(tried) == 1 else 'ies'}"
+                + (f"; {ev.height} document(s) judged" if ev.height else "")
+            )
             explanation = (
                 f"no admitted evidence after {len(tried)} quer{'y' if len(tried) == 1 else 'ies'}"
                 + (f" ({ev.height} judged, none admitted with a stance)" if ev.height else "")
@@ -249,6 +325,7 @@ def build_verdict_rows(
                 "expires_at": expires_at.get(cid),
                 "degraded": degraded,
                 "explanation": explanation,
+                "decided_by": decided_by,
             }
         )
     return rows

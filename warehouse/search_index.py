@@ -178,6 +178,7 @@ class SearchIndex:
         self._gen_dir: Path | None = None
         self._retriever: bm25s.BM25 | None = None
         self._tokenizer = _Tokenizer()
+        self._df: np.ndarray | None = None
 
     # ----------------------------------------------------------------------------- opening
     @classmethod
@@ -232,6 +233,7 @@ class SearchIndex:
         self._doc_ids, self._row_of, self._vocab = fresh._doc_ids, fresh._row_of, fresh._vocab
         self._gen_dir, self._retriever = fresh._gen_dir, fresh._retriever
         self._counts, self._counts_loaded = fresh._counts, fresh._counts_loaded
+        self._df = None
 
     def _load_counts(self) -> None:
         if self._counts_loaded:
@@ -247,6 +249,32 @@ class SearchIndex:
         self._counts_loaded = True
 
     # ----------------------------------------------------------------------------- reading
+    def tokens(self, text: str) -> list[str]:
+        """Return the index tokens of ``text`` (lowercase, stop words dropped, S-stemmed)."""
+        return self._tokenizer.tokens(text or "")
+
+    def idf(self, terms: Iterable[str]) -> dict[str, float]:
+        """Return the BM25 (Lucene) idf of each index term, ``ln(1 + (N − df + 0.5)/(df + 0.5))``.
+
+        A term absent from the index gets the idf of df = 0 (the rarest possible). Document
+        frequencies come from the stored term counts (loaded on the first call).
+        """
+        self._refresh_if_stale()
+        n = len(self._doc_ids)
+        wanted = sorted(set(terms))
+        if not wanted:
+            return {}
+        if n:
+            self._load_counts()
+            if self._df is None or len(self._df) != self._counts.shape[1]:
+                self._df = np.bincount(self._counts.indices, minlength=self._counts.shape[1])
+        out = {}
+        for t in wanted:
+            tid = self._vocab.get(t)
+            df = int(self._df[tid]) if n and self._df is not None and tid is not None else 0
+            out[t] = float(np.log(1.0 + (n - df + 0.5) / (df + 0.5)))
+        return out
+
     def __len__(self) -> int:
         """Return the number of indexed documents."""
         return len(self._doc_ids)
@@ -393,6 +421,7 @@ class SearchIndex:
         self._doc_ids = doc_ids
         self._row_of = {d: i for i, d in enumerate(doc_ids)}
         self._counts = counts_all
+        self._df = None
         return len(new_ids)
 
     @staticmethod

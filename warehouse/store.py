@@ -297,8 +297,11 @@ class Warehouse:
             if name in REPLACED_TABLES:
                 self._ensure_generations(name)
                 continue
+            # the empty part carries the current columns, so a column added to a schema (an
+            # additive change: older parts read it as NULL through union_by_name) is in the views
+            # of an old home even before any new part is written
             empty = self.table_dir(name) / _EMPTY_PART
-            if not empty.exists():
+            if not empty.exists() or pq.read_schema(empty).names != schema.names:
                 write_parquet_atomic(schema.empty_table(), empty, staging=self.staging)
         meta = self._read_meta()
         if meta.get("version") != WAREHOUSE_VERSION:

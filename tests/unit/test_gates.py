@@ -1,4 +1,4 @@
-"""Tests of tasks.gates: saturation, round budget, evidence budget, side, counter."""
+"""Tests of tasks.gates: saturation, round budget, evidence budget, counter."""
 
 from __future__ import annotations
 
@@ -6,14 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from affidavit.schemas.enums import Mode, Side, Stance
+from affidavit.schemas.enums import Mode
 from affidavit.tasks.gates import (
     BudgetItem,
     GateCounter,
     gate_budget,
     gate_round_budget,
     gate_saturation,
-    gate_side,
     reason_code,
 )
 from affidavit.tasks.queries import MODES
@@ -132,39 +131,15 @@ def test_gate_budget_invariants(items: list[tuple[int, float]], budget: int) -> 
     assert all(cost[k] > left for k, _ in skipped)
 
 
-@pytest.mark.parametrize(
-    ("stance", "side", "ok"),
-    [
-        (Stance.REFUTES, Side.PROSECUTOR, True),
-        (Stance.SUPPORTS, Side.PROSECUTOR, False),
-        (Stance.PARTIAL, Side.PROSECUTOR, False),
-        (Stance.NEUTRAL, Side.PROSECUTOR, False),
-        (Stance.SUPPORTS, Side.ADVOCATE, True),
-        (Stance.REFUTES, Side.ADVOCATE, True),
-        ("PARTIAL", "advocate", True),
-    ],
-)
-def test_gate_side(stance: Stance, side: Side, ok: bool) -> None:
-    passed, reason = gate_side(stance, side)
-    assert passed is ok
-    if not ok:
-        assert reason_code(reason) == "prosecutor_admits_only_refutes"
-
-
-def test_gate_side_unknown() -> None:
-    with pytest.raises(ValueError, match="MAYBE"):
-        gate_side("MAYBE", Side.ADVOCATE)
-
-
 def test_gate_counter() -> None:
     c = GateCounter()
-    assert c.check("side", gate_side(Stance.REFUTES, Side.PROSECUTOR))
-    assert not c.check("side", gate_side(Stance.SUPPORTS, Side.PROSECUTOR))
-    assert not c.check("side", gate_side(Stance.NEUTRAL, Side.PROSECUTOR))
+    assert c.check("anchor", (True, "exact"))
+    assert not c.check("anchor", (False, "quote_not_found: SUPPORTS"))
+    assert not c.check("anchor", (False, "quote_not_found: NEUTRAL"))
     _, skipped = gate_budget([BudgetItem("a", 10, 1.0), BudgetItem("b", 10, 0.5)], budget_chars=10)
     c.record_skipped("budget", skipped)
-    assert c.passed["side"] == 1
-    assert c.by_reason("side") == {"prosecutor_admits_only_refutes": 2}
+    assert c.passed["anchor"] == 1
+    assert c.by_reason("anchor") == {"quote_not_found": 2}
     assert c.n_rejected("budget") == 1
     assert c.n_rejected() == 3
     other = GateCounter()

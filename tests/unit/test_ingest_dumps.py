@@ -389,3 +389,19 @@ def test_json_dump_over_the_cap_is_a_counted_skip(tmp_path, monkeypatch):
     batches = list(dumps.read_dump(path))
     assert sum(b.skips["json_file_too_large"] for b in batches) == 1
     assert sum(b.documents.num_rows for b in batches) == 0
+
+
+def test_dump_reads_wayback_first_seen_and_host(tmp_path: Path) -> None:
+    """A dump's ``wayback_first_seen`` and ``host`` columns reach the documents (edge direction)."""
+    path = tmp_path / "d.jsonl"
+    rows = [
+        {"id": "a", "url": "https://a.example/1", "host": "A.example", "text": "alpha beta",
+         "published_at": "2024-07-26T09:00:00+02:00",
+         "wayback_first_seen": "2024-07-25T06:00:00Z"},
+        {"id": "b", "url": "https://b.example/2", "text": "gamma delta"},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    docs = {d["source_id"]: d for d in _all(path).documents.to_pylist()}
+    assert docs["a"]["wayback_first_seen"] == _utc(2024, 7, 25, 6)
+    assert docs["a"]["host"] == "a.example"
+    assert docs["b"]["wayback_first_seen"] is None

@@ -58,7 +58,8 @@ def test_split_sentences_spans_are_ordered_trimmed_and_cover_all_words(text: str
     prev = 0
     for a, b in spans:
         assert prev <= a < b <= len(text)
-        assert not text[a].isspace() and not text[b - 1].isspace()
+        assert not text[a].isspace()
+        assert not text[b - 1].isspace()
         prev = b
     covered = "".join(text[a:b] for a, b in spans)
     assert "".join(covered.split()) == "".join(text.split())
@@ -282,3 +283,168 @@ def test_judge_dev_quotes_anchor_and_beat_the_seed_figures() -> None:
         for c, r in zip(fever, fever_out, strict=True)
     )
     assert correct / len(fever) > 0.5  # above chance on the claim-only-neutral set (seed: 0.428)
+
+
+# --- frame reading (articles) ------------------------------------------------------------------
+# Invented articles of more than three sentences, so the article path (frames) judges them.
+
+_PAD = (
+    "The firm was founded in 1971 and has offices in four towns. "
+    "Its chair is Ada Morrow, who joined the board last spring. "
+    "Shares were little changed in early trading on the exchange. "
+)
+
+
+def frame1(claim: str, body: str) -> JudgeResult:
+    return LexicalJudge().judge_batch([(claim, _PAD + body)])[0]
+
+
+@pytest.mark.parametrize(
+    ("phenomenon", "claim", "body", "expected"),
+    [
+        # figure stated for the claim's quantity, in unit and format variants
+        ("unit variant", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Tarsel Optics said revenue for 2023 was EUR 57m, its best year.", Stance.SUPPORTS),
+        ("unit variant", "Tarsel Optics reported revenue of €57 million in 2023.",
+         "Tarsel Optics said its 2023 revenue reached 57 million euros.", Stance.SUPPORTS),
+        ("percent variant", "Tarsel Optics' sales grew 23% in 2023.",
+         "Tarsel Optics said 2023 sales rose 23 percent.", Stance.SUPPORTS),
+        # paraphrase of the predicate
+        ("paraphrase", "Tarsel Optics grew its sales 18 percent in 2023.",
+         "Tarsel Optics posted an increase of 18 percent in sales for 2023.", Stance.SUPPORTS),
+        ("paraphrase", "Tarsel Optics is set to create 90 positions at its Orrin plant.",
+         "Tarsel Optics will add 90 new jobs at the Orrin factory next year.", Stance.SUPPORTS),
+        ("paraphrased object", "The Orrin Board blocked Tarsel Optics' takeover of Brel.",
+         "The Orrin Board has not blocked the transaction, Tarsel Optics said.", Stance.REFUTES),
+        # a different figure for the same quantity and period
+        ("changed number", "Tarsel Optics reported revenue of 75 million euros in 2023.",
+         "Tarsel Optics said revenue for 2023 was 57 million euros.", Stance.REFUTES),
+        # a different quantity, or another period: neither
+        ("other quantity", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Tarsel Optics' order intake did not grow 23 percent in the third quarter.",
+         Stance.NEUTRAL),
+        ("time frame", "Tarsel revenue grew 9% in Q3.",
+         "Tarsel said revenue grew 9% in the second quarter of 2024.", Stance.NEUTRAL),
+        # opposite predicates and explicit negation
+        ("opposite predicate", "Tarsel Optics' sales increased in 2023.",
+         "Tarsel Optics' sales fell 2 percent in 2023.", Stance.REFUTES),
+        ("negation", "The Orrin council approved the Tarsel Optics warehouse.",
+         "The Orrin council did not approve the Tarsel Optics warehouse.", Stance.REFUTES),
+        # qualification and contrast are not contradiction
+        ("qualification", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Tarsel Optics said 2023 revenue was 57 million euros, excluding a one-off grant.",
+         Stance.SUPPORTS),
+        ("contrast", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Tarsel Optics said 2023 revenue was 57 million euros, but margins narrowed.",
+         Stance.SUPPORTS),
+        # hedged or planned against a done fact; approximate figure
+        ("plan", "Tarsel Optics has closed its Orrin plant.",
+         "Tarsel Optics intends to close its Orrin plant by the end of next year.",
+         Stance.PARTIAL),
+        ("approximate", "Tarsel Optics sold 62,000 lenses in 2023.",
+         "Tarsel Optics said it sold about 60,000 lenses in 2023.", Stance.PARTIAL),
+        ("rounded bound", "Tarsel Optics had 2,310,000 customers at the end of 2023.",
+         "Tarsel Optics' customers passed 2.3 million at the end of 2023.", Stance.PARTIAL),
+        ("rounding", "Tarsel Optics' 2023 net sales were 1.18 billion dollars.",
+         "Tarsel Optics' net sales for 2023 were $1,180.3 million.", Stance.SUPPORTS),
+        # attribution and denial
+        ("attribution", "Tarsel Optics will close 30 of its shops in 2025.",
+         "A rumour that Tarsel Optics will close 30 of its shops in 2025 spread online.",
+         Stance.NEUTRAL),
+        ("denial", "Tarsel Optics will close 30 of its shops in 2025.",
+         "Tarsel Optics denied that it will close 30 of its shops in 2025.", Stance.REFUTES),
+        ("denial", "Tarsel Optics will close 30 of its shops in 2025.",
+         "Tarsel Optics has no plans to close any of its shops in 2025.", Stance.REFUTES),
+        # same entity, another event; a correction of one statement leaves the others
+        ("other event", "Tarsel Optics opened a lens laboratory in Orrin in 2024.",
+         "Tarsel Optics sold its Brel warehouse to a logistics group in 2019.", Stance.NEUTRAL),
+        ("other statement corrected", "Tarsel Optics will hire 90 engineers in Orrin.",
+         "Correction: Tarsel Optics' 2023 revenue was 57 million euros, not 75 million euros "
+         "as first reported. Tarsel Optics will hire 90 engineers in Orrin, as announced.",
+         Stance.SUPPORTS),
+        # off-topic: another entity, or shared jargon only
+        ("off topic", "Tarsel booked 57 million euros.",
+         "Brindle Glassworks booked 57 million euros in 2023.", Stance.NEUTRAL),
+        ("off topic, long claim", "Tarsel Optics reported revenue of 57 million euros in 2023.",
+         "Brindle Glassworks reported revenue of 57 million euros in 2023.", Stance.NEUTRAL),
+        ("off topic, compound claim",
+         "Tarsel Optics, a lens maker, reported revenue of 57 million euros in 2023.",
+         "Brindle Glassworks, a lens maker, reported revenue of 57 million euros in 2023.",
+         Stance.NEUTRAL),
+        ("other entity as object", "The Orrin Courier is shutting down.",
+         "The Orrin Courier marked its centenary in May. Its owner Brel Media has decided to "
+         "shut down the Harbour Weekly.", Stance.NEUTRAL),
+        ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
+         "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
+    ],
+)
+def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
+    r = frame1(claim, body)
+    assert r.stance is expected, (phenomenon, r.rationale)
+
+
+@pytest.mark.xfail(strict=True, reason="known gap: a correction whose corrected sentence "
+                   "shares little of the claim's wording loses to the quoted original")
+def test_frame_correction_refutes() -> None:
+    claim = "Tarsel Optics' order backlog stood at $640 million at the end of 2023."
+    correction = (
+        "Tarsel Optics' announcement gave the order backlog at the end of 2023 as $640 million. "
+        "That figure was wrong: the backlog at December 31, 2023 was $460 million."
+    )
+    assert frame1(claim, correction).stance is Stance.REFUTES
+
+
+def test_frame_own_figure_beats_other_figures() -> None:
+    claim = "Tarsel Optics' order backlog stood at $640 million at the end of 2023."
+    # A document that states the claim's figure also mentions other figures of its own.
+    release = (
+        "Tarsel Optics' order backlog stood at $640 million at the end of 2023. "
+        "Its backlog of service contracts was $75 million."
+    )
+    assert frame1(claim, release).stance is Stance.SUPPORTS
+
+
+def test_frame_quote_is_a_sentence_of_the_document_and_anchors() -> None:
+    claim = "Tarsel Optics reported revenue of 57 million euros in 2023."
+    doc = _PAD + "Tarsel Optics said revenue for 2023 was EUR 57m, its best year. More later."
+    r = LexicalJudge().judge_batch([(claim, doc)])[0]
+    assert r.quote
+    assert r.quote in doc
+    anchored = anchor_quote(r.quote, doc)
+    assert anchored.kind is AnchorKind.EXACT
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("EUR 57m", 57e6, "eur"),
+        ("€57 million", 57e6, "eur"),
+        ("GBP 3.2m", 3.2e6, "gbp"),
+        ("3.8m passengers", 3.8e6, None),
+        ("180m tall", 180.0, "metre"),
+        ("149.9m to blade tip", 149.9, "metre"),
+        ("2.31m broadband customers", 2.31e6, None),
+        ("three and a half percent", 3.5, "percent"),
+        ("41.2 cents", 41.2, "cent"),
+        ("118 thousand", 118e3, None),
+    ],
+)
+def test_normalize_figures_money_scales_and_halves(text: str, value: float, unit: str) -> None:
+    f = normalize_figures(text)[0]
+    assert (f.value, f.unit) == (value, unit)
+
+
+@pytest.mark.parametrize("pad", ["", _PAD])
+def test_correction_of_another_figure_is_not_evidence(pad: str) -> None:
+    claim = "Tarsel Optics reported second-quarter revenue of 57 million euros."
+    doc = pad + (
+        "Correction: an earlier report misstated the growth of Tarsel Optics' second-quarter "
+        "revenue. Revenue grew 11 percent, not 18 percent as previously reported."
+    )
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.NEUTRAL
+
+
+def test_digits_glued_to_letters_are_names_not_figures() -> None:
+    assert [(f.value, f.unit) for f in normalize_figures("CO2 rose 2% and H2O fell")] == [
+        (2.0, "percent")
+    ]

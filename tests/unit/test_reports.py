@@ -65,6 +65,8 @@ def _verdict(claim_id: str, status: str, **extra: object) -> dict:
         "expires_at": datetime(2027, 5, 28, tzinfo=UTC),
         "degraded": "no LLM: lexical judge",
         "explanation": "Two independent origins support it.",
+        "decided_by": ('SUPPORTED: 2 independent origin(s) support it | supports: a.example "q"; '
+                       'b.example "r" (+1 more)'),
     }
     row.update(extra)
     return row
@@ -388,6 +390,8 @@ def test_claimreview_validates_for_every_published_status(status: str) -> None:
     assert claim["datePublished"].startswith("2026-11-02")
     assert datetime.fromisoformat(doc["datePublished"]) == NOW  # decided_at
     assert doc["citation"] == "https://news.example/a"
+    assert doc["reviewBody"].startswith("SUPPORTED: 2 independent origin(s) support it")
+    assert doc["reviewBody"].endswith("Two independent origins support it.")
 
 
 def test_claim_pages_embed_their_claimreview() -> None:

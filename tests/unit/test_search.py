@@ -17,11 +17,13 @@ from affidavit.tasks.search import (
     SearchProvider,
     SearxngProvider,
     WaybackCDX,
+    best_passage_score,
     build_providers,
     parse_cdx_timestamp,
     parse_cdx_timestamps,
     probe_providers,
     search_config_from_env,
+    split_passages,
 )
 from affidavit.warehouse.search_index import SearchIndex
 
@@ -70,6 +72,49 @@ def test_archive_provider_hits(index: SearchIndex) -> None:
     hit = out[0][0]
     assert hit == SearchHit("archive", "cocoa drought", 1, hit.score, "d1", None, None, None)
     assert hit.score is not None and hit.score > 0
+
+
+def test_split_passages_keeps_lines_and_cuts_long_paragraphs_at_sentences() -> None:
+    assert split_passages("One.\n\nTwo two.\nThree.") == ["One.", "Two two.", "Three."]
+    long = " ".join(f"Sentence number {i} says something." for i in range(40))
+    parts = split_passages(long, max_chars=200)
+    assert len(parts) > 1
+    assert all(len(p) <= 200 for p in parts)
+    assert " ".join(parts) == long  # nothing lost, cut only between sentences
+    assert split_passages("") == []
+
+
+def test_best_passage_score_is_the_best_passage_not_the_sum() -> None:
+    idf = {"bridge": 2.0, "open": 1.0}
+    one = best_passage_score(["bridge", "open"], [["bridge", "open"]], [], idf, avg_len=2.0)
+    spread = best_passage_score(["bridge", "open"], [["bridge", "x"], ["open", "y"]], [], idf,
+                                avg_len=2.0)
+    assert one > spread > 0
+    titled = best_passage_score(["bridge", "open"], [["open", "y"]], ["bridge"], idf,
+                                avg_len=2.0)
+    assert titled > best_passage_score(["bridge", "open"], [["open", "y"]], [], idf,
+                                       avg_len=2.0)
+    assert best_passage_score(["zzz"], [["bridge"]], [], idf, avg_len=1.0) == 0.0
+
+
+def test_archive_provider_ranks_by_best_passage(tmp_path: Path) -> None:
+    """A long document whose one line states the claim outranks one that scatters its words."""
+    filler = "\n".join(f"Unrelated line {i} about weather and sport results." for i in range(30))
+    docs = {
+        "long": ("Harbor City", filler + "\nThe desalination plant will supply 30 percent of "
+                 "the drinking water.\n" + filler),
+        "scatter": ("Water news", "The plant was discussed.\nDrinking habits change.\n"
+                    "Desalination is costly.\nSupply chains are long.\nPercent figures vary."),
+    }
+    ix = SearchIndex.open(tmp_path / "index")
+    ix.add([(d, t, x) for d, (t, x) in docs.items()])
+    q = "desalination plant supply percent drinking water"
+    plain = ArchiveProvider(ix).search_many([q], k=2)[0]
+    ranked = ArchiveProvider(ix, texts=lambda ids: {d: docs[d] for d in ids}).search_many(
+        [q], k=2)[0]
+    assert [h.doc_id for h in plain][0] == "scatter"  # whole-document BM25 favours the short one
+    assert [h.doc_id for h in ranked] == ["long", "scatter"]
+    assert all(h.score and h.score > 0 for h in ranked)
 
 
 def test_searxng_parses_results_and_sends_json_format() -> None:

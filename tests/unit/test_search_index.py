@@ -211,3 +211,17 @@ def test_reader_survives_writer_and_stale_instance_catches_up(tmp_path: Path) ->
     assert reader.search("oil")[0][0] == "d2"  # still searchable (memory-mapped)
     reader.add(DOCS[3:])  # must not drop what `other` added
     assert SearchIndex.open(path).doc_ids() == {"d1", "d2", "d3", "d4"}
+
+
+def test_idf_and_tokens_follow_the_index(tmp_path: Path) -> None:
+    """``idf`` is BM25's Lucene idf from the stored document frequencies, after reopening too."""
+    ix = SearchIndex.open(tmp_path / "ix")
+    assert ix.idf(["bridge"]) == {"bridge": pytest.approx(np.log(1 + 0.5 / 0.5))}  # empty index
+    ix.add([("a", "Bridges", "The bridge opened."), ("b", "Rain", "Rain fell on the bridge."),
+            ("c", "Oil", "Oil prices fell.")])
+    assert ix.tokens("The Bridges opened") == ["bridge", "opened"]
+    for index in (ix, SearchIndex.open(tmp_path / "ix")):
+        idf = index.idf(["bridge", "oil", "zzz"])
+        assert idf["bridge"] == pytest.approx(np.log(1 + (3 - 2 + 0.5) / (2 + 0.5)))
+        assert idf["oil"] == pytest.approx(np.log(1 + (3 - 1 + 0.5) / (1 + 0.5)))
+        assert idf["zzz"] == pytest.approx(np.log(1 + (3 + 0.5) / 0.5))

@@ -72,10 +72,66 @@ def test_origins_needed_follows_the_mode(need, expected):
     assert d.status is expected
 
 
-def test_partial_stances_make_partial():
+def test_qualified_support_alone_is_partial_however_many_origins():
+    """Hedged or approximate support (PARTIAL stances) from two origins stays PARTIAL; the
+    origins are counted as (qualified) supporting origins, none as full support."""
     d = decide(ev([("a", "PARTIAL", "a", True), ("b", "PARTIAL", "b", True)]))
     assert d.status is VerdictStatus.PARTIAL
-    assert d.supporting_origins == 0
+    assert d.supporting_origins == 2
+    assert d.full_supporting_origins == 0
+    assert "qualified" in d.decided_by
+
+
+def test_contested_always_has_a_supporting_origin():
+    d = decide(ev([("s", "SUPPORTS", "s", True), ("r", "REFUTES", "r", True)]))
+    assert d.status is VerdictStatus.CONTESTED
+    assert d.supporting_origins == 1
+    assert d.refuting_origins == 1
+    assert d.confidence <= REFUTATION_CAP
+
+
+def test_refutation_against_qualified_support_is_contested():
+    d = decide(ev([("q", "PARTIAL", "q", True), ("r", "REFUTES", "r", True)]))
+    assert d.status is VerdictStatus.CONTESTED
+    assert d.supporting_origins == 1
+
+
+@pytest.mark.parametrize(("n_sup", "n_ref", "expected"), [
+    (0, 1, VerdictStatus.CONTRADICTED),   # refutation with no support
+    (1, 1, VerdictStatus.CONTESTED),
+    (1, 2, VerdictStatus.CONTRADICTED),   # 2 >= 2 x 1
+    (2, 3, VerdictStatus.CONTESTED),      # 3 < 2 x 2
+    (2, 4, VerdictStatus.CONTRADICTED),
+])
+def test_outweigh_rule_counts_origins(n_sup, n_ref, expected):
+    rows = [(f"s{i}c{j}", "SUPPORTS", f"s{i}", True) for i in range(n_sup) for j in range(3)]
+    rows += [(f"r{i}", "REFUTES", f"r{i}", True) for i in range(n_ref)]
+    d = decide(ev(rows))
+    assert d.status is expected
+    assert (d.supporting_origins, d.refuting_origins) == (n_sup, n_ref)
+
+
+def test_copies_refuting_count_once_against_support():
+    """Four copies of one refuting origin are one origin: 1 vs 1 is CONTESTED, not outweighed."""
+    rows = [("s", "SUPPORTS", "s", True)] + [(f"c{i}", "REFUTES", "r", True) for i in range(4)]
+    assert decide(ev(rows)).status is VerdictStatus.CONTESTED
+
+
+def test_neutral_evidence_never_decides():
+    d = decide(ev([("n1", "NEUTRAL", "n1", True), ("n2", "NEUTRAL", "n2", True)]))
+    assert d.status is VerdictStatus.UNVERIFIED
+    assert d.decided_by.startswith("UNVERIFIED")
+
+
+def test_decided_by_names_each_deciding_origin_once_on_one_line():
+    rows = [("a1", "SUPPORTS", "a", True), ("a2", "SUPPORTS", "a", True),
+            ("b", "SUPPORTS", "b", True)]
+    d = decide(ev(rows))
+    assert d.status is VerdictStatus.SUPPORTED
+    assert "\n" not in d.decided_by
+    assert d.decided_by.startswith("SUPPORTED: 2 independent origin(s) support it")
+    assert d.decided_by.count("a.example") == 1
+    assert "b.example" in d.decided_by
 
 
 def test_publishers_are_hosts_of_origins():

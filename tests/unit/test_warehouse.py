@@ -104,3 +104,29 @@ def test_parquet_round_trip_keeps_types(warehouse):
     back = warehouse.read("documents")
     assert back["published_at"].to_list() == [ts]
     assert back.schema["published_at"] == pl.Datetime("us", "UTC")
+
+
+def test_home_written_before_decided_by_reads_it_as_null(tmp_path):
+    """A verdicts part (and empty part) written without ``decided_by`` (verdicts schema v1) still
+    reads: the view has the column, NULL for old rows, and new rows keep theirs."""
+    import pyarrow.parquet as pq
+
+    from affidavit.warehouse.store import write_parquet_atomic
+
+    wh = Warehouse(resolve_home(tmp_path / "h"))
+    v1 = pa.schema([f for f in TABLES["verdicts"] if f.name != "decided_by"])
+    folder = wh.table_dir("verdicts")
+    write_parquet_atomic(v1.empty_table(), folder / "part-0000-empty.parquet")
+    row = {"run_id": "r1", "claim_id": "k1", "claim_text": "c", "status": "PARTIAL",
+           "confidence": 0.2, "supporting_origins": 1, "refuting_origins": 0,
+           "supporting_publishers": 1, "refuting_publishers": 0, "sources_total": 1,
+           "n_admitted": 1, "n_rejected": 0, "judge": "lexical", "mode": "standard",
+           "decided_at": datetime(2026, 1, 1, tzinfo=UTC)}
+    old = pa.Table.from_pylist([row]).select([n for n in v1.names if n in row])
+    pq.write_table(old, folder / "part-old.parquet")
+    wh = Warehouse(resolve_home(tmp_path / "h"))  # reopening refreshes the empty part
+    assert "decided_by" in wh.query("select * from verdicts_latest").columns
+    wh.write("verdicts", pl.DataFrame([{**row, "run_id": "r2", "claim_id": "k2",
+                                        "decided_by": "PARTIAL: 1 origin"}]))
+    df = wh.query("select claim_id, decided_by from verdicts_latest order by claim_id")
+    assert df.rows() == [("k1", None), ("k2", "PARTIAL: 1 origin")]

@@ -1,0 +1,1101 @@
+"""Frame reading for the lexical judge: does a sentence speak of the claim's own fact?
+
+A claim is read as a *frame*: its subject (the names it is about), its predicate (the other
+content words, read as concepts so that "create 140 positions" and "140 new jobs" meet), its
+figures (value and unit, without the years) and its time frame (years, quarters). A sentence
+of an article bears on the claim only when the document names the subject and the sentence
+carries the claim's predicate or figure in a compatible time frame. What it then says decides
+the stance:
+
+* the claim's figure (in any unit or format variant) with the predicate → support; an
+  approximate figure ("about 60" for 62) → PARTIAL;
+* a different figure of the same quantity (same unit and the same head noun or predicate, not a
+  comparison figure such as "up from 97,500") → refutation;
+* a negation or denial in the scope of the predicate ("has not blocked", "no plans to close",
+  "dismissed claims that") → refutation; an opposite predicate ("raised" against "cut", "fall"
+  against "increase") → refutation;
+* a plan, expectation or hedge ("intends to close") against a claim of a done fact → PARTIAL;
+* an attribution ("a rumour that", "critics say", "posts suggesting") is not the document's own
+  assertion → no support (a denial of it still refutes);
+* a qualification ("excluding a one-off grant") or a contrast connective ("but") is neither.
+
+Everything here is closed-class English (modal verbs, negations, attribution verbs) and general
+paraphrase knowledge of news and filing register (jobs/positions/posts; plant/factory/site;
+approve/grant/go-ahead), written from general knowledge, not from any benchmark's labels.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from affidavit.tasks.judge_lexical import (
+    MEASURED_UNITS,
+    STOPWORDS,
+    Figure,
+    FrameConfig,
+    normalize_figures,
+    tokenize,
+)
+from affidavit.tasks.judge_lexical import _fold as fold_text
+from affidavit.tasks.judge_lexical import _stem as stem
+
+__all__ = [
+    "ClaimFrame",
+    "DocFrames",
+    "FrameConfig",
+    "FrameVerdict",
+    "judge_frames",
+    "parse_claim_frame",
+    "parse_doc_frames",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Lexicons.
+
+_CONCEPT_GROUPS = """job jobs position positions post posts role roles vacancy vacancies worker
+workers staff employee employees people person persons headcount starter starters recruit
+recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
+create creating created add adding added|factory plant site works mill facility
+|close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
+axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
+withdraws withdrawn withdrawal withdrew
+|open opens opened opening launch launched reopen reopened reopening|approve approves approved
+approval grant granted permission permit permitted backed endorse endorsed clear cleared
+allow allowed consent go-ahead authorise authorised authorize authorized
+|reject rejects rejected rejection refuse refused refusal refuses block blocked blocks veto
+vetoed oppose opposed prohibit prohibited
+|increase increases increased increasing rise rises rose risen rising grow grows grew grown
+growth gain gains gained climb climbed up raise raised raises lift lifted boost boosted higher
+jump jumped double doubled|decrease decreases decreased decreasing fall falls fell fallen
+falling drop drops dropped decline declined declines cut cuts cutting reduce reduced reduces
+reduction lower lowered slash slashed trim trimmed shrink shrank down lowering
+|revenue revenues sales turnover|buy buys bought acquire acquired acquisition takeover purchase
+purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed
+|win wins won winner take took taken
+|budget budgets|cost costs costing price prices|passenger passengers traveller travellers
+rider riders journey journeys trip trips|visitor visitors visit visits attendance admissions
+|home homes dwelling dwellings house houses housing unit units apartment apartments flat flats
+|charge charges fee fees toll tolls fare fares tariff tariffs|begin began begun beginning start
+started starts commence commenced enter entered|carry carries carried handle handled handles
+serve served|employ employs|council councillors committee cabinet board
+|film films movie movies|novel novels book books title titles|capacity certified
+|keep keeps kept retain retained retains maintain maintained preserve preserved stay stays
+remain remains continue continues|forecast guidance outlook|spend spent spending expenditure
+capex|scheme schemes application applications project projects development developments
+|vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
+businesses|final last|overrun overruns overran overspend overspent overspending
+|vote votes voted ballot|paid pay pays payment|debut debuted entry entered"""
+"""Paraphrase groups of news, filing and notice register (general English). A word may sit in
+several groups ("employ"); its first group is its concept."""
+
+_OPPOSITES = """increase decrease|open close|approve reject|hire close|buy sell|keep close
+|begin close"""
+"""Concept pairs that cannot both hold of the same thing ("hire vs close, open vs shut, approve
+vs reject, rise vs fall"), named by a word of each group."""
+
+_LIGHT_VERBS = frozenset(
+    """give gave given gives make made makes take took taken takes have has had get got gets
+    do did does put puts completely fully entirely totally wholly partly partially currently
+    now already recently finally officially formally effectively early late mid report
+    reported reports reporting said say says announce announced announces stated booked
+    recorded""".split()
+)
+"""Light verbs, verbs of reporting and degree adverbs: they carry no predicate of their own
+("gave the go-ahead", "reported revenue of", "shutting down completely")."""
+
+_PHRASES = [
+    (r"\bgo[- ]ahead\b", "approval"),
+    (r"\bgave (?:the )?green light\b", "approved"),
+    (r"\bvoted? through\b", "approved"),
+    (r"\bturn(?:ed|s)? down\b", "refused"),
+    (r"\bthrew out\b", "rejected"),
+    (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
+    (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
+    (r"\bshut(?:ting|s)? down\b", "closing"),
+    (r"\btake on\b", "hire"),
+    (r"\btaking on\b", "hiring"),
+    (r"\bcame into (?:operation|effect|force|service)\b", "started"),
+    (r"\bput into (?:passenger )?service\b", "started"),
+    (r"\bwent up\b", "rose"),
+    (r"\bgoes up\b", "rises"),
+    (r"\bwent down\b", "fell"),
+    (r"\bper cent\b", "percent"),
+    (r"\b(?:shall|must|will|may|does|did|do|would|should) not exceed\b", "at most"),
+    (r"\bnot (?:less|fewer) than\b", "at least"),
+    (r"\bno (?:less|fewer) than\b", "at least"),
+    (r"\bnot more than\b", "at most"),
+    (r"\bno more than\b", "at most"),
+]
+"""Multi-word predicates read as one word (general English)."""
+
+NEGATION_CUES = frozenset(
+    """not no never none nobody nothing neither nor without cannot n't untrue false""".split()
+)
+"""Closed-class negation words (a negation scopes over what follows it)."""
+
+DENIAL_CUES = frozenset(
+    """deny denies denied denying dismiss dismissed dismisses rebut rebutted refute refuted
+    retract retracted retraction incorrect wrong erroneous error mistaken inaccurate
+    correction""".split()
+)
+"""Words by which a speaker rejects a statement as false (a denial of X refutes X)."""
+
+ATTRIBUTION_CUES = frozenset(
+    """rumour rumours rumor rumors rumoured rumored allegation allegations allege alleged
+    allegedly reportedly speculation speculated speculate claim claims claimed claiming
+    suggest suggests suggested suggesting suggestion critics campaigners petition posts
+    gossip unconfirmed hearsay supposedly purportedly""".split()
+)
+"""Words marking a statement as someone else's (not the document's own assertion)."""
+
+PLAN_CUES = frozenset(
+    """plan plans planned planning intend intends intended intention intent expect expects
+    expected expecting expectation will would shall aim aims aimed aiming propose proposes
+    proposed proposal proposals consider considers considering considered could may might
+    set due scheduled schedule hope hopes hoped hoping likely forecast forecasts target
+    targets targeting seek seeks seeking want wants wanted going intending prepare prepares
+    preparing""".split()
+)
+"""Modal, future and planning words: an event that is intended, expected or proposed has not
+(as stated) happened."""
+
+_NEG_RE = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|untrue|false)\b|n't\b"
+)
+_DENIAL_RE = re.compile(
+    r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:ed|es|ing)?|rebut(?:s|ted)?|refut(?:e|ed|es)|"
+    r"retract(?:s|ed|ion)?|incorrect|wrong|erroneous|inaccurate|mistaken|in error|"
+    r"corrections?|corrected)\b"
+)
+_ATTRIB_RE = re.compile(
+    r"\b(?:rumou?rs?|rumou?red|allegations?|alleged(?:ly)?|alleges?|reportedly|"
+    r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
+    r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?) that)\b"
+)
+_PLAN_RE = re.compile(
+    r"\b(?:will|would|shall|could|might|may(?!\s*\d)|plans? to|planned|planning to|"
+    r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
+    r"aims? to|aiming to|proposes?|proposed|considering|considers|set to|due to|scheduled|"
+    r"hopes? to|hoping to|likely|seeks? to|seeking to|wants? to|going to|"
+    r"prepar(?:es|ing) to|on track to|is to|are to)\b"
+)
+"""Cues read on the sentence's own words (not stems: "reportedly" is not "report", "planning
+committee" is not a plan)."""
+
+APPROX_CUES = frozenset(
+    "about around approximately roughly nearly almost some over more than less under up".split()
+)
+
+_COMPARISON_RE = re.compile(
+    r"(?:compared (?:with|to)|from|versus|vs\.?|previously|prior year|a year earlier|"
+    r"last year|up from|down from|against|than)\s*$"
+)
+"""Words right before a figure that make it the comparison value, not the reported one."""
+
+REVERSAL_CUES = frozenset(
+    """overturn overturned overturns reverse reversed reverses quash quashed lift lifted
+    undo undid revoke revoked rescind rescinded""".split()
+)
+"""Verbs that turn their object's polarity ("overturned the refusal" is an approval): a claim
+with one is not read for opposite predicates."""
+
+_REVERSAL_RE = re.compile(r"\b(?:" + "|".join(sorted(REVERSAL_CUES)) + r")\b")
+
+_DATE_NEAR_RE = re.compile(
+    r"^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:" + "|".join(
+        "january february march april may june july august september october november december"
+        .split()) + r")\b"
+)
+_MONTH_BEFORE_RE = re.compile(
+    r"\b(?:" + "|".join(
+        "january february march april may june july august september october november december"
+        .split()) + r")\s*$"
+)
+
+_IDENT_BEFORE = frozenset(
+    """route line number no platform gate class model version flight type chapter item phase
+    series stage level grade terminal runway bus tram ward district minute room unit lot plot
+    block""".split()
+)
+"""Nouns after which a number names a thing ("route 12", "number two") rather than counts it."""
+
+_QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "q1": 1, "q2": 2, "q3": 3,
+                  "q4": 4}
+_MONTHS = {m: i + 1 for i, m in enumerate(
+    "january february march april may june july august september october november december"
+    .split())}
+_MONTH_ABBR = {m[:3]: i for m, i in _MONTHS.items() if m != "may"}
+_QUARTER_RE = re.compile(r"\b(first|second|third|fourth)[- ]quarter\b|\b(q[1-4])\b")
+_MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")
+_YEAR_RE = re.compile(r"(?<![\d.,$€£])\b(1[89]\d\d|20\d\d)\b(?![.,]\d)")
+
+
+@lru_cache(maxsize=1)
+def _concepts() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for group in _CONCEPT_GROUPS.replace("\n", " ").split("|"):
+        words = group.split()
+        head = stem(words[0])
+        for w in words:
+            out.setdefault(stem(w), head)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _opposites() -> dict[str, frozenset[str]]:
+    c = _concepts()
+    table: dict[str, set[str]] = {}
+    for pair in _OPPOSITES.replace("\n", "").split("|"):
+        a, b = (c.get(stem(w), stem(w)) for w in pair.split())
+        table.setdefault(a, set()).add(b)
+        table.setdefault(b, set()).add(a)
+    return {k: frozenset(v) for k, v in table.items()}
+
+
+@lru_cache(maxsize=1)
+def _cue_stems() -> tuple[frozenset[str], ...]:
+    def stems(words: frozenset[str]) -> frozenset[str]:
+        return frozenset(stem(w) for w in words) | words
+
+    return (
+        stems(NEGATION_CUES) | {"not"},
+        stems(DENIAL_CUES),
+        stems(ATTRIBUTION_CUES),
+        stems(PLAN_CUES),
+        frozenset(stem(w) for w in STOPWORDS) | STOPWORDS,
+    )
+
+
+@lru_cache(maxsize=1)
+def _phrase_res() -> list[tuple[re.Pattern[str], str]]:
+    return [(re.compile(p), r) for p, r in _PHRASES]
+
+
+def _rewrite(folded: str) -> str:
+    """Rewrite multi-word predicates as one word (see ``_PHRASES``)."""
+    for pat, rep in _phrase_res():
+        folded = pat.sub(rep, folded)
+    return folded
+
+
+def _concept_terms(folded: str) -> list[str]:
+    """Stemmed terms of a folded text, each mapped to its concept."""
+    c = _concepts()
+    return [c.get(t, t) for t in tokenize(_rewrite(folded))]
+
+
+# ---------------------------------------------------------------------------------------------
+# Time frames.
+
+
+@dataclass(frozen=True, slots=True)
+class TimeFrame:
+    """Years and quarters a text names (empty sets when it names none)."""
+
+    years: frozenset[int]
+    quarters: frozenset[int]
+
+    @property
+    def empty(self) -> bool:
+        """Whether the text names no year and no quarter."""
+        return not self.years and not self.quarters
+
+
+def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
+    """Read the years and quarters of a folded text.
+
+    Args:
+        folded: Lowercased text.
+        months_as_quarters: Also read month names as the quarter they fall in ("April–June",
+            "three months ended 30 September").
+
+    Returns:
+        The time frame.
+
+    >>> read_time("the third quarter of 2024", months_as_quarters=False)
+    TimeFrame(years=frozenset({2024}), quarters=frozenset({3}))
+    """
+    years = frozenset(int(y) for y in _YEAR_RE.findall(folded))
+    qs = {_QUARTER_WORDS[a or b] for a, b in _QUARTER_RE.findall(folded)}
+    if months_as_quarters and not qs:
+        # months stand for their quarter only where no quarter is named ("three months ended
+        # 30 September"; not the dateline's month of a "second quarter" release)
+        qs = {(_MONTHS[m] - 1) // 3 + 1 for m in _MONTH_RE.findall(folded)}
+    return TimeFrame(years, frozenset(qs))
+
+
+# ---------------------------------------------------------------------------------------------
+# Claims.
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimFrame:
+    """What a claim states, read for frame matching.
+
+    Attributes:
+        subject: Stemmed terms of the names the claim is about, with their IDF weight.
+        predicate: Concepts of the claim's other content words, with their IDF weight.
+        figures: The claim's figures other than years and identifiers.
+        heads: Concepts of the words around each figure (what it counts), one set each.
+        counted: Concepts of the noun each figure counts ("140 positions").
+        lower_bounds: Per figure, whether the claim gives it as a lower bound ("more than a
+            thousand"): a larger value in the evidence then supports it.
+        time: The claim's years and quarters.
+        months: The months the claim names.
+        names: Terms of each multi-word name of the claim ("Riverside Baths").
+        is_plan: Whether the claim itself states a plan or future event ("is set to",
+            "will", "plans to"): a plan in the evidence then supports it fully.
+        is_negated: Whether the claim itself is negated.
+        is_reversal: Whether the claim reverses its object ("overturned the refusal").
+        weak_subject: Whether the claim names no subject (its only capitalised word is a
+            common first word): refutations then need nearly all of its predicate.
+        is_done: Whether the claim states a done fact (past or perfect tense, no modal): a
+            plan or expectation in the evidence then supports it only in part.
+    """
+
+    subject: dict[str, float]
+    predicate: dict[str, float]
+    figures: tuple[Figure, ...]
+    heads: tuple[frozenset[str], ...]
+    counted: tuple[frozenset[str], ...]
+    lower_bounds: tuple[bool, ...]
+    time: TimeFrame
+    months: frozenset[int]
+    names: tuple[frozenset[str], ...]
+    is_plan: bool
+    is_negated: bool
+    is_reversal: bool
+    is_done: bool
+    weak_subject: bool = False
+
+
+_NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
+
+
+def _subject_words(claim: str) -> list[str]:
+    """Capitalised words of the claim that are names (not a capitalised first common word).
+
+    The first word counts when the next is capitalised too, when it is possessive or an
+    acronym, or when no other word of the claim is a name (the claim is about something).
+    """
+    words = re.findall(r"[\w'’\-&]+", claim)
+    out: list[str] = []
+    first = ""
+    for i, w in enumerate(words):
+        if not w[:1].isupper():
+            continue
+        low = w.lower()
+        if low in STOPWORDS or low in _MONTHS:
+            continue
+        if i == 0:
+            nxt = words[1] if len(words) > 1 else ""
+            if not (nxt[:1].isupper() or nxt == "&" or w.endswith(("'s", "’s")) or w.isupper()):
+                first = w
+                continue
+        out.append(w)
+    return out or ([first] if first else [])
+
+
+_ADJUNCT_PREPS = frozenset("to in on at for from with by during after before since".split())
+ADJUNCT_WEIGHT = 0.5
+"""Weight of a predicate word inside a prepositional adjunct ("shut to motor vehicles",
+"reopened to traffic") against the verb and its object, which carry the claim. Convention."""
+
+WEAK_NAME_IDF_SHARE = 0.5
+"""A capitalised first word whose IDF is under this share of an unseen term's IDF is a common
+word of the corpus, not a name ("Global" in climate articles; "Orvanta" in news of a few
+documents keeps about 0.65). Convention."""
+
+_DONE_RE = re.compile(
+    r"\b(?:has|have|had|was|were)\s+(?:\w+ly\s+)?\w+(?:ed|en|wn|un|ut|ld|lt|ght|de|ne)\b|"
+    r"\b(?!need|feed|seed|speed|breed|proceed|exceed|succeed|red|bed)\w{3,}ed\b|"
+    r"\b(?:began|became|built|bought|sold|won|rose|fell|grew|took|gave|made|paid|ran|led|held|"
+    r"left|went|saw|met|sent|spent|lost|shot|fought|kept|stood|found|told|wrote|drew|chose|"
+    r"brought|caught|taught|thought|struck|hit|quit|shut|set|put|cut)\b"
+)
+"""A claim in the past or perfect tense states a done fact ("has closed", "reopened", "began").
+("cut", "shut", "set", "put" are read as past: claims are rarely in the present of these.)"""
+
+_LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
+
+
+def _name_groups(claim: str) -> list[str]:
+    """Runs of two or more capitalised words of the claim ("Riverside Baths")."""
+    out = []
+    for run in re.findall(r"(?:[A-Z][\w'’\-]*\s+){1,}[A-Z][\w'’\-]*", claim):
+        words = run.split()
+        while words and words[0].lower() in STOPWORDS:
+            words.pop(0)  # "The Sorrelby Transit" -> "Sorrelby Transit"
+        if len(words) >= 2:
+            out.append(" ".join(words))
+    return out
+
+
+def _counted(folded: str, fig: Figure) -> frozenset[str]:
+    """Concept of the noun a count counts: the last word of the run right after it.
+
+    "150 new staff to ..." counts staff, "two staff groups on ..." counts groups, "200 people"
+    counts people (a count unit is the noun itself, unless a noun follows it).
+    """
+    stop = _cue_stems()[4]
+    c = _concepts()
+    run: list[str] = []
+    for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
+        t = stem(m.group(0))
+        if t in stop or m.group(0).isdigit() or len(run) == 3:
+            break
+        if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
+            break
+        run.append(c.get(t, t))
+    if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
+        return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
+    if not run:
+        # nothing follows ("passenger capacity 300)"): the noun stands before the figure
+        before = re.split(r"[;,(]", folded[max(0, fig.start - 40) : fig.start])[-1]
+        words = [c.get(t, t) for t in tokenize(before) if t not in stop and not t.startswith("#")]
+        return frozenset(words[-2:])
+    return frozenset(run[-1:])
+
+
+def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
+    """Concepts around a figure: up to four content words before it and two after.
+
+    These name the quantity ("order backlog stood at $640 million", "150 new staff"); the
+    unit is compared separately.
+    """
+    stop = _cue_stems()[4]
+
+    def content(chunk: str) -> list[str]:
+        return [
+            t for t in _concept_terms(chunk)
+            if t not in stop and not t.startswith("#") and t != fig.unit and len(t) > 1
+        ]
+
+    before = content(re.split(r"[;()]", folded[max(0, fig.start - 100) : fig.start])[-1])
+    after = content(re.split(r"[;(),]", folded[fig.end : fig.end + 40])[0])
+    return frozenset(before[-6:] + after[:2])
+
+
+def _is_identifier(folded: str, fig: Figure) -> bool:
+    before = folded[max(0, fig.start - 12) : fig.start].split()
+    return bool(before) and before[-1].rstrip(".") in _IDENT_BEFORE and fig.unit is None
+
+
+def _is_date_or_rank(folded: str, fig: Figure) -> bool:
+    """Whether a unitless figure is a day of a date ("13 May", "June 3") or an ordinal."""
+    if fig.unit is not None:
+        return False
+    after = folded[fig.end : fig.end + 14]
+    if _DATE_NEAR_RE.match(after) or _MONTH_BEFORE_RE.search(folded[max(0, fig.start - 12) :
+                                                                     fig.start]):
+        return True
+    if re.match(r"\s?(?:[ap]\.?m\b|h\b|o'clock)", folded[fig.end : fig.end + 6]):
+        return True  # a time of day ("7pm")
+    return bool(re.match(r"\d+(?:st|nd|rd|th)\b", folded[fig.start : fig.end + 2]))
+
+
+def _quantities(folded: str) -> list[Figure]:
+    """Figures of a folded text that are quantities (not years, dates, ranks, identifiers)."""
+    return [
+        f
+        for f in normalize_figures(folded)
+        if f.unit != "year"
+        and not _is_identifier(folded, f)
+        and not _is_date_or_rank(folded, f)
+    ]
+
+
+def parse_claim_frame(
+    claim: str, idf: Mapping[str, float], default: float
+) -> ClaimFrame:
+    """Read a claim's subject, predicate, figures and time frame.
+
+    Args:
+        claim: The claim as written.
+        idf: Term IDF (keys from :func:`tokenize`).
+        default: IDF of an unseen term.
+
+    Returns:
+        The claim's frame.
+    """
+    neg, _, _, _, stop = _cue_stems()
+    folded = _rewrite(" ".join(fold_text(claim).split()))
+    names = _subject_words(claim)
+    subj_terms = {t for w in names for t in tokenize(w)}
+    subject = {t: idf.get(t, default) for t in subj_terms if t not in stop}
+    # A claim whose only "name" is its capitalised first word, and a common one in the corpus
+    # ("Global warming is ..."), has no named subject to anchor refutations on.
+    weak_subject = len(names) == 1 and claim.lstrip().startswith(names[0]) and all(
+        w < WEAK_NAME_IDF_SHARE * default for w in subject.values()
+    )
+    figures = tuple(_quantities(folded))
+    fig_tokens = {f.token for f in normalize_figures(folded)}
+    c = _concepts()
+    light = {stem(w) for w in _LIGHT_VERBS} | _LIGHT_VERBS
+    months = {stem(m) for m in _MONTHS} | {"quarter", "quart", "year"} | {
+        stem(w) for w in _QUARTER_WORDS}
+    predicate: dict[str, float] = {}
+    # Modal and planning words are the claim's modality, not its predicate.
+    bare = _PLAN_RE.sub("  ", _NEG_RE.sub(" ", folded))
+    bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
+    toks = tokenize(bare)
+    for k, t in enumerate(toks):
+        if (
+            t in stop or t in neg or t in light or t in subj_terms or t.startswith("#")
+            or t in months or len(t) < 2 or t in fig_tokens
+        ):
+            continue
+        if any(f.unit and stem(f.unit) == t for f in figures):
+            continue
+        w = idf.get(t, default)
+        if any(x in _ADJUNCT_PREPS for x in toks[max(0, k - 2) : k]):
+            w *= ADJUNCT_WEIGHT  # "to motor vehicles", "to traffic": an adjunct of the verb
+        predicate[c.get(t, t)] = max(predicate.get(c.get(t, t), 0.0), w)
+    # identifiers ("route 12") are part of the predicate, as literal tokens
+    for f in normalize_figures(folded):
+        if f.unit is None and _is_identifier(folded, f):
+            predicate[f.token] = default
+    months_named = frozenset(_MONTHS[m] for m in _MONTH_RE.findall(folded))
+    time = read_time(folded, months_as_quarters="quarter" in folded or bool(
+        re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*[-–]\s*(?:" + "|".join(_MONTHS) + r")\b",
+                  folded)))
+    raw = tokenize(folded)
+    is_reversal = any(t in {stem(w) for w in REVERSAL_CUES} for t in raw)
+    if is_reversal and "reject" in predicate:
+        # "overturned the refusal" is an approval: read it so, and drop the reversal verb.
+        predicate["approv"] = predicate.pop("reject")
+        for w in REVERSAL_CUES:
+            predicate.pop(c.get(stem(w), stem(w)), None)
+        is_reversal = False
+    return ClaimFrame(
+        subject=subject,
+        predicate=predicate,
+        figures=figures,
+        heads=tuple(_figure_head(folded, f) - subj_terms for f in figures),
+        counted=tuple(_counted(folded, f) for f in figures),
+        lower_bounds=tuple(
+            bool(_LOWER_BOUND_RE.search(folded[max(0, f.start - 24) : f.start])) for f in figures
+        ),
+        time=time,
+        months=months_named,
+        names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
+        is_plan=bool(_PLAN_RE.search(folded)),
+        is_negated=bool(_NEG_RE.search(folded)),
+        is_reversal=is_reversal,
+        is_done=not _PLAN_RE.search(folded) and bool(_DONE_RE.search(folded)),
+        weak_subject=weak_subject,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Documents.
+
+
+@dataclass(slots=True)
+class SentenceFrame:
+    """One sentence read for frame matching (cue positions are read when first needed)."""
+
+    concepts: list[str]
+    concept_set: frozenset[str]
+    folded: str
+    time: TimeFrame
+    quarter_time: TimeFrame
+    months: frozenset[int]
+    _cues: tuple[list[int], list[str], list[int], list[int], bool, bool] | None = None
+    raw: str = ""
+    quantities: list[Figure] | None = None
+
+    def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], bool, bool]:
+        if self._cues is None:
+            c = _concepts()
+            words = list(_WORD_RE.finditer(self.folded))
+            self._cues = (
+                [m.start() for m in words],
+                [c.get(stem(m.group(0)), stem(m.group(0))) for m in words],
+                [m.start() for m in _NEG_RE.finditer(self.folded)],
+                [m.start() for m in _PLAN_RE.finditer(self.folded)],
+                bool(_DENIAL_RE.search(self.folded)),
+                bool(_ATTRIB_RE.search(self.folded)),
+            )
+        return self._cues
+
+    @property
+    def starts(self) -> list[int]:
+        """Character offsets of the sentence's words."""
+        return self._read_cues()[0]
+
+    @property
+    def word_concepts(self) -> list[str]:
+        """Concept of each word (aligned with :attr:`starts`)."""
+        return self._read_cues()[1]
+
+    @property
+    def neg_at(self) -> list[int]:
+        """Character offsets of negation cues."""
+        return self._read_cues()[2]
+
+    @property
+    def plan_at(self) -> list[int]:
+        """Character offsets of modal, future and planning cues."""
+        return self._read_cues()[3]
+
+    @property
+    def has_denial(self) -> bool:
+        """Whether the sentence denies or corrects something."""
+        return self._read_cues()[4]
+
+    @property
+    def has_attrib(self) -> bool:
+        """Whether the sentence attributes a statement to someone else (rumour, claims)."""
+        return self._read_cues()[5]
+
+
+@dataclass(slots=True)
+class DocFrames:
+    """The sentences of one document read for frame matching, and all its terms."""
+
+    sentences: list[SentenceFrame]
+    terms: frozenset[str]
+
+
+_NO_TIME = TimeFrame(frozenset(), frozenset())
+_TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
+_PHRASE_HINT_RE = re.compile(
+    r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
+    r"went|goes|per cent|not exceed|than|vot"
+)
+
+
+def parse_doc_frames(
+    text: str,
+    spans: Sequence[tuple[int, int]],
+    *,
+    folded: Sequence[str] | None = None,
+    terms: Sequence[Sequence[str]] | None = None,
+) -> DocFrames:
+    """Read the sentences of a document.
+
+    Args:
+        text: The document text.
+        spans: Sentence spans (``split_sentences``).
+        folded: The sentences already folded (whitespace collapsed), when the caller has them.
+        terms: Their terms (``tokenize``), when the caller has them; re-read only where a
+            multi-word predicate is rewritten.
+
+    Returns:
+        The document's sentence frames and the set of all its terms.
+    """
+    c = _concepts()
+    sents = []
+    all_terms: set[str] = set()
+    for k, (a, b) in enumerate(spans):
+        f = folded[k] if folded is not None else " ".join(fold_text(text[a:b]).split())
+        t = list(terms[k]) if terms is not None else None
+        if _PHRASE_HINT_RE.search(f):
+            f2 = _rewrite(f)
+            if f2 != f or t is None:
+                f, t = f2, tokenize(f2)
+        if t is None:
+            t = tokenize(f)
+        all_terms.update(t)
+        concepts = [c.get(x, x) for x in t]
+        if _TIME_HINT_RE.search(f):
+            tm = read_time(f, months_as_quarters=False)
+            qt = read_time(f, months_as_quarters=True)
+            months = frozenset(_MONTHS[m] for m in _MONTH_RE.findall(f))
+        else:
+            tm = qt = _NO_TIME
+            months = frozenset()
+        sents.append(
+            SentenceFrame(
+                concepts, frozenset(concepts) | frozenset(t), f, tm, qt, months, raw=text[a:b]
+            )
+        )
+    return DocFrames(sents, frozenset(all_terms))
+
+
+# ---------------------------------------------------------------------------------------------
+# Judging.
+
+
+@dataclass(frozen=True, slots=True)
+class FrameVerdict:
+    """The stance a document takes toward a claim, and the sentence that decides it.
+
+    Attributes:
+        stance: ``"SUPPORTS"``, ``"PARTIAL"``, ``"REFUTES"`` or ``"NEUTRAL"``.
+        index: Index of the deciding sentence (the best-covering one for NEUTRAL; -1 when the
+            document does not name the subject).
+        relevance: Share of the claim's frame the sentence carries (0..1).
+        why: One line for the judgment's rationale.
+    """
+
+    stance: str
+    index: int
+    relevance: float
+    why: str
+
+
+def _share(weights: Mapping[str, float], present: frozenset[str]) -> float:
+    total = sum(weights.values())
+    if total <= 0:
+        return 1.0
+    return sum(w for t, w in weights.items() if t in present) / total
+
+
+def _same(a: float, b: float, tol: float) -> bool:
+    return abs(a - b) <= tol * max(abs(a), abs(b), 1e-9)
+
+
+def _units_agree(cf: Figure, sf: Figure) -> bool:
+    return cf.unit == sf.unit or (cf.unit is None) != (sf.unit is None)
+
+
+_WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def _cue_before(
+    s: SentenceFrame, cues: Sequence[int], targets: frozenset[str], window: int,
+    extra: Sequence[int] = (),
+) -> bool:
+    """Whether a cue (character offset) stands within ``window`` words before a target.
+
+    Targets are the sentence's words whose concept is in ``targets`` and the character
+    offsets in ``extra`` (figures).
+    """
+    if not cues:
+        return False
+    hits = [s.starts[k] for k, t in enumerate(s.word_concepts) if t in targets] + list(extra)
+    if not hits:
+        return False
+    for c in cues:
+        ci = bisect_right(s.starts, c)
+        for h in hits:
+            if h > c and bisect_right(s.starts, h) - ci <= window:
+                return True
+    return False
+
+
+def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) -> bool:
+    """Whether the sentence (or, when it names no time, its context) names another period."""
+    if claim.quarters:
+        own = sent.quarters or (context.quarters if context else frozenset())
+        if own and not (own & claim.quarters):
+            return True
+    if claim.years:
+        ys = sent.years
+        ctx = context.years if context else frozenset()
+        if ys and not (ys & claim.years) and not (ctx & claim.years):
+            return True
+        if not ys and ctx and not (ctx & claim.years):
+            return True
+    return False
+
+
+def judge_frames(
+    frame: ClaimFrame, doc: DocFrames, config: FrameConfig = FrameConfig()  # noqa: B008
+) -> FrameVerdict:
+    """Decide the stance of one document toward one claim by reading sentence frames.
+
+    Args:
+        frame: The claim's frame (:func:`parse_claim_frame`).
+        doc: The document's sentences (:func:`parse_doc_frames`).
+        config: Thresholds.
+
+    Returns:
+        The document's stance: a refutation that bears on the claim's frame outweighs support
+        elsewhere in the document (a correction quotes what it corrects), support outweighs a
+        qualified (PARTIAL) reading, and NEUTRAL is returned when no sentence bears on the claim.
+    """
+    cfg = config
+    if (
+        frame.subject
+        and _share(frame.subject, doc.terms) < cfg.subject_share
+        and not any(n and n <= doc.terms for n in frame.names)
+    ):
+        return FrameVerdict("NEUTRAL", -1, 0.0, "the document does not name the claim's subject")
+    pred = frame.predicate
+    pred_keys = frozenset(pred)
+    opp = _opposites()
+    best_rel, best_i = 0.0, 0
+    found: dict[str, tuple[float, int, str]] = {}
+
+    def keep(stance: str, score: float, i: int, why: str) -> None:
+        if stance not in found or score > found[stance][0]:
+            found[stance] = (score, i, why)
+
+    measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
+    last_time: TimeFrame | None = None
+    lede_time: TimeFrame | None = None
+    for i, s in enumerate(doc.sentences):
+        # A sentence that names no period speaks of the period of the nearest sentence before
+        # it that does, or of the document's first one (its dateline or lede).
+        context = last_time
+        if lede_time is not None and context is not None and context is not lede_time:
+            context = TimeFrame(context.years | lede_time.years,
+                                context.quarters | lede_time.quarters)
+        st_time = s.quarter_time if frame.time.quarters else s.time
+        if not st_time.empty:
+            last_time = st_time
+            if lede_time is None:
+                lede_time = st_time
+        p = _share(pred, s.concept_set) if pred else 0.0
+        if not (pred_keys & s.concept_set) and not frame.figures:
+            continue
+        if frame.figures:
+            if s.quantities is None:
+                s.quantities = _quantities(s.folded)
+            figs = s.quantities
+        else:
+            figs = []
+        has_plan_any = bool(s.plan_at)
+        has_denial_here = s.has_denial
+        matched = approx = 0
+        conflict = ""
+        for cf, head, lower, counted in zip(
+            frame.figures, frame.heads, frame.lower_bounds, frame.counted, strict=True
+        ):
+            same_unit = [sf for sf in figs if _units_agree(cf, sf)]
+            same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
+            if same and all(
+                _approximates(s.folded, sf) and _digits(sf) < _digits(cf) for sf in same
+            ):
+                approx += 1  # "past 2.3 million" for 2,310,000: rounded and hedged
+                continue
+            if same:
+                matched += 1
+                continue
+            if lower and any(
+                sf.value > cf.value and _same(cf.value, sf.value, 0.5) for sf in same_unit
+            ):
+                matched += 1  # "more than a thousand" against 1,100
+                continue
+            if any(
+                (sf.is_hedged or cf.is_hedged) and _same(cf.value, sf.value, cfg.approx_tolerance)
+                for sf in same_unit
+            ):
+                approx += 1
+                continue
+            for sf in figs:
+                counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
+                if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
+                    (cf.unit or "").endswith("_span")
+                ):
+                    # another unit, or a span of time ("for the past 800,000 years"): a
+                    # period, not a value of the claim's quantity
+                    continue
+                before = s.folded[max(0, sf.start - 24) : sf.start]
+                if _COMPARISON_RE.search(before):
+                    continue
+                if has_plan_any and not frame.is_plan:
+                    continue  # an expected figure does not refute a reported one
+                same_noun = counts and bool(counted & _counted(s.folded, sf))
+                if counts and not same_noun:
+                    continue  # bare counts of different things ("4 SIMs", "1m subscribers")
+                if _is_round(cf) and p < cfg.predicate_support and not same_noun:
+                    continue  # a round measure alone does not name the claim's quantity
+                sf_head = _figure_head(s.folded, sf)
+                if (
+                    _share(_weights(head, pred), sf_head) >= cfg.figure_context
+                    and (
+                        p >= cfg.predicate_refute
+                        or same_noun
+                    )
+                ) or (has_denial_here and p >= cfg.predicate_refute) or (
+                    same_noun and p >= cfg.predicate_with_figure
+                ):
+                    conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
+                    break
+        n_figs = len(frame.figures)
+        on_quantity = (
+            p >= cfg.predicate_with_figure
+            or any(h & s.concept_set for h in frame.heads)
+            or any(
+                f.unit is not None and f.unit not in MEASURED_UNITS and n & s.concept_set
+                for f, n in zip(frame.figures, frame.counted, strict=True)
+            )  # "212 films": a count unit names the quantity
+        )
+        rel = (p + (matched + approx) / n_figs) / 2 if n_figs else p
+        if rel > best_rel:
+            best_rel, best_i = rel, i
+        if rel <= 0:
+            continue
+        if _time_clash(frame.time, st_time, context) and not (
+            frame.months and s.months & frame.months and not st_time.years
+        ):
+            continue  # another period (a sentence naming the claim's month names its period)
+        if frame.months and not frame.time.quarters and s.months and not (
+            s.months & frame.months
+        ):
+            continue  # another month of the claim's year
+        pred_here = pred_keys & s.concept_set
+        fig_at = [sf.start for sf in figs if any(
+            _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
+        has_neg = _cue_before(s, s.neg_at, pred_here, cfg.negation_window, fig_at)
+        has_denial = s.has_denial
+        has_attrib = s.has_attrib
+        has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
+        # Refutation: only what bears on the claim's own quantity and predicate.
+        strict = frame.weak_subject and p < cfg.opposite_rest
+        if n_figs and conflict and on_quantity and not matched and not strict:
+            if has_denial or _neighbour_denies(doc, i):
+                keep("REFUTES", rel + 0.5, i, conflict + ", stated as a correction")
+            else:
+                keep("FIGURE", rel, i, conflict)
+            continue
+        opposite = [
+            q
+            for q in pred_keys - s.concept_set
+            if opp.get(q, frozenset()) & s.concept_set and not opp[q] & pred_keys
+        ]
+        if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
+            opposite = []
+        rest = _share({k: v for k, v in pred.items() if k not in opposite}, s.concept_set)
+        if opposite and rest >= cfg.opposite_rest and not frame.is_negated and (
+            not n_figs or matched or p >= cfg.predicate_refute
+        ):
+            if not has_neg and not has_attrib:
+                keep("REFUTES", rest + 0.4, i, f"opposite predicate to '{opposite[0]}'")
+                continue
+        if opposite and not frame.is_negated:
+            continue  # the opposite of the claim's predicate is never support for it
+        frame_share = _share({**frame.subject, **pred}, s.concept_set)
+        if measured:
+            # a claim of a measured quantity is negated only where its figure is stated
+            bears = bool(matched and on_quantity)
+        else:
+            bears = (
+                p >= cfg.predicate_support
+                or (n_figs and matched and on_quantity)
+                or (frame_share >= cfg.predicate_support and bool(pred_here))
+            )
+        denies = has_denial and _cue_before(
+            s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
+            2 * cfg.scope_window, fig_at,
+        )
+        if bears and (has_neg or denies) and not frame.is_negated and not strict:
+            keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
+            continue
+        if has_attrib:
+            continue  # someone else's statement: not the document's assertion
+        if n_figs:
+            if not (matched + approx == n_figs and on_quantity):
+                continue
+            if approx or (has_plan and frame.is_done):
+                keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
+            elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
+                # a round figure ("2 degrees", "100 years") is found in many sentences: with
+                # little of the claim's predicate around it, it is partial support at most
+                keep("PARTIAL", rel, i, "a round figure with little of the predicate")
+            else:
+                keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
+            continue
+        if p >= cfg.predicate_support and _acts_on_other_name(s, frame, pred_here):
+            continue  # "close the Marsh End Weekly": the predicate's object is another name
+        if p >= cfg.predicate_support:
+            missing = len(pred_keys - s.concept_set)
+            if has_plan and frame.is_done:
+                keep("PARTIAL", p, i, "planned or expected, not done")
+            elif missing > cfg.missing_concepts:
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
+            else:
+                keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
+    if "FIGURE" in found and (
+        not ({"SUPPORTS", "PARTIAL"} & found.keys()) or _is_correction(doc)
+    ):
+        # A different value of the claim's quantity refutes it, unless the document also
+        # states the claim's value (then the other figure is another quantity of its own) and
+        # is not a correction (which quotes the value it corrects).
+        score, i, why = found["FIGURE"]
+        found.setdefault("REFUTES", (score + 0.5, i, why))
+    for stance in ("REFUTES", "SUPPORTS", "PARTIAL"):
+        if stance in found:
+            score, i, why = found[stance]
+            return FrameVerdict(stance, i, min(1.0, round(score, 4)), why)
+    return FrameVerdict("NEUTRAL", best_i, round(best_rel, 4),
+                        f"no sentence bears on the claim (best {best_rel:.0%})")
+
+
+def _is_round(f: Figure) -> bool:
+    """Whether a figure has one significant digit (2, 30, 100, 3000): common in any text."""
+    digits = f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0")
+    return len(digits) <= 1
+
+
+_APPROX_BEFORE_RE = re.compile(
+    r"(?:about|around|approximately|roughly|nearly|almost|some|over|past|above|more than|"
+    r"less than|under|up to|at least|close to|just over|just under|passed|passing|exceeded|"
+    r"exceeding|topped|surpassed)\s*$"
+)
+
+
+def _approximates(folded: str, fig: Figure) -> bool:
+    """Whether a figure is given as an approximation or a bound ("past 2.3 million")."""
+    return bool(_APPROX_BEFORE_RE.search(folded[max(0, fig.start - 16) : fig.start]))
+
+
+def _digits(f: Figure) -> int:
+    """Significant digits of a figure's value (2.31 million -> 3)."""
+    return len(f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0"))
+
+
+def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, float]:
+    """IDF weights of a figure's context terms (the claim's predicate weight where known)."""
+    if not pred:
+        return dict.fromkeys(terms, 1.0)
+    low = min(pred.values())
+    return {t: pred.get(t, low) for t in terms}
+
+
+_CORRECTION_RE = re.compile(
+    r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
+    r"should have (?:read|said|stated)|incorrectly|wrongly)\b"
+)
+
+
+def _is_correction(doc: DocFrames) -> bool:
+    """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
+    return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
+
+
+_OBJECT_NAME_RE = re.compile(
+    r"\s+(?:(?:down|off|up|out|of|to)\s+)?(?:(?:the|a|an|its|their|his|her)\s+)?"
+    r"((?:[A-Z][\w'’\-]*\s+){1,3}[A-Z][\w'’\-]*)"
+)
+
+
+def _acts_on_other_name(s: SentenceFrame, frame: ClaimFrame, pred_here: frozenset[str]) -> bool:
+    """Whether a claim predicate in the sentence takes another named entity as its object.
+
+    Only when the sentence does not name the claim's subject: "Ledgerwood Media has decided to
+    close the Marsh End Weekly" does not speak of the Pellworth Gazette.
+    """
+    if not frame.subject or frame.subject.keys() & s.concept_set or not s.raw:
+        return False
+    c = _concepts()
+    for m in _WORD_RE.finditer(s.raw.lower()):
+        t = stem(m.group(0))
+        if c.get(t, t) not in pred_here:
+            continue
+        obj = _OBJECT_NAME_RE.match(s.raw, m.end())
+        if obj and not (set(tokenize(obj.group(1))) & frame.subject.keys()):
+            return True
+    return False
+
+
+def _neighbour_denies(doc: DocFrames, i: int) -> bool:
+    """Whether the sentence right before or after sentence ``i`` denies or corrects."""
+    return any(
+        doc.sentences[j].has_denial for j in (i - 1, i + 1) if 0 <= j < len(doc.sentences)
+    )
+
+
+def _fig_terms(s: SentenceFrame, frame: ClaimFrame) -> frozenset[str]:
+    """Figure tokens of the claim that the sentence holds (negation may scope over them)."""
+    return frozenset(f.token for f in frame.figures) & s.concept_set
