@@ -293,7 +293,11 @@ def _worker_state(spec: BatchSpec) -> tuple[Warehouse, Capabilities]:
         wh = Warehouse(resolve_home(spec.home))
         providers: list[Any] = []
         if "archive" in spec.providers:
-            providers.append(ArchiveProvider(SearchIndex.open(wh.paths.index)))
+            from affidavit.flows.preflight import archive_texts
+
+            # built as the preflight builds it (passage re-ranking reads the stored texts)
+            providers.append(ArchiveProvider(SearchIndex.open(wh.paths.index),
+                                             texts=lambda ids: archive_texts(wh, ids)))
         if "searxng" in spec.providers and spec.searxng_url:
             providers.append(SearxngProvider(spec.searxng_url))
         judge = make_judge(spec.judge_kind, llm_config=spec.llm_config, idf=spec.idf)
