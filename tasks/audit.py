@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -53,7 +53,7 @@ from affidavit.tasks.audit_scanner import (
     ScanHit,
     scan_answer,
 )
-from affidavit.tasks.claims import split_answer_claims
+from affidavit.tasks.claims import pick_column, split_answer_claims
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -89,16 +89,6 @@ _MAX_MESSAGES = 20
 
 # ---------------------------------------------------------------------------------------------
 # Reading records.
-
-
-def _pick(record: Mapping[str, Any], explicit: str | None, candidates: Iterable[str]) -> str | None:
-    if explicit is not None:
-        return explicit
-    lower = {k.lower(): k for k in record if isinstance(k, str)}
-    for c in candidates:
-        if c in lower:
-            return lower[c]
-    return None
 
 
 def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
@@ -241,8 +231,9 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
             skip("not_an_object", n, "not an object")
             continue
         if cols is None:
-            cols = (_pick(rec, explicit[0], ID_COLUMNS), _pick(rec, explicit[1], ANSWER_COLUMNS),
-                    _pick(rec, explicit[2], EVIDENCE_COLUMNS))
+            cols = (pick_column(rec, explicit[0], ID_COLUMNS),
+                    pick_column(rec, explicit[1], ANSWER_COLUMNS),
+                    pick_column(rec, explicit[2], EVIDENCE_COLUMNS))
             notes.insert(0, f"columns: id={cols[0]!r}, answer={cols[1]!r}, evidence={cols[2]!r}")
         icol, acol, ecol = cols
         answer = rec.get(acol) if acol else None

@@ -25,7 +25,7 @@ import json
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -1334,7 +1334,16 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 note(f"line {reader.line_num}: {exc}; rest of the file skipped")
 
 
-def _pick(record: dict[str, Any], explicit: str | None, candidates: Iterable[str]) -> str | None:
+def pick_column(
+    record: Mapping[str, Any], explicit: str | None, candidates: Iterable[str]
+) -> str | None:
+    """Return the key of ``record`` to read (``explicit``, else the first candidate present).
+
+    Candidates are compared in lower case; None when none is present.
+
+    >>> pick_column({"Claim": "x"}, None, ("claim", "text"))
+    'Claim'
+    """
     if explicit is not None:
         return explicit
     lower = {k.lower(): k for k in record if isinstance(k, str)}
@@ -1409,9 +1418,9 @@ def read_claims_file(
             continue
         if cols is None:
             cols = (
-                _pick(rec, text_column, TEXT_COLUMNS),
-                _pick(rec, id_column, ID_COLUMNS),
-                _pick(rec, label_column, LABEL_COLUMNS),
+                pick_column(rec, text_column, TEXT_COLUMNS),
+                pick_column(rec, id_column, ID_COLUMNS),
+                pick_column(rec, label_column, LABEL_COLUMNS),
             )
             messages.insert(
                 0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
