@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import json
 import sys
+from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -52,6 +54,12 @@ HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (def
 ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
 JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
+                                                "the research batches (default "
+                                                "$AFFIDAVIT_WORKERS or every core)")]
+DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
+                                             "research batches, or 'local' (default "
+                                             "$AFFIDAVIT_DASK_ADDRESS)")]
 AllowOpt = Annotated[str | None, typer.Option(
     "--allow-private", metavar="all|CIDR,HOST,…",
     help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
@@ -75,8 +83,12 @@ def _apply_allow(value: str | None) -> None:
         _fail(str(exc), 2)
 
 
-def _env(home: str | None) -> None:
-    """Check the home is a writable folder; point Prefect at it before any flow imports it."""
+def _env(home: str | None, *, write: bool = True) -> None:
+    """Check the home is a usable folder; point Prefect at it before any flow imports it.
+
+    A command that writes (``write``) holds the home's writer lock until it exits; one that
+    only reads takes no lock and starts no Prefect server.
+    """
     import os
     import tempfile
 
@@ -84,43 +96,52 @@ def _env(home: str | None) -> None:
 
     if not os.environ.get("AFFIDAVIT_DEBUG"):
         # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
-        os.environ.setdefault("PREFECT_LOGGING_LEVEL", "CRITICAL")
-    paths = resolve_home(home)
+        # (its logs still reach the API: each run's summary is there)
+        os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+    try:
+        paths = resolve_home(home)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        return
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
             pass
-        apply_prefect_environment(paths)
-        _lock_home(paths.root)
-        from affidavit.flows.context import pin_ephemeral_server_port
+        if write:
+            apply_prefect_environment(paths)
+            _lock_home(paths.root)
+            from affidavit.flows.context import pin_ephemeral_server_port
 
-        pin_ephemeral_server_port()
+            pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
 
 
-_HOME_LOCKS: dict[Path, Any] = {}
-"""Open lock files of the homes this process uses (held until the process exits)."""
+def _read_home(home: str | None) -> Any:
+    """Resolve the home of a command that only reads (no lock, no Prefect)."""
+    _env(home, write=False)
+    from affidavit.warehouse.home import resolve_home
+
+    return resolve_home(home)
+
+
+_HELD = ExitStack()
+"""The home locks this process holds (released when it exits)."""
+atexit.register(_HELD.close)  # before interpreter teardown clears the lock registry
 
 
 def _lock_home(root: Path) -> None:
-    """Hold an exclusive lock on the home so that two commands do not write it at once.
+    """Hold the home's writer lock so that two commands do not write it at once.
 
     A second command on the same home waits for the first (and says so) instead of racing it
-    on Prefect's database and the warehouse's check-then-write loads.
+    on Prefect's database and the warehouse's check-then-write loads. The flows take the same
+    (re-entrant) lock, so runs started from deployments wait too.
     """
-    import fcntl
+    from affidavit.warehouse.home import home_lock
 
-    if root in _HOME_LOCKS:  # this process holds it already
-        return
-    fh = (root / ".lock").open("a")
-    try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        err.print(f"[yellow]waiting:[/yellow] another affidavit command is using {root}")
-        fcntl.flock(fh, fcntl.LOCK_EX)
-    _HOME_LOCKS[root] = fh
+    _HELD.enter_context(home_lock(root, on_wait=lambda r: err.print(
+        f"[yellow]waiting:[/yellow] another affidavit command is using {r}")))
 
 
 def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
@@ -309,17 +330,25 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
             err.print(f"[red]{_show(result.message, 300)}[/red]")
         raise typer.Exit(EXIT_NO_CAPABILITY)
     _exit_for_refusals(result.counts)
+    if result.status is RunStatus.FAILED:
+        if not as_json:
+            err.print(f"[red]run failed:[/red] {result.message}")
+        raise typer.Exit(EXIT_ERROR)
 
 
 def _run_research(call: Any, *, as_json: bool, title: str, mode: str | None = None,
                   show: int | None = None) -> None:
     """Run a research flow under progress bars; print its verdicts (or a clean error)."""
+    from affidavit.flows.context import RunFailed
+
     try:
         with _progress() as prog:
             ready = _startup_task(prog)
             ingest = _ingest_progress(prog)
-            rounds = _round_progress(prog, rounds=_mode_rounds(mode) if mode else None)
-            res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), rounds(*a)))
+            claims = _claims_progress(prog)
+            res = call(lambda *a: (ready(), ingest(*a)), lambda *a: (ready(), claims(*a)))
+    except RunFailed as exc:  # the flow run is FAILED; what it wrote is still shown
+        res = exc.result
     except (ValueError, OSError) as exc:
         _fail(describe_error(exc))
         return
@@ -372,6 +401,18 @@ def _round_progress(prog: Progress, *, rounds: int | None = None) -> Any:
     return cb
 
 
+def _claims_progress(prog: Progress) -> Any:
+    """Progress callback of the research batches: claims decided out of all the run's claims."""
+    state: dict[str, Any] = {}
+
+    def cb(done: int, total: int) -> None:
+        if "t" not in state:
+            state["t"] = prog.add_task("research (claims)", total=total)
+        prog.update(state["t"], completed=done, total=total)
+
+    return cb
+
+
 def _mode_rounds(mode: str) -> int | None:
     from affidavit.schemas.enums import Mode
     from affidavit.tasks.queries import MODES
@@ -395,9 +436,9 @@ def backfill(
     "published_at",
     wayback_column: Annotated[str, typer.Option(help="dump column holding the first archive "
                                                 "capture time")] = "wayback_first_seen",
-    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
-                                             "lineage stage, or 'local' (default "
-                                             "$AFFIDAVIT_DASK_ADDRESS)")] = None,
+    dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for ingest "
+                                             "parsing and the lineage stage, or 'local' "
+                                             "(default $AFFIDAVIT_DASK_ADDRESS)")] = None,
     allow_private: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -464,6 +505,8 @@ def run(
                                              "(default: all of a run of at most "
                                              f"{SHOW_ALL_UP_TO}, none of a bigger one)")] = None,
     allow_private: AllowOpt = None,
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -475,21 +518,21 @@ def run(
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
-    if not as_json:
-        _starting("run")
-    _env(home)
-    _apply_allow(allow_private)
-    from affidavit.flows.factcheck import factcheck
-
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    if not as_json:
+        _starting("run")
+    _apply_allow(allow_private)
     _check_opml(feed or [])
+    _env(home)
+    from affidavit.flows.factcheck import factcheck
+
     _run_research(
         lambda ingest, rounds: factcheck(
             feeds=feed or [], claims_path=claims, limit=limit, mode=mode, judge=judge,
             text_column=text_column, from_unresolved=from_unresolved, home=home,
-            progress=ingest, round_progress=rounds),
+            workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts", mode=mode, show=show)
 
 
@@ -515,6 +558,7 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
         _starting("demo")
     _env(home)
     from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.context import RunFailed
     from affidavit.flows.factcheck import factcheck
 
     demo_dir = resources.files("affidavit.flows").joinpath("demo")
@@ -524,8 +568,11 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
         ready = _startup_task(prog, "starting Prefect and the warehouse")
         ingest = _ingest_progress(prog)
         backfill_archive([docs], home=home, progress=lambda *a: (ready(), ingest(*a)))
-        res = factcheck(claims_path=claims_file, home=home, mode="standard",
-                        round_progress=_round_progress(prog, rounds=_mode_rounds("standard")))
+        try:
+            res = factcheck(claims_path=claims_file, home=home, mode="standard",
+                            round_progress=_claims_progress(prog))
+        except RunFailed as exc:  # printed, then a non-zero exit
+            res = exc.result
     _print_run(res, as_json=as_json, title="demo verdicts")
     if not as_json:
         from affidavit.warehouse.home import resolve_home
@@ -542,26 +589,18 @@ def verdicts(
     as_json: JsonOpt = False,
 ) -> None:
     """Show the latest verdict of every claim (the ``verdicts_latest`` view)."""
-    _env(home)
-    from affidavit.flows.context import open_warehouse
-
     if status and status.upper() not in STATUSES:
         _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
-    wh = open_warehouse(home)
-    where = "where status = $status" if status else ""
-    params: dict[str, Any] = {"limit": limit}
-    if status:
-        params["status"] = status.upper()
-    df = wh.query(f"select * from verdicts_latest {where} order by decided_at desc limit $limit",
-                  params)
-    rows = df.to_dicts()
+    from affidavit.flows.reads import latest_verdicts
+
+    rows, by_status = latest_verdicts(_read_home(home), status=status.upper() if status else None,
+                                      limit=limit)
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
-    counts = wh.query("select status, count(*) as n from verdicts_latest group by 1")
     console.print(_verdict_table(rows, f"latest verdicts ({len(rows)} shown)"))
     total = dict.fromkeys(STATUSES, 0)
-    total.update(dict(counts.iter_rows()))
+    total.update(by_status)
     console.print("all claims: " + ", ".join(f"{k} {v}" for k, v in total.items()))
 
 
@@ -572,6 +611,8 @@ def verify(
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
     allow_private: AllowOpt = None,
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -579,12 +620,6 @@ def verify(
 
     Example: affidavit verify "The Lumen Bridge opened to traffic on 14 May 2024."
     """
-    if not as_json:
-        _starting("verify")
-    _env(home)
-    _apply_allow(allow_private)
-    from affidavit.flows.analyst import verify as verify_flow
-
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
     _check_choices(mode, judge)
@@ -603,9 +638,15 @@ def verify(
     if bad > len(body[:65536]) // 20:
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
               "encoding than UTF-8)")
+    if not as_json:
+        _starting("verify")
+    _apply_allow(allow_private)
+    _env(home)
+    from affidavit.flows.analyst import verify as verify_flow
+
     _run_research(
-        lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home,
-                                      round_progress=rounds),
+        lambda _, rounds: verify_flow(body, mode=mode, judge=judge, home=home, workers=workers,
+                                      dask=dask, round_progress=rounds),
         as_json=as_json, title="verify", mode=mode)
 
 
@@ -615,6 +656,8 @@ def research(
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
     allow_private: AllowOpt = None,
+    workers: WorkersOpt = None,
+    dask: DaskOpt = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -622,17 +665,18 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
-    if not as_json:
-        _starting("research")
-    _env(home)
-    _apply_allow(allow_private)
-    from affidavit.flows.analyst import research_question
-
     _check_choices(mode, judge)
     if not question.strip():
         _fail("nothing to research: the question is empty", 2)
+    if not as_json:
+        _starting("research")
+    _apply_allow(allow_private)
+    _env(home)
+    from affidavit.flows.analyst import research_question
+
     _run_research(
         lambda _, rounds: research_question(question, mode=mode, judge=judge, home=home,
+                                            workers=workers, dask=dask,
                                             round_progress=rounds),
         as_json=as_json, title="research", mode=mode)
 
@@ -652,14 +696,14 @@ def source(
 
     Example: affidavit source page.html
     """
-    _env(home)
+    _env(home, write=False)
     _apply_allow(allow_private)
     from dataclasses import asdict
 
-    from affidavit.flows.analyst import check_source
+    from affidavit.flows.reads import profile_source
 
     try:
-        prof = check_source(target, home=home, wayback=wayback, url=url)
+        prof = profile_source(target, wayback=wayback, url=url)
     except ValueError as exc:
         _fail(str(exc))
         return
@@ -684,11 +728,11 @@ def recall(
 
     Example: affidavit recall "Lumen Bridge"
     """
-    _env(home)
-    from affidavit.flows.analyst import recall as recall_flow
+    from datetime import UTC, datetime
 
-    df = recall_flow(query, limit=limit, home=home)
-    rows = df.to_dicts()
+    from affidavit.flows.reads import recall_rows
+
+    rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
@@ -708,11 +752,11 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
-    _env(home)
-    from affidavit.flows.analyst import origins as origins_flow
+    _env(home, write=False)
     from affidavit.flows.origins import render_origins
+    from affidavit.flows.reads import origins_of
 
-    res = origins_flow(targets, home=home)
+    res = origins_of(targets)
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if res.report is None:

@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 import json
+import logging
 import uuid
 from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from affidavit.schemas.enums import RunStatus
-from affidavit.warehouse.home import HomePaths, apply_prefect_environment, resolve_home
+from affidavit.warehouse.home import HomePaths, apply_prefect_environment, home_lock, resolve_home
 from affidavit.warehouse.store import Warehouse
+
+log = logging.getLogger("affidavit")
+
+STATUSES = ("SUPPORTED", "PARTIAL", "CONTESTED", "CONTRADICTED", "UNVERIFIED")
+"""Verdict statuses in the order summaries list them."""
+
+
+class RunFailed(RuntimeError):
+    """A run that ended without doing its job; the Prefect flow run ends FAILED with the reason.
+
+    Attributes:
+        result: What the run did write (verdicts of the batches that landed, counts, report).
+    """
+
+    def __init__(self, message: str, result: Any) -> None:
+        super().__init__(message)
+        self.result = result
 
 
 def utcnow() -> datetime:
@@ -134,6 +154,79 @@ class RunRecord:
         lock = getattr(self, "_lock", None)
         if lock is not None:
             lock.release()
+
+
+@contextmanager
+def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
+                ) -> Iterator[tuple[Warehouse, RunRecord]]:
+    """Hold the home's writer lock, open its warehouse and start a run record for the block.
+
+    One writer per home, enforced here so that runs started by a Prefect worker from
+    deployments wait for each other like commands do. A run that raises is recorded as failed
+    (unless it recorded its own end).
+    """
+    paths = resolve_home(home)
+    with home_lock(paths.root, on_wait=lambda root: log.warning(
+            "waiting: another affidavit run is writing %s", root)):
+        wh = open_warehouse(str(paths.root))
+        run = RunRecord(wh, flow, parameters).start()
+        try:
+            yield wh, run
+        except BaseException as exc:
+            if run.status is RunStatus.RUNNING:
+                run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            raise
+
+
+def summary_markdown(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, message: str,
+                     report_path: str | None) -> str:
+    """Return the run's summary as Markdown: status, counts by verdict status, degraded, report."""
+    by_status = dict.fromkeys(STATUSES, 0)
+    for v in verdicts:
+        by_status[str(v["status"])] = by_status.get(str(v["status"]), 0) + 1
+    lines = [f"# affidavit {run.flow} run `{run.run_id}`", "",
+             f"**{run.status.value}**: {message}", ""]
+    if verdicts:
+        lines += ["| status | claims |", "| --- | ---: |"]
+        lines += [f"| {k} | {n} |" for k, n in by_status.items()]
+        lines.append("")
+    counts = {k: v for k, v in sorted(run.counts.items()) if not k.startswith("status:")}
+    if counts:
+        lines.append("counts: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+        lines.append("")
+    lines.append("degraded: " + ("; ".join(run.degraded) if run.degraded else "nothing"))
+    lines.append("")
+    lines.append(f"report: {report_path or 'none'}")
+    return "\n".join(lines) + "\n"
+
+
+def publish_summary(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, message: str,
+                    report_path: str | None) -> str:
+    """Publish the run's summary as a Prefect Markdown artifact and in the flow run's logs.
+
+    Outside a flow run (a flow body called as a function) it is only returned.
+
+    Returns:
+        The summary (Markdown).
+    """
+    text = summary_markdown(run, verdicts, message=message, report_path=report_path)
+    from prefect.context import FlowRunContext
+
+    if FlowRunContext.get() is None:
+        return text
+    from prefect import get_run_logger
+    from prefect.artifacts import create_markdown_artifact
+
+    create_markdown_artifact(markdown=text, key=f"affidavit-{run.flow.replace('_', '-')}",
+                             description=f"{run.flow} {run.run_id}: {message}"[:500])
+    get_run_logger().info("summary of run %s\n%s", run.run_id, text)
+    try:  # send it now: a flow-run process on a loaded worker may end before the next batch
+        from prefect.logging.handlers import APILogHandler
+
+        APILogHandler().flush()
+    except Exception:  # noqa: BLE001 - the summary is also in the runs table and the artifact
+        log.debug("could not flush the summary log", exc_info=True)
+    return text
 
 
 def sync_views(wh: Warehouse, run: RunRecord) -> None:

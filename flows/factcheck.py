@@ -12,31 +12,46 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import polars as pl
-from prefect import flow, task
+from prefect import flow, task, unmapped
 from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+from prefect.task_runners import ThreadPoolTaskRunner
 
-from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.flows.context import (
+    RunFailed,
+    RunRecord,
+    publish_summary,
+    sync_views,
+    utcnow,
+    writing_run,
+)
+from affidavit.flows.fanout import (
+    BATCH_RETRIES,
+    CLAIMS_PER_BATCH,
+    BatchOutcome,
+    BatchPool,
+    BatchSpec,
+    batch_pool,
+    batch_spec,
+    research_batch,
+    split_batches,
+)
 from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
 from affidavit.flows.publish import write_run_report
-from affidavit.flows.research_loop import ResearchResult, research
+from affidavit.flows.reads import credibility_lists_from_env
+from affidavit.flows.research_loop import ResearchResult
 from affidavit.flows.stages import (
     Progress,
     index_task,
     ingest_task,
     lineage_task,
-    materialize_web_hits,
     next_fetch_seq,
     poll_task,
     record_fetches,
 )
-from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus, Volatility
+from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus
 from affidavit.schemas.fetches import FetchKind
-from affidavit.tasks.claims import (
-    build_claim_rows,
-    expires_at,
-    extract_claims,
-    read_claims_file,
-)
+from affidavit.tasks.claims import build_claim_rows, extract_claims, read_claims_file
 from affidavit.tasks.feed_poll import fetch_row
 from affidavit.tasks.fetch import (
     AllowList,
@@ -47,9 +62,6 @@ from affidavit.tasks.fetch import (
     strip_credentials,
 )
 from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
-from affidavit.tasks.queries import MODES
-from affidavit.tasks.sources import CredibilityLists
-from affidavit.tasks.tribunal import TribunalConfig, build_verdict_rows
 from affidavit.warehouse.store import Warehouse
 
 CLAIMS_PER_FEED_DOCUMENT = 2
@@ -129,69 +141,6 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
     return rows
 
 
-def decide_and_write(
-    wh: Warehouse,
-    claims: Sequence[Mapping[str, Any]],
-    *,
-    run: RunRecord,
-    caps: Capabilities,
-    mode: Mode,
-    now: datetime,
-    progress: Callable[[int, int], None] | None = None,
-    fetcher: Fetcher | None = None,
-) -> tuple[list[dict[str, Any]], ResearchResult | None]:
-    """Research the researchable claims, decide every claim, write judgments/queries/verdicts.
-
-    A claim that is not researchable gets an UNVERIFIED verdict that says why.
-    """
-    researchable = [c for c in claims if c.get("is_researchable", True)]
-    result = None
-    if researchable:
-        web = any(p.name != "archive" for p in caps.providers)
-        lists = credibility_lists_from_env()
-        result = research(
-            wh, researchable, run=run, mode=mode, judge=caps.judge, providers=caps.providers,
-            now=now, progress=progress,
-            materialize=((lambda hits: materialize_web_hits(wh, hits, run=run, fetcher=fetcher))
-                         if web else None),
-            credibility_lists=lists,
-        )
-        n_fallbacks = int(getattr(caps.judge, "n_fallbacks", 0) or 0)
-        if n_fallbacks:
-            note = f"LLM judge failed on {n_fallbacks} pair(s): lexical judge used for them"
-            caps.degraded.append(note)
-            run.degraded.append(note)
-            run.counts["judge_fallbacks"] += n_fallbacks
-        if result.judgments.height:
-            wh.write("judgments", result.judgments)
-        if result.queries:
-            wh.write("queries", pl.DataFrame(result.queries, infer_schema_length=None))
-        run.counts["queries"] += len(result.queries)
-    judgments = result.judgments if result is not None else pl.DataFrame()
-    if judgments.is_empty():
-        judgments = pl.DataFrame(schema={"claim_id": pl.String, "doc_id": pl.String,
-                                         "stance": pl.String, "relevance": pl.Float64,
-                                         "quote": pl.String, "is_admitted": pl.Boolean})
-    urls = {}
-    if judgments.height and "url" in judgments.columns:
-        urls = dict(zip(judgments["doc_id"].to_list(), judgments["url"].to_list(), strict=True))
-    exp = {str(c["claim_id"]): expires_at(Volatility(c["volatility"]), now) for c in claims}
-    degraded = "; ".join(caps.degraded) or None
-    rows = build_verdict_rows(
-        claims, judgments, config=TribunalConfig(MODES[mode].origins_for_supported),
-        run_id=run.run_id, now=now, judge=caps.judge_name, mode=mode.value, expires_at=exp,
-        queries_tried=result.queries_tried if result else {}, urls=urls, degraded=degraded,
-    )
-    for row, claim in zip(rows, claims, strict=True):
-        if not claim.get("is_researchable", True):
-            row["explanation"] = f"not researchable: {claim.get('researchable_reason')}"
-            row["decided_by"] = (f"UNVERIFIED: not researched, the claim is not researchable "
-                                 f"({claim.get('researchable_reason')})")
-    wh.write("verdicts", pl.DataFrame(rows, infer_schema_length=None))
-    for row in rows:
-        run.counts[f"status:{row['status']}"] += 1
-    run.counts["verdicts"] += len(rows)
-    return rows, result
 
 
 def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
@@ -210,22 +159,6 @@ def write_report(wh: Warehouse, run: RunRecord, verdicts: list[dict[str, Any]],
     return published.index
 
 
-def credibility_lists_from_env(environ: Mapping[str, str] | None = None) -> CredibilityLists | None:
-    """Load the credibility lists named by ``AFFIDAVIT_CREDIBILITY_LOW`` / ``_HIGH`` (host files).
-
-    Raises:
-        ValueError: When a named file cannot be read.
-    """
-    env = os.environ if environ is None else environ
-    low, high = env.get("AFFIDAVIT_CREDIBILITY_LOW"), env.get("AFFIDAVIT_CREDIBILITY_HIGH")
-    if not low and not high:
-        return None
-    try:
-        return CredibilityLists.from_files(low=low or None, high=high or None)
-    except OSError as exc:
-        raise ValueError(f"cannot read a credibility list: {exc}") from exc
-
-
 def unresolved_claims(wh: Warehouse) -> list[dict[str, Any]]:
     """Return the stored claims whose latest verdict is UNVERIFIED or PARTIAL (the ledger)."""
     df = wh.query(
@@ -235,7 +168,125 @@ def unresolved_claims(wh: Warehouse) -> list[dict[str, Any]]:
     return df.to_dicts()
 
 
-decide_task = task(decide_and_write, name="research-and-decide", cache_policy=NO_CACHE)
+JUDGE_FAILURE_SHARE_MAX = 0.5
+"""Share of judged (claim, document) pairs the judge may fail on (an LLM answer that could not
+be used, left to the lexical fallback) before the run is marked failed: past half, the verdicts
+say more about the endpoint than about the claims. Override with
+``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (0..1)."""
+
+
+def max_judge_failure_share(environ: Mapping[str, str] | None = None) -> float:
+    """Return the judge-failure share past which a run fails (see ``JUDGE_FAILURE_SHARE_MAX``).
+
+    Raises:
+        ValueError: When ``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` is not a number in 0..1.
+    """
+    env = os.environ if environ is None else environ
+    raw = env.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE")
+    if not raw:
+        return JUDGE_FAILURE_SHARE_MAX
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got {raw!r}")
+    return value
+
+
+@task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def research_batch_task(batch_no: int, claims: list[dict[str, Any]], pool: BatchPool
+                        ) -> BatchOutcome:
+    """One Prefect task run per batch: research, decide and write it where ``pool`` runs batches.
+
+    A failure is retried ``BATCH_RETRIES`` times; the batch's part files are rewritten, so a
+    retry adds no duplicate rows.
+    """
+    return pool.run(batch_no, claims)
+
+
+def research_in_batches(
+    wh: Warehouse,
+    run: RunRecord,
+    claims: Sequence[Mapping[str, Any]],
+    *,
+    caps: Capabilities,
+    mode: Mode,
+    now: datetime,
+    workers: int | None = None,
+    dask: str | None = None,
+    batch_size: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    fetcher: Fetcher | None = None,
+) -> tuple[list[BatchOutcome], list[str]]:
+    """Fan the claims out in batches, one Prefect task per batch; gather what each wrote.
+
+    A batch that still fails after its retries is recorded (its claims get no verdict in this
+    run); the other batches land.
+
+    Args:
+        wh: The warehouse.
+        run: The run record (its counts and notes receive the batches').
+        claims: The run's claims.
+        caps: The preflight's search providers and judge.
+        mode: Research mode.
+        now: The run's clock.
+        workers: Local worker processes (default ``$AFFIDAVIT_WORKERS`` or every core).
+        dask: A Dask scheduler address or ``"local"`` (default ``$AFFIDAVIT_DASK_ADDRESS``).
+        batch_size: Claims per batch (default ``CLAIMS_PER_BATCH``).
+        progress: Called with (claims done, claims in all) as batches finish.
+        fetcher: The guarded fetcher for pages found by web search (its settings go to workers).
+
+    Returns:
+        The outcomes of the batches that landed (in batch order) and one note per failed batch.
+    """
+    batches = split_batches(claims, batch_size or CLAIMS_PER_BATCH)
+    lists = credibility_lists_from_env()
+
+    def inline(batch_no: int, batch: Sequence[Mapping[str, Any]]) -> BatchOutcome:
+        return research_batch(wh, batch, run_id=run.run_id, batch_no=batch_no, caps=caps,
+                              mode=mode, now=now, credibility_lists=lists, fetcher=fetcher)
+
+    def spec() -> BatchSpec:
+        return batch_spec(wh, caps, run_id=run.run_id, mode=mode, now=now,
+                          credibility_lists=lists,
+                          fetch_config=getattr(fetcher, "config", None))
+
+    outcomes: list[BatchOutcome] = []
+    failed: list[str] = []
+    done = 0
+
+    def collect(batch_no: int, state: Any) -> None:
+        nonlocal done
+        if state.is_completed():
+            outcomes.append(state.result())
+        else:
+            exc = state.result(raise_on_failure=False)
+            failed.append(f"batch {batch_no + 1} of {len(batches)} ({len(batches[batch_no])} "
+                          f"claims) failed after {BATCH_RETRIES} retries: "
+                          f"{type(exc).__name__}: {exc}")
+        done += len(batches[batch_no])
+        if progress:
+            progress(done, len(claims))
+
+    with batch_pool(len(batches), run_inline=inline, make_spec=spec, workers=workers,
+                    dask=dask) as pool:
+        run.counts[f"batches_{pool.kind}"] += len(batches)
+        if pool.kind == "inline":  # one after the other, in this process
+            for i, batch in enumerate(batches):
+                collect(i, research_batch_task(i, batch, pool, return_state=True))
+        else:
+            futures = research_batch_task.map(list(range(len(batches))), batches,
+                                              unmapped(pool))
+            index = {f.task_run_id: i for i, f in enumerate(futures)}
+            for fut in as_completed(futures):
+                fut.wait()
+                collect(index[fut.task_run_id], fut.state)
+    outcomes.sort(key=lambda o: o.batch_no)
+    for o in outcomes:
+        run.counts.update(o.counts)
+        run.messages.extend(o.messages)
+    return outcomes, failed
 
 
 def execute_research_run(
@@ -247,38 +298,78 @@ def execute_research_run(
     mode: Mode,
     now: datetime,
     progress: Callable[[int, int], None] | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    batch_size: int | None = None,
     fetcher: Fetcher | None = None,
 ) -> FactcheckResult:
-    """Preflight, then research and decide ``claims``; finish the run record.
+    """Preflight, research the claims in batches, report; finish the run record.
 
     ``fetcher`` fetches the pages found by web search (default: ``Fetcher()``, whose
     private-address setting comes from ``AFFIDAVIT_ALLOW_PRIVATE``).
+
+    Raises:
+        RunFailed: When research could not run (no search capability), a batch failed after
+            its retries, or the judge failed on more than ``max_judge_failure_share`` of the
+            pairs. The verdicts that were decided are written; the exception carries the
+            result, and the Prefect flow run ends FAILED with the reason.
     """
+    max_share = max_judge_failure_share()
     caps = run_preflight(wh, judge=judge)
     run.capabilities = caps.found
     run.degraded = list(caps.degraded)
     if not caps.can_search:
         run.finish(RunStatus.NO_CAPABILITY, NO_SEARCH_MESSAGE)
-        return FactcheckResult(run.run_id, RunStatus.NO_CAPABILITY, NO_SEARCH_MESSAGE,
-                               counts=dict(run.counts), capabilities=caps.found,
-                               degraded=caps.degraded, messages=run.messages)
+        res = FactcheckResult(run.run_id, RunStatus.NO_CAPABILITY, NO_SEARCH_MESSAGE,
+                              counts=dict(run.counts), capabilities=caps.found,
+                              degraded=caps.degraded, messages=run.messages)
+        publish_summary(run, res.verdicts, message=NO_SEARCH_MESSAGE, report_path=None)
+        raise RunFailed(NO_SEARCH_MESSAGE, res)
     wh.append_unique("claims", pl.DataFrame(claims, infer_schema_length=None))
     run.counts["claims"] += len(claims)
-    verdicts, result = decide_task(wh, claims, run=run, caps=caps, mode=mode, now=now,
-                                   progress=progress, fetcher=fetcher)
+    outcomes, failed = research_in_batches(wh, run, claims, caps=caps, mode=mode, now=now,
+                                           workers=workers, dask=dask, batch_size=batch_size,
+                                           progress=progress, fetcher=fetcher)
+    n_fallbacks = sum(o.n_fallbacks for o in outcomes)
+    if n_fallbacks:
+        note = f"LLM judge failed on {n_fallbacks} pair(s): lexical judge used for them"
+        caps.degraded.append(note)
+        run.degraded.append(note)
+        run.counts["judge_fallbacks"] += n_fallbacks
+    verdicts = [v for o in outcomes for v in o.verdicts]
+    frames = [o.judgments for o in outcomes if o.judgments.height]
+    result = ResearchResult(
+        judgments=pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame(),
+        queries=[], queries_tried={k: v for o in outcomes for k, v in o.queries_tried.items()},
+        stop_reasons={k: v for o in outcomes for k, v in o.stop_reasons.items()},
+        rounds_run={k: v for o in outcomes for k, v in o.rounds_run.items()},
+    )
     report = write_report(wh, run, verdicts, result, now=now)
     sync_views(wh, run)
     n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
     message = (f"{len(verdicts)} claim(s) decided: {n_res} with admitted evidence, "
                f"{len(verdicts) - n_res} unverified")
-    run.finish(RunStatus.COMPLETED, message)
-    return FactcheckResult(
-        run.run_id, RunStatus.COMPLETED, message, verdicts=verdicts, counts=dict(run.counts),
+    n_pairs = sum(o.n_pairs for o in outcomes)
+    n_fail = sum(o.n_judge_failures for o in outcomes)
+    reasons = list(failed)
+    if n_pairs and n_fail / n_pairs > max_share:
+        reasons.append(f"the judge failed on {n_fail} of {n_pairs} pairs "
+                       f"({n_fail / n_pairs:.0%} > {max_share:.0%})")
+    status = RunStatus.FAILED if reasons else RunStatus.COMPLETED
+    if reasons:
+        message = "; ".join(reasons) + f" — {message}"
+        run.messages.extend(failed)
+    run.finish(status, message)
+    res = FactcheckResult(
+        run.run_id, status, message, verdicts=verdicts, counts=dict(run.counts),
         capabilities=caps.found, degraded=caps.degraded, messages=run.messages,
-        report_path=str(report), judgments=result.judgments if result else None,
-        stop_reasons=result.stop_reasons if result else {},
-        rounds_run=result.rounds_run if result else {},
+        report_path=str(report), judgments=result.judgments if result.judgments.height
+        else None, stop_reasons=result.stop_reasons, rounds_run=result.rounds_run,
     )
+    publish_summary(run, verdicts, message=message, report_path=str(report))
+    if reasons:
+        raise RunFailed(message, res)
+    return res
 
 
 def expand_feed_sources(
@@ -358,7 +449,74 @@ def resolve_allow_list(allow_private: str | bool | None) -> AllowList:
     return parse_allow_list(allow_private)
 
 
-@flow(name="factcheck", log_prints=False, validate_parameters=False)
+def gather_claims(
+    wh: Warehouse,
+    run: RunRecord,
+    *,
+    now: datetime,
+    claims_path: str | None,
+    claim_texts: Sequence[str],
+    feed_doc_ids: Sequence[str],
+    from_unresolved: bool,
+    limit: int | None,
+    text_column: str | None,
+) -> list[dict[str, Any]]:
+    """Collect the run's claims (file, texts, feed documents, the ledger), first of each kept."""
+    claims: list[dict[str, Any]] = []
+    if claims_path:
+        claims += claims_from_file(claims_path, now=now, limit=limit, run=run,
+                                   text_column=text_column)
+    if claim_texts:
+        claims += build_claim_rows(list(claim_texts), now=now, origin="text")
+    if feed_doc_ids:
+        claims += claims_from_documents(wh, feed_doc_ids, now=now)
+    if from_unresolved:
+        claims += unresolved_claims(wh)
+    seen: set[str] = set()
+    unique = []
+    for c in claims:
+        if c["claim_id"] not in seen:
+            seen.add(c["claim_id"])
+            unique.append(c)
+    return unique[:limit] if limit is not None else unique
+
+
+def ingest_feeds(wh: Warehouse, run: RunRecord, feeds: Sequence[str], *, now: datetime,
+                 fetcher: Fetcher, progress: Progress | None) -> list[str]:
+    """Ingest feed files and poll feed URLs (documents → lineage → index).
+
+    Returns:
+        The documents whose claims the run checks: what the feeds added, or a local feed file's
+        stored entries when it added nothing.
+    """
+    if not feeds:
+        return []
+    doc_ids: list[str] = []
+    files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh, fetcher=fetcher)
+    if files:
+        doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
+                              fetcher=fetcher)
+    polled = None
+    if urls:
+        polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,
+                           progress=progress)
+        doc_ids = [*doc_ids, *polled.added]
+    lineage_task(wh, doc_ids, run=run)
+    index_task(wh, doc_ids, run=run)
+    if files and not doc_ids:
+        # a local file's entries already stored: still check their claims
+        doc_ids = wh.read("documents", columns=["doc_id"],
+                          where="source_path in (select unnest($p))",
+                          params={"p": files})["doc_id"].to_list()
+    if polled is not None and not (polled.read or files):
+        run.messages.append(
+            f"feeds: {len(polled.not_modified)} not modified, {len(polled.failed)} "
+            f"failed, {len(polled.backed_off)} backed off: no new entries")
+    return doc_ids
+
+
+@flow(name="factcheck", log_prints=False, validate_parameters=False,
+      task_runner=ThreadPoolTaskRunner(max_workers=64))
 def factcheck(
     *,
     feeds: Sequence[str] = (),
@@ -370,11 +528,14 @@ def factcheck(
     text_column: str | None = None,
     from_unresolved: bool = False,
     home: str | None = None,
+    allow_private: str | bool | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
+    batch_size: int | None = None,
     progress: Progress | None = None,
     round_progress: Callable[[int, int], None] | None = None,
-    allow_private: str | bool | None = None,
 ) -> FactcheckResult:
-    """Run the main job: ingest feeds, gather claims, research them, write verdicts.
+    """Run the main job: ingest feeds, gather claims, research them in batches, write verdicts.
 
     Feed URLs are polled (``flows.stages.poll_feeds``): conditional GET, per-feed state in
     ``feeds``, backoff of failing feeds, one ``fetches`` row per attempt. Claims come from the
@@ -394,67 +555,36 @@ def factcheck(
         text_column: Column holding the claim text in the claims file (auto-detected if None).
         from_unresolved: Also re-check the claims whose latest verdict is UNVERIFIED or PARTIAL.
         home: affidavit home.
-        progress: Ingest progress callback.
-        round_progress: Research progress callback (round, active claims).
         allow_private: Non-public addresses the fetcher may reach: ``"all"``/True, a list of
             CIDR ranges and host names, or off; None reads ``AFFIDAVIT_ALLOW_PRIVATE``
             (recorded in ``runs.parameters``).
+        workers: Local worker processes for the research batches (default
+            ``$AFFIDAVIT_WORKERS`` or every core).
+        dask: Dask scheduler address (or ``"local"``) for the research batches (default
+            ``$AFFIDAVIT_DASK_ADDRESS``).
+        batch_size: Claims per research batch (one Prefect task each; default
+            ``affidavit.flows.fanout.CLAIMS_PER_BATCH``).
+        progress: Ingest progress callback.
+        round_progress: Research progress callback (claims done, claims in all).
 
     Raises:
         ValueError: For an unknown mode or judge, a bad ``allow_private`` value, or an OPML
             file that cannot be used.
+        RunFailed: See ``execute_research_run``; the flow run ends FAILED with the reason.
     """
     mode_enum = Mode(mode)
     allow = resolve_allow_list(allow_private)
-    wh = open_warehouse(home)
-    now = utcnow()
-    run = RunRecord(wh, "factcheck", {"feeds": [strip_credentials(f) for f in feeds],
-                                      "claims": claims_path,
-                                      "n_claim_texts": len(claim_texts), "limit": limit,
-                                      "mode": mode, "judge": judge,
-                                      "allow_private": allow.describe()}).start()
-    fetcher = Fetcher(FetchConfig(allow_private=allow.allow_all, allow=allow))
-    try:
-        feed_doc_ids: list[str] = []
-        if feeds:
-            files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh,
-                                                      fetcher=fetcher)
-            if files:
-                feed_doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
-                                           fetcher=fetcher)
-            polled = None
-            if urls:
-                polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,
-                                   progress=progress)
-                feed_doc_ids = [*feed_doc_ids, *polled.added]
-            lineage_task(wh, feed_doc_ids, run=run)
-            index_task(wh, feed_doc_ids, run=run)
-            if files and not feed_doc_ids:
-                # a local file's entries already stored: still check their claims
-                feed_doc_ids = wh.read("documents", columns=["doc_id"],
-                                       where="source_path in (select unnest($p))",
-                                       params={"p": files})["doc_id"].to_list()
-            if polled is not None and not (polled.read or files):
-                run.messages.append(
-                    f"feeds: {len(polled.not_modified)} not modified, {len(polled.failed)} "
-                    f"failed, {len(polled.backed_off)} backed off: no new entries")
-        claims: list[dict[str, Any]] = []
-        if claims_path:
-            claims += claims_from_file(claims_path, now=now, limit=limit, run=run,
-                                       text_column=text_column)
-        if claim_texts:
-            claims += build_claim_rows(list(claim_texts), now=now, origin="text")
-        if feed_doc_ids:
-            claims += claims_from_documents(wh, feed_doc_ids, now=now)
-        if from_unresolved:
-            claims += unresolved_claims(wh)
-        seen: set[str] = set()
-        unique = []
-        for c in claims:
-            if c["claim_id"] not in seen:
-                seen.add(c["claim_id"])
-                unique.append(c)
-        claims = unique[:limit] if limit is not None else unique
+    params = {"feeds": [strip_credentials(f) for f in feeds], "claims": claims_path,
+              "n_claim_texts": len(claim_texts), "limit": limit, "mode": mode, "judge": judge,
+              "allow_private": allow.describe()}
+    fetch_config = FetchConfig(allow_private=allow.allow_all, allow=allow)
+    with writing_run(home, "factcheck", params) as (wh, run), Fetcher(fetch_config) as fetcher:
+        now = run.started_at
+        feed_doc_ids = ingest_feeds(wh, run, feeds, now=now, fetcher=fetcher, progress=progress)
+        claims = gather_claims(wh, run, now=now, claims_path=claims_path,
+                               claim_texts=claim_texts, feed_doc_ids=feed_doc_ids,
+                               from_unresolved=from_unresolved, limit=limit,
+                               text_column=text_column)
         if not claims:
             message = "no claims to check"
             if feeds and not feed_doc_ids:
@@ -464,13 +594,9 @@ def factcheck(
                             f"failed, {c['feeds_backed_off']} backed off)")
             sync_views(wh, run)
             run.finish(RunStatus.COMPLETED, message)
+            publish_summary(run, [], message=message, report_path=None)
             return FactcheckResult(run.run_id, RunStatus.COMPLETED, message,
                                    counts=dict(run.counts), messages=run.messages)
         return execute_research_run(wh, run, claims, judge=judge, mode=mode_enum, now=now,
-                                    progress=round_progress, fetcher=fetcher)
-    except BaseException as exc:
-        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
-        raise
-    finally:
-        fetcher.close()
-
+                                    progress=round_progress, workers=workers, dask=dask,
+                                    batch_size=batch_size, fetcher=fetcher)

@@ -47,24 +47,40 @@ def ingest_sources(
     fetcher: object | None = None,
     progress: Progress | None = None,
     kind: str | None = None,
+    dask_client: object | None = None,
 ) -> list[str]:
     """Read every source (dump, feed, WARC, URL) in batches into ``documents``.
 
     Bad input is a counted skip with a message in ``run.messages``; a source that cannot be read
     at all (missing file, unknown format) is counted as ``source_unreadable`` and the others go on.
+    With a Dask ``dask_client`` each source is parsed by a worker (``fanout.parse_source``) and
+    the batches are stored here, in the order of ``sources`` (the same rows as in process).
 
     Returns:
         The doc_ids added by this call (already stored ones are not re-added).
     """
     added: list[str] = []
     known = wh.existing_keys("documents")  # read once, not once per batch
-    for source in map(strip_credentials, sources):  # never shown or stored with a password
+    sources = [strip_credentials(s) for s in sources]  # never shown or stored with a password
+    mapping = mapping or ColumnMapping()
+    parsed: dict[str, Any] = {}
+    if dask_client is not None and fetcher is None:
+        from affidavit.flows.fanout import parse_source
+
+        submit = dask_client.submit  # type: ignore[attr-defined]
+        parsed = {s: submit(parse_source, s, mapping, kind, pure=False)
+                  for s in dict.fromkeys(sources)}
+        run.counts["ingest_sources_on_dask"] += len(parsed)
+    for source in sources:
         n_read = 0
         n_skipped = 0
         failure: str | None = None
         try:
-            batches = ingest_path(source, mapping=mapping or ColumnMapping(), fetcher=fetcher,
-                                  kind=kind)  # type: ignore[arg-type]
+            if source in parsed:  # parsed by a Dask worker
+                batches, failure = parsed.pop(source).result()
+            else:
+                batches = ingest_path(source, mapping=mapping, fetcher=fetcher,
+                                      kind=kind)  # type: ignore[arg-type]
             for batch in batches:
                 run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
                                    for k, v in batch.skips.items()})
@@ -272,9 +288,9 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     ones (``affidavit.tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or
     ``"local"``
     for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
-    Prefect tasks on Dask (``affidavit.flows.lineage_dask``); the result equals the incremental
-    one, and
-    only rows not stored yet are added.
+    Prefect tasks on Dask (``affidavit.flows.lineage_dask``) when the new documents are at least
+    half of all (a first backfill); the result equals the incremental one, and only rows not
+    stored yet are added. A smaller addition stays incremental, in process.
 
     Returns:
         Number of new lineage edges.
@@ -286,6 +302,12 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     new_doc_ids = sorted(set(new_doc_ids) | (set(all_docs["doc_id"].to_list()) - signed))
     if not new_doc_ids:
         return 0
+    # Dask rebuilds the whole lineage; a small addition stays incremental, in process (adding
+    # 25 documents to 20k on Dask rebuilt all of them: 126 s against 40 s incremental)
+    if dask and len(new_doc_ids) * 2 < all_docs.height:
+        run.messages.append(f"lineage: {len(new_doc_ids)} new of {all_docs.height} documents "
+                            "updated incrementally in process, not rebuilt on Dask")
+        dask = None
     if dask:
         from affidavit.flows.lineage_dask import run_lineage_on_dask
 

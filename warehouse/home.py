@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, MutableMapping
+import re
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_HOME = ".affidavit"
 """Default home, relative to the working directory (DESIGN.md, Embedded default)."""
@@ -58,10 +61,46 @@ def resolve_home(
 
     Returns:
         The resolved (absolute) ``HomePaths``; directories are not created here.
+
+    Raises:
+        ValueError: For a URL (``s3://…``, ``gs://…``, ``file://…`` …): the home must be a local
+            folder (see ``check_local_home``).
     """
     env = os.environ if environ is None else environ
     raw = home if home is not None else env.get("AFFIDAVIT_HOME") or DEFAULT_HOME
+    check_local_home(os.fspath(raw))
     return HomePaths(Path(raw).expanduser().resolve())
+
+
+_URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def check_local_home(raw: str) -> None:
+    """Refuse a home given as a URL; the warehouse, its DuckDB file and index are local files.
+
+    Without this, ``AFFIDAVIT_HOME=s3://bucket/home`` silently writes a local folder named
+    ``s3:``. Object storage is reached by mounting the bucket (the README says how).
+
+    Args:
+        raw: The home as given.
+
+    Raises:
+        ValueError: When ``raw`` starts with a URL scheme (``scheme://``).
+
+    >>> check_local_home("/srv/affidavit")
+    >>> try:
+    ...     check_local_home("s3://bucket/home")
+    ... except ValueError as exc:
+    ...     print(str(exc)[:40])
+    unsupported home 's3://bucket/home': aff
+    """
+    m = _URL_SCHEME.match(raw.strip())
+    if m:
+        raise ValueError(
+            f"unsupported home {raw!r}: affidavit's home must be a local folder "
+            f"(scheme {m.group(1).lower()!r} is not supported); mount the bucket and point "
+            "AFFIDAVIT_HOME at the mount"
+        )
 
 
 def ensure_home(paths: HomePaths) -> HomePaths:
@@ -75,19 +114,65 @@ def ensure_home(paths: HomePaths) -> HomePaths:
     return paths
 
 
-def prefect_environment(paths: HomePaths) -> dict[str, str]:
-    """Return the environment Prefect needs to run offline in ephemeral mode under the home.
+def configured_prefect_api(environ: Mapping[str, str] | None = None) -> str | None:
+    """Return the Prefect API the user configured, or None when Prefect would run ephemeral.
 
-    Values: analytics off, no telemetry, ``PREFECT_HOME`` under the home, ephemeral server with
-    a 120 s start-up timeout.
+    Looks where Prefect itself looks, without importing it: ``PREFECT_API_URL`` in the
+    environment, then the active profile (``PREFECT_PROFILE`` or the ``active`` key) of
+    ``$PREFECT_PROFILES_PATH`` (default ``$PREFECT_HOME/profiles.toml``, ``~/.prefect``), which is
+    where ``prefect config set PREFECT_API_URL=…`` writes.
+
+    Args:
+        environ: Environment (default ``os.environ``).
+
+    Returns:
+        The API URL, or None.
     """
-    return {
-        "PREFECT_HOME": str(paths.prefect),
+    import tomllib
+
+    env = os.environ if environ is None else environ
+    if env.get("PREFECT_API_URL"):
+        return env["PREFECT_API_URL"]
+    prefect_home = Path(env.get("PREFECT_HOME") or "~/.prefect").expanduser()
+    path = Path(env.get("PREFECT_PROFILES_PATH") or prefect_home / "profiles.toml").expanduser()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return None
+    name = env.get("PREFECT_PROFILE") or data.get("active") or "ephemeral"
+    profile = (data.get("profiles") or {}).get(name) or {}
+    url = profile.get("PREFECT_API_URL")
+    return str(url) if url else None
+
+
+def prefect_environment(
+    paths: HomePaths, environ: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Return the environment Prefect needs, respecting a Prefect API the user configured.
+
+    Logs go to the API from level INFO (each run's summary), to the terminal from WARNING. With
+    an API configured (``PREFECT_API_URL`` or the active profile, see
+    ``configured_prefect_api``) only that and analytics are set: Prefect's home and profile stay
+    the user's. Without one, Prefect runs offline in ephemeral mode with ``PREFECT_HOME`` under
+    the affidavit home and a 120 s server start-up timeout (the 20 s default is too short on a
+    loaded 2-core machine).
+    """
+    env = os.environ if environ is None else environ
+    out = {
         "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
         "DO_NOT_TRACK": "1",
-        "PREFECT_LOGGING_LEVEL": os.environ.get("PREFECT_LOGGING_LEVEL", "WARNING"),
+        # INFO reaches the flow runs' logs in the API (each run's summary); the terminal shows
+        # warnings only
+        "PREFECT_LOGGING_LEVEL": env.get("PREFECT_LOGGING_LEVEL", "INFO"),
+        "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": env.get(
+            "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "WARNING"),
+    }
+    if configured_prefect_api(env):
+        return out
+    return {
+        **out,
+        "PREFECT_HOME": str(paths.prefect),
         "PREFECT_SERVER_ALLOW_EPHEMERAL_MODE": "true",
-        # the ephemeral server's 20 s default is too short on a loaded 2-core machine
         "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
     }
 
@@ -95,12 +180,60 @@ def prefect_environment(paths: HomePaths) -> dict[str, str]:
 def apply_prefect_environment(
     paths: HomePaths, *, environ: MutableMapping[str, str] | None = None
 ) -> None:
-    """Set Prefect's offline environment (see ``prefect_environment``) unless already set.
+    """Set Prefect's environment (see ``prefect_environment``) unless already set.
 
-    Creates the Prefect home folder: Prefect's ephemeral server cannot create its database in a
-    missing folder.
+    In ephemeral mode, creates the Prefect home folder: Prefect's ephemeral server cannot
+    create its database in a missing folder.
     """
     env = os.environ if environ is None else environ
-    paths.prefect.mkdir(parents=True, exist_ok=True)
-    for key, value in prefect_environment(paths).items():
+    values = prefect_environment(paths, env)
+    if "PREFECT_HOME" in values:
+        paths.prefect.mkdir(parents=True, exist_ok=True)
+    for key, value in values.items():
         env.setdefault(key, value)
+
+
+_HOME_LOCKS: dict[Path, list[Any]] = {}
+"""Per process: lock file → [open file, hold count] (``flock`` locks are per open file)."""
+
+
+@contextmanager
+def home_lock(
+    root: Path, *, name: str = ".lock", on_wait: Callable[[Path], None] | None = None
+) -> Iterator[None]:
+    """Hold the home's writer lock (``<root>/.lock``, an exclusive ``flock``) for the block.
+
+    One writer per home: two commands, or two deployment runs, on one home would race on the
+    warehouse's check-then-write loads and on the lineage. A second writer waits for the first.
+    Re-entrant within a process (a flow called by a command that already holds it).
+
+    Args:
+        root: The home folder (created if missing).
+        name: The lock file's name in ``root`` (``.lock``: the writer lock).
+        on_wait: Called once when another process holds the lock, before waiting.
+
+    Raises:
+        OSError: When the lock file cannot be created.
+    """
+    import fcntl
+
+    path = root / name
+    held = _HOME_LOCKS.get(path)
+    if held is None:
+        root.mkdir(parents=True, exist_ok=True)
+        fh = path.open("a")
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if on_wait is not None:
+                on_wait(root)
+            fcntl.flock(fh, fcntl.LOCK_EX)
+        held = _HOME_LOCKS[path] = [fh, 0]
+    held[1] += 1
+    try:
+        yield
+    finally:
+        held[1] -= 1
+        if held[1] == 0:
+            _HOME_LOCKS.pop(path, None)
+            held[0].close()  # closing the file releases the flock

@@ -15,7 +15,7 @@ from affidavit.flows import cli
 
 FIRST_LINE_PROBE = """
 import sys
-sys.argv = ["affidavit", "run", "--home", sys.argv[1]]
+sys.argv = ["affidavit", "run", "--claims", "claims.jsonl", "--home", sys.argv[1]]
 from affidavit.flows import cli
 
 def probe(what):

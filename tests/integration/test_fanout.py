@@ -1,0 +1,171 @@
+"""Research in batches: same verdicts as one batch; failed batches and judges recorded."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from importlib import resources
+
+import pytest
+
+from affidavit.schemas.enums import RunStatus
+
+DEMO = resources.files("affidavit.flows").joinpath("demo")
+CLAIMS = str(DEMO.joinpath("claims.jsonl"))
+VOLATILE = {"run_id", "decided_at", "expires_at", "judged_at", "issued_at", "query_id"}
+
+
+@pytest.fixture(scope="module")
+def demo_home(prefect_harness, tmp_path_factory):  # noqa: ANN201
+    from affidavit.flows.backfill import backfill_archive
+
+    home = str(tmp_path_factory.mktemp("fanout-home"))
+    backfill_archive([str(DEMO.joinpath("documents.jsonl"))], home=home)
+    return home
+
+
+def _tables(home: str, run_id: str) -> dict[str, list[dict]]:
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(home))
+    out = {}
+    for table, order in (("verdicts", "claim_id"), ("judgments", "claim_id, doc_id, judge"),
+                         ("queries", "claim_id, round, side, text")):
+        df = wh.query(f"select * from {table} where run_id = $r order by {order}", {"r": run_id})
+        out[table] = [{k: v for k, v in r.items() if k not in VOLATILE} for r in df.to_dicts()]
+    return out
+
+
+def test_parallel_batches_equal_the_sequential_run(demo_home):
+    from affidavit.flows.factcheck import factcheck
+
+    seq = factcheck(claims_path=CLAIMS, home=demo_home, workers=1)
+    par = factcheck(claims_path=CLAIMS, home=demo_home, workers=2, batch_size=2)
+    assert seq.counts["batches_inline"] == 1
+    assert par.counts["batches_processes"] == 3  # 6 claims in batches of 2, on 2 processes
+    a, b = _tables(demo_home, seq.run_id), _tables(demo_home, par.run_id)
+    assert len(a["verdicts"]) == 6
+    assert len(a["judgments"]) > 0
+    assert len(a["queries"]) > 0
+    assert a == b
+    assert [v["claim_id"] for v in seq.verdicts] == [v["claim_id"] for v in par.verdicts]
+
+
+def test_a_failed_batch_is_recorded_and_the_others_land(demo_home, monkeypatch):
+    import affidavit.flows.factcheck as fc
+    from affidavit.flows.context import RunFailed
+
+    real = fc.research_batch
+    calls: list[int] = []
+
+    def flaky(wh, claims, *, batch_no, **kw):  # noqa: ANN001, ANN003, ANN202
+        calls.append(batch_no)
+        if batch_no == 1:
+            raise OSError("disk vanished")
+        return real(wh, claims, batch_no=batch_no, **kw)
+
+    monkeypatch.setattr(fc, "research_batch", flaky)
+    state = fc.factcheck(claims_path=CLAIMS, home=demo_home, workers=1, batch_size=2,
+                         return_state=True)
+    assert state.is_failed()
+    assert "batch 2 of 3 (2 claims) failed after 2 retries" in state.message
+    exc = state.result(raise_on_failure=False)
+    assert isinstance(exc, RunFailed)
+    assert calls.count(1) == 3  # tried, then retried twice
+    assert len(exc.result.verdicts) == 4  # the other two batches landed
+    assert exc.result.status is RunStatus.FAILED
+    run = _run_row(demo_home, exc.result.run_id)
+    assert run["status"] == "failed"
+    assert "disk vanished" in run["message"]
+
+
+def test_a_judge_failing_on_most_pairs_fails_the_run(demo_home, monkeypatch):
+    import affidavit.flows.factcheck as fc
+    from affidavit.flows.context import RunFailed
+
+    real = fc.research_batch
+
+    def failing_judge(*a, **kw):  # noqa: ANN002, ANN003, ANN202
+        out = real(*a, **kw)
+        out.n_judge_failures = int(out.n_pairs * 0.83)
+        return out
+
+    monkeypatch.setattr(fc, "research_batch", failing_judge)
+    with pytest.raises(RunFailed, match=r"the judge failed on \d+ of \d+ pairs \(8\d% > 50%\)"):
+        fc.factcheck(claims_path=CLAIMS, home=demo_home, workers=1)
+    monkeypatch.setenv("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE", "0.9")
+    assert fc.factcheck(claims_path=CLAIMS, home=demo_home, workers=1).verdicts
+
+
+def test_no_search_capability_ends_the_flow_run_failed(prefect_harness, tmp_path):
+    from affidavit.flows.analyst import verify
+
+    state = verify("The Lumen Bridge opened on 14 May 2024.", home=str(tmp_path / "empty"),
+                   return_state=True)
+    assert state.is_failed()
+    assert "research could not run: no search capability" in state.message
+    res = state.result(raise_on_failure=False).result
+    assert res.status is RunStatus.NO_CAPABILITY
+    assert _run_row(str(tmp_path / "empty"), res.run_id)["status"] == "no_capability"
+
+
+def test_flows_wait_for_the_home_writer_lock(prefect_harness, tmp_path):
+    """A writer started from a deployment (not the CLI) waits for the one holding the home."""
+    from affidavit.flows.backfill import backfill_archive
+
+    home = tmp_path / "locked"
+    home.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); "
+        "print('held', flush=True); time.sleep(60)"), str(home / ".lock")],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        done: list[object] = []
+        t = threading.Thread(target=lambda: done.append(
+            backfill_archive([str(DEMO.joinpath("documents.jsonl"))], home=str(home))))
+        t.start()
+        time.sleep(3)
+        assert t.is_alive()
+        assert not done
+        assert not (home / "tables").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    t.join(120)
+    assert done
+    assert done[0].counts["documents_added"] == 25
+
+
+def _run_row(home: str, run_id: str) -> dict:
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(home))
+    return wh.read("runs", where="run_id = $r", params={"r": run_id}).to_dicts()[0]
+
+
+def test_a_small_addition_stays_incremental_when_dask_is_asked(demo_home):
+    """Adding a few documents must not rebuild the whole lineage on the cluster."""
+    import polars as pl
+
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import refresh_lineage
+    from affidavit.tasks.ingest_common import rows_to_documents
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(demo_home))
+    batch = rows_to_documents([{"url": "https://late.example/a", "title": "Late",
+                                "text": "A late story about something else entirely."}],
+                              source_kind="archive", source_path=None)
+    new = wh.append_new("documents", pl.from_arrow(batch.documents))
+    run = RunRecord(wh, "test", {})
+    # an address nobody listens on: contacting the cluster would fail the call
+    refresh_lineage(wh, new["doc_id"].to_list(), run=run, dask="tcp://127.0.0.1:9")
+    assert "lineage_on_dask" not in run.counts
+    assert any("updated incrementally in process" in m for m in run.messages)
+    assert wh.count("signatures") == wh.count("documents")
