@@ -208,6 +208,18 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+def _remove_path(p: Path) -> int:
+    """Remove a file or a folder; return 1 when it was removed, 0 when that failed."""
+    try:
+        if p.is_dir():
+            shutil.rmtree(p, ignore_errors=True)
+        else:
+            p.unlink(missing_ok=True)
+    except OSError:
+        return 0
+    return 1
+
+
 def sweep_staging(tables: Path) -> int:
     """Remove temporary files left by writers that died (kill, crash, full disk).
 
@@ -225,27 +237,13 @@ def sweep_staging(tables: Path) -> int:
             pid_s = p.name.split("-", 1)[0]
             if pid_s.isdigit() and _pid_alive(int(pid_s)):
                 continue
-            try:
-                if p.is_dir():
-                    shutil.rmtree(p, ignore_errors=True)
-                else:
-                    p.unlink(missing_ok=True)
-                n += 1
-            except OSError:
-                pass
+            n += _remove_path(p)
     if tables.is_dir():
         for folder in tables.iterdir():
             if not folder.is_dir() or folder.name == STAGING_DIR:
                 continue
             for p in folder.glob(".tmp-*"):
-                try:
-                    if p.is_dir():
-                        shutil.rmtree(p, ignore_errors=True)
-                    else:
-                        p.unlink(missing_ok=True)
-                    n += 1
-                except OSError:
-                    pass
+                n += _remove_path(p)
     return n
 
 
