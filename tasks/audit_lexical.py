@@ -77,6 +77,19 @@ draft-ietf-httpapi-ratelimit-headers."""
 _COUNT_NOUN = re.compile(r"(?<![\w.\-#/])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b(?![./_\\-]\w)")
 """A count and its noun ("7 files changed"); not a number before a file name ("1201
 users.csv")."""
+def _only_section_items(text: str) -> tuple[str, list[str]] | None:
+    """Read "X appears only under <section>": the section and the words before it, lowercased.
+
+    >>> _only_section_items("express appears only under devDependencies.")
+    ('devdependencies', ['express', 'appears'])
+    """
+    m = _ONLY_SECTION.search(text)
+    if not m:
+        return None
+    items = [w.lower() for w in re.findall(r"[@\w][\w\-./@]*", text[: m.start()])]
+    return m.group(1).lower().rstrip("."), items
+
+
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DOTTED = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)")
 _MONTHS = {m: f"{i:02d}" for i, m in enumerate(
@@ -366,11 +379,10 @@ def _only_section_covered(text: str, ev: _Evidence) -> _Passage | None:
     Returns:
         The line of X in that output when it holds, else ``None``.
     """
-    m = _ONLY_SECTION.search(text)
-    if not m:
+    found = _only_section_items(text)
+    if found is None:
         return None
-    section = m.group(1).lower().rstrip(".")
-    items = [w.lower() for w in re.findall(r"[@\w][\w\-./@]*", text[: m.start()])]
+    section, items = found
     for i, out in enumerate(ev.outputs):
         sections = _json_sections(out)
         for item in items:
@@ -652,11 +664,10 @@ class LexicalAuditor:
         "Express appears only under devDependencies" against ``"dependencies": {"express":
         ...}``.
         """
-        m = _ONLY_SECTION.search(text)
-        if not m:
+        found = _only_section_items(text)
+        if found is None:
             return None
-        section = m.group(1).lower().rstrip(".")
-        items = [w.lower() for w in re.findall(r"[@\w][\w\-./@]*", text[: m.start()])]
+        section, items = found
         for i, out in enumerate(ev.outputs):
             sections = _json_sections(out)
             if section not in sections:
