@@ -376,11 +376,74 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "shut down the Harbour Weekly.", Stance.NEUTRAL),
         ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
          "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
+        # a negated claim: refuted by the plain statement, supported only by a negation
+        ("negated claim, plain statement", "Orrin harbour's sea level is not rising.",
+         "Tide gauges show the sea level at Orrin harbour rising by 4 mm a year.",
+         Stance.REFUTES),
+        ("negated claim, negated statement", "Orrin harbour's sea level is not rising.",
+         "Tide gauges show the sea level at Orrin harbour is not rising.", Stance.SUPPORTS),
+        ("claim of a denial", "The closure of the Tarsel Optics plant in Orrin is a myth.",
+         "Tarsel Optics closed its plant in Orrin in May, the company said.", Stance.REFUTES),
+        ("negation in a title", "Never Mind the Frost, by Tarsel Optics, topped the Orrin chart.",
+         "Never Mind the Frost, by Tarsel Optics, topped the Orrin chart in May.",
+         Stance.SUPPORTS),
+        # degree words are part of what the claim says
+        ("degree absent", "Brel heating is the main cause of the Orrin smog.",
+         "Brel heating is a cause of the Orrin smog, officials said.", Stance.PARTIAL),
+        ("degree as synonym", "Brel heating is the main cause of the Orrin smog.",
+         "Brel heating is the primary cause of the Orrin smog, officials said.",
+         Stance.SUPPORTS),
+        ("figure with a half", "Tarsel Optics raised prices by three and a half percent.",
+         "Tarsel Optics raised prices by 3.5 per cent.", Stance.SUPPORTS),
+        # "lifted" a guidance is a rise (it reverses only a ban or a limit)
+        ("lifted guidance", "Tarsel Optics cut its profit guidance for 2024.",
+         "Tarsel Optics lifted its profit guidance for 2024 after strong sales.",
+         Stance.REFUTES),
+        # a month that ends a fiscal year is not the claim's month
+        ("fiscal year", "Tarsel Optics cut its profit guidance for the year to February 2025.",
+         "For the year to February 2025, Tarsel Optics lifted its profit guidance, helped by "
+         "strong January sales.",
+         Stance.REFUTES),
+        # "high" and "low" as adjectives are not a rise or a fall
+        ("adjective low", "Tarsel Optics cut its profit guidance for 2024.",
+         "Tarsel Optics raised its profit guidance for 2024 despite low-margin January sales.",
+         Stance.REFUTES),
+        # "has shut down" is a done fact whichever words say it
+        ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
+         "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
+         Stance.PARTIAL),
     ],
 )
 def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
     r = frame1(claim, body)
     assert r.stance is expected, (phenomenon, r.rationale)
+
+
+def test_title_names_the_subject_the_text_does_not() -> None:
+    claim = "Tarsel Optics' net sales for 2023 were 1.18 billion dollars."
+    body = _PAD + "Net sales for fiscal 2023 increased 8.3% to $1,180.3 million. More later."
+    judge = LexicalJudge()
+    untitled = judge.judge_batch([(claim, body)])[0]
+    titled = judge.judge_batch([(claim, body)], titles=["Tarsel Optics – Annual Report 2023"])[0]
+    assert untitled.stance is Stance.NEUTRAL
+    assert titled.stance is Stance.SUPPORTS
+    assert titled.quote in body  # the quote comes from the text, never from the title
+    with pytest.raises(ValueError, match="titles"):
+        judge.judge_batch([(claim, body)], titles=[])
+
+
+@pytest.mark.parametrize(
+    ("passage", "expected"),
+    [
+        # the passage names the claim's subject: its negation bears on the claim
+        ("The Orrin council did not approve the Tarsel Optics warehouse.", Stance.REFUTES),
+        # it names something else: a word-set negation is not borne out by the claim's frame
+        ("Brindle Glassworks has not approved any warehouse plans this year.", Stance.NEUTRAL),
+    ],
+)
+def test_passage_negation_needs_the_claims_subject(passage: str, expected: Stance) -> None:
+    claim = "The Orrin council approved the Tarsel Optics warehouse."
+    assert judge1(claim, passage).stance is expected
 
 
 @pytest.mark.xfail(strict=True, reason="known gap: a correction whose corrected sentence "
