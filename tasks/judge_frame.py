@@ -129,6 +129,12 @@ _PHRASES = [
     (r"\bwent up\b", "rose"),
     (r"\bgoes up\b", "rises"),
     (r"\bwent down\b", "fell"),
+    # a comparative with a figure or "than" is a rise or a fall ("1% higher than in 2023");
+    # alone, "higher" and "lower" are adjectives ("high confidence", "lower house")
+    (r"(%|\bpercent|\bper cent)\s+higher\b", r"\1 rose"),
+    (r"\bhigher(?=\s+than\b|\s+by\s+\d)", "rose"),
+    (r"(%|\bpercent|\bper cent)\s+lower\b", r"\1 fell"),
+    (r"\blower(?=\s+than\b|\s+by\s+\d)", "fell"),
     (r"\bper cent\b", "percent"),
     (r"\b(?:shall|must|will|may|does|did|do|would|should) not exceed\b", "at most"),
     (r"\bnot (?:less|fewer) than\b", "at least"),
@@ -181,6 +187,7 @@ _ATTRIB_RE = re.compile(
     r"\b(?:rumou?rs?|rumou?red|allegations?|alleged(?:ly)?|alleges?|reportedly|"
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
     r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?) that)\b"
 )
 _CLAIM_DENIAL_RE = re.compile(
@@ -806,7 +813,7 @@ _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
-    r"went|goes|per cent|not exceed|than|vot"
+    r"went|goes|per cent|not exceed|than|vot|higher|lower"
 )
 
 

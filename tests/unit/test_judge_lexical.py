@@ -408,6 +408,13 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("adjective low", "Tarsel Optics cut its profit guidance for 2024.",
          "Tarsel Optics raised its profit guidance for 2024 despite low-margin January sales.",
          Stance.REFUTES),
+        # a comparative with a figure is a rise or a fall
+        ("comparative with a figure", "Tarsel Optics' Orrin sales fell in 2024.",
+         "Tarsel Optics' Orrin sales in 2024 were 4% higher than in 2023.", Stance.REFUTES),
+        # hearsay: what people say they were told is not the document's assertion
+        ("hearsay", "Tarsel Optics has committed to keeping its Orrin plant open.",
+         "Workers say they have been told that Tarsel Optics will keep its Orrin plant open.",
+         Stance.NEUTRAL),
         # "has shut down" is a done fact whichever words say it
         ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
          "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
