@@ -59,7 +59,7 @@ __all__ = [
 # Lexicons.
 
 _CONCEPT_GROUPS = """job jobs position positions post posts role roles vacancy vacancies worker
-workers staff employee employees people person persons headcount starter starters recruit
+workers staff employee employees people person persons headcount recruit
 recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
 create creating created add adding added|factory plant site works mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
@@ -347,7 +347,14 @@ _MONTHS = {m: i + 1 for i, m in enumerate(
 _MONTH_ABBR = {m[:3]: i for m, i in _MONTHS.items() if m != "may"}
 _QUARTER_RE = re.compile(r"\b(first|second|third|fourth)[- ]quarter\b|\b(q[1-4])\b")
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")
-_YEAR_RE = re.compile(r"(?<![\d.,$€£])\b(1[89]\d\d|20\d\d)\b(?![.,]\d)")
+_YEAR_RE = re.compile(
+    r"(?<![\d.,$€£])\b(1[89]\d\d|20\d\d)\b(?![.,]\d)"
+    r"(?!\s+(?:votes?|people|persons|jobs|posts|employees|staff|workers|homes|houses|"
+    r"apartments|flats|units|signatures|visitors|passengers|riders|members|students|pupils|"
+    r"patients|cases|deaths|seats|tickets|vehicles|cars|trips|journeys|customers|users|"
+    r"households|residents|copies|entries|applications|objections|responses|complaints)\b)"
+)
+"""A year: 1800–2099, not a decimal or an amount, and not a count ("receiving 1842 votes")."""
 
 
 @lru_cache(maxsize=1)

@@ -415,6 +415,14 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("hearsay", "Tarsel Optics has committed to keeping its Orrin plant open.",
          "Workers say they have been told that Tarsel Optics will keep its Orrin plant open.",
          Stance.NEUTRAL),
+        # a count is not a year: "1842 votes" puts the claim in no year
+        ("count, not a year", "Maren Holt received 1842 votes in the Orrin by-election.",
+         "In 2024 Maren Holt received 1,842 votes in the Orrin by-election.",
+         Stance.SUPPORTS),
+        # "came into operation" starts something; it is not a job ("starters")
+        ("start is not a job", "Orrin's redesigned bus network came into operation in 2024.",
+         "The Orrin drivers' union said its members will work hard to make the new bus "
+         "network a success in 2024.", Stance.NEUTRAL),
         # "has shut down" is a done fact whichever words say it
         ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
          "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
