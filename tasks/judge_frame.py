@@ -37,6 +37,7 @@ from affidavit.tasks.judge_lexical import (
     STOPWORDS,
     Figure,
     FrameConfig,
+    is_estimate_figure,
     normalize_figures,
     tokenize,
     without_names,
@@ -483,6 +484,8 @@ class ClaimFrame:
             plan or expectation in the evidence then supports it only in part.
         degrees: The claim's degree classes (:func:`claim_degrees`): a sentence without them
             supports the claim only in part.
+        estimates: Per figure, whether it is an end of a range or a factor
+            (``is_estimate_figure``): another value does not refute it.
         name_words: The claim's capitalised names as written, without those whose every
             term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
             term's).
@@ -504,6 +507,7 @@ class ClaimFrame:
     weak_subject: bool = False
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
+    estimates: tuple[bool, ...] = ()
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -738,6 +742,7 @@ def parse_claim_frame(
         and bool(_DONE_RE.search(plain) or _DONE_RE.search(folded)),
         weak_subject=weak_subject,
         degrees=claim_degrees(plain),
+        estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -1014,8 +1019,9 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted in zip(
-            frame.figures, frame.heads, frame.lower_bounds, frame.counted, strict=True
+        for cf, head, lower, counted, estimate in zip(
+            frame.figures, frame.heads, frame.lower_bounds, frame.counted,
+            frame.estimates or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
@@ -1039,6 +1045,8 @@ def judge_frames(
                 approx += 1
                 continue
             for sf in figs:
+                if estimate or is_estimate_figure(s.folded, sf):
+                    continue  # an end of a range, or a factor: not a value of the quantity
                 counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
                 if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
                     (cf.unit or "").endswith("_span")

@@ -1035,7 +1035,8 @@ class LexicalJudge:
         conflicts = [
             c
             for c in (
-                _figure_conflict(claim.figures, normalize_figures(doc.folded[best])),
+                _figure_conflict(claim.figures, normalize_figures(doc.folded[best]),
+                                 _fold(claim_text), doc.folded[best]),
                 _antonym_conflict(claim.terms, sent_set),
                 _frame_conflict(claim.terms, sent_set),
             )
@@ -1360,8 +1361,50 @@ def _quote(text: str, spans: list[tuple[int, int]], i: int, min_chars: int) -> s
     return text[a:b]
 
 
-def _figure_conflict(claim_figs: list[Figure], sent_figs: list[Figure]) -> str | None:
-    """Name a claim figure whose unit appears in the sentence only with other values."""
+_RANGE_AFTER_RE = re.compile(r"\s*(?:[^\W\d]{1,8}\.?\s*)?(?:–|—|-|to|and)\s*[-+±]?[$€£]?\d")
+_RANGE_BEFORE_RE = re.compile(
+    r"(?:\d[\w%°˚.,]*\s*(?:–|—|-|to)\s*[$€£]?|\bbetween\s+[$€£]?|±\s*)$"
+)
+_FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b")
+
+
+def is_estimate_figure(folded: str, fig: Figure) -> bool:
+    """Whether a figure is an end of a range or a factor.
+
+    Ranges: "16–21 cm", "between 0.13 and 0.19", "20 to 30 feet", "400,000 ± 100,000";
+    factors: "five times more likely". An end of a range is not a value of its quantity, and
+    a factor compares two quantities the text may not name: neither is another value of a
+    claim's figure.
+
+    Args:
+        folded: The text the figure was read from (folded, as :func:`normalize_figures` reads).
+        fig: The figure, with its offsets in ``folded``.
+
+    >>> t = "sea level rose by 16–21 cm"
+    >>> [is_estimate_figure(t, f) for f in normalize_figures(t)]
+    [True, True]
+    >>> t = "revenue was 57 million euros"
+    >>> [is_estimate_figure(t, f) for f in normalize_figures(t)]
+    [False]
+    """
+    after = folded[fig.end : fig.end + 16]
+    before = folded[max(0, fig.start - 16) : fig.start]
+    return bool(
+        _RANGE_AFTER_RE.match(after) or _RANGE_BEFORE_RE.search(before)
+        or _FACTOR_AFTER_RE.match(after)
+    )
+
+
+def _figure_conflict(
+    claim_figs: list[Figure], sent_figs: list[Figure], claim_folded: str = "",
+    sent_folded: str = "",
+) -> str | None:
+    """Name a claim figure whose unit appears in the sentence only with other values.
+
+    Ends of ranges and factors (:func:`is_estimate_figure`) on either side are not compared.
+    """
+    claim_figs = [f for f in claim_figs if not is_estimate_figure(claim_folded, f)]
+    sent_figs = [f for f in sent_figs if not is_estimate_figure(sent_folded, f)]
     for cf in claim_figs:
         same_unit = [sf for sf in sent_figs if sf.unit == cf.unit]
         if not same_unit or cf.unit is None:

@@ -434,6 +434,24 @@ def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance)
     assert r.stance is expected, (phenomenon, r.rationale)
 
 
+@pytest.mark.parametrize(
+    ("claim", "body"),
+    [
+        # ends of ranges, on either side, are not values of the quantity
+        ("Orrin harbour's sea level rose by 25 cm after 1990.",
+         "Orrin harbour's sea level rose by 16–21 cm after 1990, the survey said."),
+        ("Orrin harbour's sea level rose by 20 to 30 cm after 1990.",
+         "Orrin harbour's sea level rose by 16 cm after 1990, the survey said."),
+        # a factor compares two quantities
+        ("Orrin heatwaves are five times more likely after 1990.",
+         "Orrin heatwaves are 1.2 times more likely after 1990 in the model runs."),
+    ],
+)
+def test_ranges_and_factors_are_not_other_values(claim: str, body: str) -> None:
+    for judge in (frame1, judge1):
+        assert judge(claim, body).stance is not Stance.REFUTES
+
+
 def test_title_names_the_subject_the_text_does_not() -> None:
     claim = "Tarsel Optics' net sales for 2023 were 1.18 billion dollars."
     body = _PAD + "Net sales for fiscal 2023 increased 8.3% to $1,180.3 million. More later."
