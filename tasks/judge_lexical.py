@@ -902,11 +902,16 @@ class LexicalJudge:
             default = idf[""]
         if titles is not None and len(titles) != len(pairs):
             raise ValueError(f"{len(titles)} titles for {len(pairs)} pairs")
-        return [
-            self._judge(claim, text, docs[text], idf, default,
-                        titles[k] if titles is not None else None)
-            for k, (claim, text) in enumerate(pairs)
-        ]
+        out = []
+        for k, (claim, text) in enumerate(pairs):
+            r = self._judge(claim, text, docs[text], idf, default,
+                            titles[k] if titles is not None else None)
+            if r.stance is Stance.SUPPORTS and names_nothing(claim):
+                r = JudgeResult(Stance.PARTIAL, r.relevance, r.quote,
+                                "the claim names no subject of its own; " + r.rationale,
+                                r.judge, r.is_failure)
+            out.append(r)
+        return out
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -1261,6 +1266,37 @@ own."""
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
 """A claim whose subject is a pronoun (a sentence taken out of its text) names no subject to
 check: it is read over the best sentences, as before frames."""
+
+_FRAGMENT_RE = re.compile(
+    r"\s*[\"'\u2018\u201c]?(?:as|because|while|when|if|since|although|though|whereas)\s+[a-z]"
+)
+"""A claim that opens with a subordinator ("as continents rise after ...") is a clause taken
+out of its sentence: it has no main clause of its own."""
+
+
+_CONNECTIVE_PRONOUN_RE = re.compile(
+    r"\s*[\"'\u2018\u201c]?(?:however|but|yet|still|moreover|instead|thus|therefore|"
+    r"meanwhile)\b,?\s*(?:he|she|it|they|this|these)\b",
+    re.I,
+)
+
+
+def names_nothing(claim: str) -> bool:
+    """Whether a claim has no subject of its own.
+
+    Two shapes: a pronoun after a connective ("However, it is unable to explain ...": a step
+    of someone's argument, taken out of it) and a subordinate clause taken out of its
+    sentence ("as continents rise ..."). Evidence supports such a claim only in part: nothing
+    says what it speaks of. (A claim that simply opens with a pronoun, "He was born in
+    1970", is usually about its text's topic, which the evidence may name.)
+
+    >>> names_nothing("However, it is unable to explain the trend."), names_nothing("Ice melts.")
+    (True, False)
+    >>> names_nothing("as continents rise after the ice melted"), names_nothing("He was born.")
+    (True, False)
+    """
+    return bool(_CONNECTIVE_PRONOUN_RE.match(claim) or _FRAGMENT_RE.match(claim))
+
 
 _CAP_RE = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of|the|de|von|van|and|&)?\s*[A-Z][\w'\-]*)*")
 

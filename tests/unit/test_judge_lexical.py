@@ -452,6 +452,22 @@ def test_ranges_and_factors_are_not_other_values(claim: str, body: str) -> None:
         assert judge(claim, body).stance is not Stance.REFUTES
 
 
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "However, it raised Orrin harbour's sea level by 20 cm in 2023.",
+        "as it raised Orrin harbour's sea level by 20 cm in 2023",
+    ],
+)
+def test_claim_that_names_nothing_is_supported_in_part(claim: str) -> None:
+    body = "The Brel dam raised Orrin harbour's sea level by 20 cm in 2023, the survey said."
+    named = judge1("The Brel dam raised Orrin harbour's sea level by 20 cm in 2023.", body)
+    assert named.stance is Stance.SUPPORTS
+    r = judge1(claim, body)
+    assert r.stance is Stance.PARTIAL
+    assert "names no subject" in r.rationale
+
+
 def test_title_names_the_subject_the_text_does_not() -> None:
     claim = "Tarsel Optics' net sales for 2023 were 1.18 billion dollars."
     body = _PAD + "Net sales for fiscal 2023 increased 8.3% to $1,180.3 million. More later."
