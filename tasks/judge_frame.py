@@ -42,6 +42,7 @@ from affidavit.tasks.judge_lexical import (
     tokenize,
     without_names,
 )
+from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
 from affidavit.tasks.judge_lexical import _fold as fold_text
 from affidavit.tasks.judge_lexical import _stem as stem
 
@@ -474,7 +475,8 @@ class ClaimFrame:
         is_plan: Whether the claim itself states a plan or future event ("is set to",
             "will", "plans to"): a plan in the evidence then supports it fully.
         is_negated: Whether the claim itself is negated ("not", "never", "n't"), or asserts
-            a denial ("was disproved", "is a myth"). Negations inside names and titles, and
+            a denial with no named agent ("was disproved", "is a myth"; not "Postma disproved
+            it", which is about Postma). Negations inside names and titles, and
             "without" (a condition or a manner: "without carbon dioxide, life would die"), do
             not count.
         is_reversal: Whether the claim reverses its object ("overturned the refusal").
@@ -684,7 +686,11 @@ def parse_claim_frame(
     predicate: dict[str, float] = {}
     # Modal and planning words are the claim's modality, and negation and denial words its
     # polarity: neither is its predicate.
-    bare = _PLAN_RE.sub("  ", _CLAIM_DENIAL_RE.sub(" ", _NEG_RE.sub(" ", folded)))
+    agent_judges = bool(agent_denials(claim))  # "Postma disproved X": his act, a predicate
+    bare = _NEG_RE.sub(" ", folded)
+    if not agent_judges:
+        bare = _CLAIM_DENIAL_RE.sub(" ", bare)
+    bare = _PLAN_RE.sub("  ", bare)
     bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
     toks = tokenize(bare)
     for k, t in enumerate(toks):
@@ -733,7 +739,7 @@ def parse_claim_frame(
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
             _NEG_RE.search(unnamed.replace("without", " "))
-            or _CLAIM_DENIAL_RE.search(unnamed)
+            or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
         ),
         is_reversal=is_reversal,
         # read on the words as written ("has shut down", before it is rewritten "closing")

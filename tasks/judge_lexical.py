@@ -954,7 +954,7 @@ class LexicalJudge:
             terms=terms,
             content=content,
             total=sum(content.values()) or 1.0,
-            neg=_neg_count(terms, folded),
+            neg=max(0, _neg_count(terms, folded) - _agent_denials(claim)),
             figures=normalize_figures(_fold(claim)),
             hedged=any(t in hedge for t in terms),
             folded=folded,
@@ -1225,6 +1225,40 @@ def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, flo
     idf = {t: math.log((n + 1) / (c + 1)) + 1.0 for t, c in df.items()}
     idf[""] = math.log(n + 1) + 1.0
     return idf
+
+
+_DENIAL_WORD_RE = re.compile(
+    r"\b(?:disprov\w*|debunk\w*|refut\w*|retract\w*|wrong|hoax(?:es)?|myths?|false|"
+    r"incorrect|mistaken|erroneous|misleading)\b",
+    re.I,
+)
+
+
+_AGENT_JUDGES_RE = re.compile(
+    r"^\W*(?:the\s+)?(?:[A-Z][\w\-]*\s+){1,5}(?:\w+\s+){0,2}?"
+    r"(?i:disprov\w*|debunk\w*|refut\w*|retract\w*|calls?|called|says?|said|claims?|"
+    r"claimed|argues?|argued|(?:was|were|is|are)\s+(?:wrong|mistaken|incorrect))\b"
+)
+
+
+def _agent_denials(claim: str) -> int:
+    """Count the words of a claim by which its named subject judges something untrue.
+
+    "Postma disproved the greenhouse effect", "John Coleman calls global warming a hoax",
+    "IPCC were wrong about the glaciers". Such a claim is about what its subject said or did,
+    not a negation of what is denied: a source that states the denied thing neither
+    contradicts nor supports it.
+
+    >>> _agent_denials("Postma disproved the greenhouse effect.")
+    1
+    >>> _agent_denials("The 97% consensus has been disproven.")
+    0
+    >>> _agent_denials("The closure of the Tarsel plant in Orrin is a myth.")
+    0
+    """
+    if not _AGENT_JUDGES_RE.match(claim):
+        return 0
+    return len(_DENIAL_WORD_RE.findall(claim))
 
 
 _NAME_RUN_RE = re.compile(r"(?:\b[A-Z][\w'\u2019\-]*\s+)+[A-Z][\w'\u2019\-]*")

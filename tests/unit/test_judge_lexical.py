@@ -468,6 +468,16 @@ def test_claim_that_names_nothing_is_supported_in_part(claim: str) -> None:
     assert "names no subject" in r.rationale
 
 
+def test_a_named_agents_verdict_is_not_a_negated_claim() -> None:
+    # "Lena Voss disproved X" is about what Lena Voss did: a source stating X does not
+    # contradict it (as it contradicts "X was disproved").
+    body = "Lena Voss spoke at the meeting. Tarsel Optics closed its Orrin plant in May."
+    agent = frame1("Lena Voss disproved the closure of the Tarsel Optics plant in Orrin.", body)
+    plain = frame1("The closure of the Tarsel Optics plant in Orrin was disproved.", body)
+    assert agent.stance is not Stance.REFUTES
+    assert plain.stance is Stance.REFUTES
+
+
 def test_title_names_the_subject_the_text_does_not() -> None:
     claim = "Tarsel Optics' net sales for 2023 were 1.18 billion dollars."
     body = _PAD + "Net sales for fiscal 2023 increased 8.3% to $1,180.3 million. More later."
