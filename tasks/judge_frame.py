@@ -515,12 +515,23 @@ class ClaimFrame:
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
 
 
+_SETTING_RE = re.compile(
+    r"^\W*(?:according to|in|on|at|by|since|after|during|from)\s+[^,;]{1,40},\s*(?=\S)", re.I
+)
+"""A leading phrase of source, place or time ("According to the WHO,", "In Alaska,"): the
+claim's subject follows it."""
+
+_UNIT_NAMES = frozenset("fahrenheit celsius centigrade kelvin".split())
+"""Units written capitalised, which name no subject."""
+
+
 def _subject_words(claim: str) -> list[str]:
     """Capitalised words of the claim that are names (not a capitalised first common word).
 
     The first word counts when the next is capitalised too, when it is possessive or an
     acronym, or when no other word of the claim is a name (the claim is about something).
     """
+    claim = _SETTING_RE.sub("", claim, count=1)
     words = re.findall(r"[\w'’\-&]+", claim)
     out: list[str] = []
     first = ""
@@ -528,7 +539,7 @@ def _subject_words(claim: str) -> list[str]:
         if not w[:1].isupper():
             continue
         low = w.lower()
-        if low in STOPWORDS or low in _MONTHS:
+        if low in STOPWORDS or low in _MONTHS or low in _UNIT_NAMES:
             continue
         if i == 0:
             nxt = words[1] if len(words) > 1 else ""

@@ -570,3 +570,22 @@ def test_digits_glued_to_letters_are_names_not_figures() -> None:
     assert [(f.value, f.unit) for f in normalize_figures("CO2 rose 2% and H2O fell")] == [
         (2.0, "percent")
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject_words"),
+    [
+        # a leading phrase of source, place or time is not the subject
+        ("According to the Brel Institute, Orrin smog doubled in 2023.", ["Orrin"]),
+        ("In Alaska, researchers found remnants of the 1918 flu.", []),
+        # a unit written capitalised names nothing
+        ("The Orrin lagoon warmed by 2 degrees Fahrenheit.", ["Orrin"]),
+        # names after a leading date phrase stay
+        ("From April 2025, drivers at Market Street car park will pay more.",
+         ["Market", "Street"]),
+    ],
+)
+def test_claim_subject_words(claim: str, subject_words: list[str]) -> None:
+    from affidavit.tasks.judge_frame import _subject_words
+
+    assert _subject_words(claim) == subject_words
