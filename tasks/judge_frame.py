@@ -178,7 +178,8 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|untrue|false)\b|n't\b"
+    r"\b(?:not(?!\s+(?:only|just|merely|least)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"without|cannot|untrue|false)\b|n't\b"
 )
 _DENIAL_RE = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:ed|es|ing)?|rebut(?:s|ted)?|refut(?:e|ed|es)|"
@@ -190,7 +191,9 @@ _ATTRIB_RE = re.compile(
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
-    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?) that)\b"
+    r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
+    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?|"
+    r"maintains?|maintained|asserts?|asserted) that)\b"
 )
 _CLAIM_DENIAL_RE = re.compile(
     _DENIAL_RE.pattern[:-3]
@@ -956,6 +959,65 @@ def _cue_before(
     return False
 
 
+_SCOPE_SKIP = frozenset(
+    """be is are was were been being am have has had having do does did will would shall should
+    can could may might must yet even also still ever currently now longer further more any
+    plans plan planned planning intention intentions intend intends intended expect expects
+    expected likely immediately again actually really to the a an its their his her our this
+    that these those it they he she we you""".split()
+)
+"""Words a negation reaches over to the word it negates ("has not yet approved", "has no
+plans to close", "did not actually sell")."""
+
+
+def _negation_scopes(
+    s: SentenceFrame, targets: frozenset[str], window: int, extra: Sequence[int] = ()
+) -> bool:
+    """Whether a negation cue of the sentence negates one of the claim's predicate concepts.
+
+    A negation negates the first word after it that is not an auxiliary, an adverb or a plan
+    word ("did not approve", "has no plans to close", "not 75 million"): "do not dispute that
+    climate change exists" negates "dispute", not "change". Before a wh-word it negates the
+    clause that follows ("is not what farmers were paid"). At most ``window`` words are read
+    past the cue. Figures at the character offsets ``extra`` count as predicate words.
+
+    Args:
+        s: The sentence.
+        targets: The claim's predicate concepts the sentence holds.
+        window: Words read past each cue.
+        extra: Character offsets of the claim's figures in the sentence.
+    """
+    if not s.neg_at:
+        return False
+    words = list(_WORD_RE.finditer(s.folded))
+    concepts = s.word_concepts
+    for c in s.neg_at:
+        k = bisect_right(s.starts, c)  # the word after the cue's first word
+        read = 0
+        clause = False  # "is not what farmers were paid": the negation covers a clause
+        while k < len(words) and read < window:
+            w = words[k].group(0)
+            if any(words[k].start() <= f < words[k].end() for f in extra):
+                return True
+            if w in _WH_WORDS and read == 0:
+                clause = True
+            if concepts[k] in targets:
+                return True
+            if clause or w in _SCOPE_SKIP or w.endswith("ly") or w in _NEG_WORDS:
+                k += 1
+                read += 1
+                continue
+            break
+    return False
+
+
+_WH_WORDS = frozenset("what how where when why which who whom whose".split())
+
+_NEG_WORDS = frozenset(
+    "not no never none nobody nothing neither nor without cannot n't untrue false".split()
+)
+
+
 def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) -> bool:
     """Whether the sentence (or, when it names no time, its context) names another period."""
     if claim.quarters:
@@ -1118,7 +1180,7 @@ def judge_frames(
         pred_here = pred_keys & s.concept_set
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
-        has_neg = _cue_before(s, s.neg_at, pred_here, cfg.negation_window, fig_at)
+        has_neg = _negation_scopes(s, pred_here, cfg.negation_window, fig_at)
         has_denial = s.has_denial
         has_attrib = s.has_attrib
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
@@ -1160,7 +1222,11 @@ def judge_frames(
             s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
             2 * cfg.scope_window, fig_at,
         )
-        if bears and (has_neg or denies) and not frame.is_negated and not strict:
+        if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
+            not strict
+        ):
+            # (someone arguing or rumoured to say "not X" is not the document's denial; "X
+            # dismissed claims that ..." is)
             keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
             continue
         if has_attrib:

@@ -423,6 +423,20 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("start is not a job", "Orrin's redesigned bus network came into operation in 2024.",
          "The Orrin drivers' union said its members will work hard to make the new bus "
          "network a success in 2024.", Stance.NEUTRAL),
+        # a negation negates the word it stands before
+        ("negation of another verb", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Tarsel Optics does not dispute that its sales in Orrin increased in 2024.",
+         Stance.SUPPORTS),
+        ("not only", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Tarsel Optics' sales in Orrin not only increased in 2024, they doubled.",
+         Stance.SUPPORTS),
+        ("negated clause", "Tarsel Optics paid its Orrin suppliers 41.2 cents a litre in 2024.",
+         "The 41.2 cent figure is not what Tarsel Optics paid its Orrin suppliers in 2024.",
+         Stance.REFUTES),
+        # someone arguing a position is not the document's assertion
+        ("argues", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Lena Voss argues that Tarsel Optics' sales in Orrin did not increase in 2024.",
+         Stance.NEUTRAL),
         # "has shut down" is a done fact whichever words say it
         ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
          "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
