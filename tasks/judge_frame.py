@@ -68,7 +68,7 @@ create creating created add adding added|factory plant site works mill facility
 axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
 withdraws withdrawn withdrawal withdrew
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
-approval grant granted permission permit permitted backed endorse endorsed clear cleared
+approval grant granted permission permit permitted backed endorse endorsed
 allow allowed consent go-ahead authorise authorised authorize authorized
 |reject rejects rejected rejection refuse refused refusal refuses block blocked blocks veto
 vetoed oppose opposed prohibit prohibited
@@ -120,6 +120,9 @@ _PHRASES = [
     (r"\bgave (?:the )?green light\b", "approved"),
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
+    # "refuse planning permission" refuses: the permission is the thing refused, not granted
+    (r"\b(refus\w*|withh[eo]ld\w*|den(?:y|ied|ies)|reject\w*)\s+(?:\w+\s+){0,3}?"
+     r"(?:permission|consent|approval)\b", r"\1"),
     (r"\bthrew out\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
@@ -592,6 +595,38 @@ def _name_groups(claim: str) -> list[str]:
     return out
 
 
+def short_form_names(claim: str, text: str) -> frozenset[str]:
+    """Terms of the claim's multi-word names that the text names by their short form.
+
+    A text names "the Pellworth Gazette" when it writes "the Gazette" and gives the head word
+    "Gazette" no other capitalised name ("the Harrowmere Gazette" is another paper).
+
+    Args:
+        claim: The claim as written.
+        text: The document text.
+
+    Returns:
+        The stemmed terms of every such name, to count as named.
+
+    >>> sorted(short_form_names("The Pellworth Gazette is closing.", "The Gazette is not closing."))
+    ['gazett', 'pellwo']
+    >>> sorted(short_form_names("The Pellworth Gazette is closing.", "The Orrin Gazette closed."))
+    []
+    """
+    out: set[str] = set()
+    for group in _name_groups(claim):
+        words = group.split()
+        head = re.escape(words[-1])
+        if not re.search(rf"\b[Tt]he\s+{head}\b", text):
+            continue
+        others = {
+            m.group(1) for m in re.finditer(rf"\b([A-Z][\w'’\-]*)\s+{head}\b", text)
+        } - set(words) - {"The"}
+        if not others:
+            out.update(t for w in words for t in tokenize(w))
+    return frozenset(out)
+
+
 def _counted(folded: str, fig: Figure) -> frozenset[str]:
     """Concept of the noun a count counts: the last word of the run right after it.
 
@@ -845,7 +880,7 @@ _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
-    r"went|goes|per cent|not exceed|than|vot|higher|lower"
+    r"went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval"
 )
 
 

@@ -1164,9 +1164,12 @@ class LexicalJudge:
         frame = self._claim_frame(claim_text, idf, default)
         if doc.frames is None:
             doc.frames = jf.parse_doc_frames(text, doc.spans, folded=doc.folded, terms=doc.terms)
+        named = frozenset(tokenize(title)) if title else frozenset()
+        if frame.names:
+            named |= jf.short_form_names(claim_text, text)  # "the Gazette"
         v = jf.judge_frames(
             frame, doc.frames, self.config.frame,  # type: ignore[arg-type]
-            title_terms=frozenset(tokenize(title)) if title else frozenset(),
+            title_terms=named,
         )
         quote = ""
         if v.index >= 0 and v.relevance > 0:

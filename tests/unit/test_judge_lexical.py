@@ -423,6 +423,14 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("start is not a job", "Orrin's redesigned bus network came into operation in 2024.",
          "The Orrin drivers' union said its members will work hard to make the new bus "
          "network a success in 2024.", Stance.NEUTRAL),
+        # refusing permission is a refusal; "clear" is not an approval
+        ("refused permission", "The Orrin council approved the Tarsel Optics warehouse.",
+         "The Orrin council decided to refuse planning permission for the Tarsel Optics "
+         "warehouse, against the clear advice of its officers.", Stance.REFUTES),
+        # a short form of the claim's name names it
+        ("short form of a name", "The Pellworth Gazette is shutting down.",
+         "After 131 years the Gazette will stop printing. But we are not shutting down.",
+         Stance.REFUTES),
         # a negation negates the word it stands before
         ("negation of another verb", "Tarsel Optics' sales in Orrin increased in 2024.",
          "Tarsel Optics does not dispute that its sales in Orrin increased in 2024.",
