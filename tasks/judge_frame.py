@@ -110,10 +110,11 @@ _LIGHT_VERBS = frozenset(
     do did does put puts completely fully entirely totally wholly partly partially currently
     now already recently finally officially formally effectively early late mid report
     reported reports reporting said say says announce announced announces stated booked
-    recorded""".split()
+    recorded stood stand stands""".split()
 )
 """Light verbs, verbs of reporting and degree adverbs: they carry no predicate of their own
-("gave the go-ahead", "reported revenue of", "shutting down completely")."""
+("gave the go-ahead", "reported revenue of", "shutting down completely", "stood at $640
+million")."""
 
 _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
@@ -741,6 +742,11 @@ def parse_claim_frame(
         bare = _CLAIM_DENIAL_RE.sub(" ", bare)
     bare = _PLAN_RE.sub("  ", bare)
     bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
+    # "at the end of 2023", "year-end": a time, read as the claim's period, not its predicate
+    bare = re.sub(
+        r"\b(?:at\s+)?the\s+end\s+of\s+(?=(?:the\s+)?(?:year|quarter|\d{4}|fiscal|financial))"
+        r"|\byear[- ]end\b", " ", bare,
+    )
     toks = tokenize(bare)
     for k, t in enumerate(toks):
         if (
@@ -777,7 +783,10 @@ def parse_claim_frame(
         subject=subject,
         predicate=predicate,
         figures=figures,
-        heads=tuple(_figure_head(folded, f) - subj_terms for f in figures),
+        # what each figure counts: not the subject, a light verb ("stood at") or a time word
+        heads=tuple(
+            _figure_head(folded, f) - subj_terms - light - {"end"} for f in figures
+        ),
         counted=tuple(_counted(folded, f) for f in figures),
         lower_bounds=tuple(
             bool(_LOWER_BOUND_RE.search(folded[max(0, f.start - 24) : f.start])) for f in figures
@@ -1106,6 +1115,7 @@ def judge_frames(
             found[stance] = (score, i, why)
 
     measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
+    value_stated = False  # some sentence states the claim's figure for its quantity
     last_time: TimeFrame | None = None
     lede_time: TimeFrame | None = None
     for i, s in enumerate(doc.sentences):
@@ -1275,6 +1285,7 @@ def judge_frames(
         if n_figs:
             if not (matched + approx == n_figs and on_quantity):
                 continue
+            value_stated = True
             if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
             elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
@@ -1299,9 +1310,7 @@ def judge_frames(
                      f"degree ('{lacks}')")
             else:
                 keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
-    if "FIGURE" in found and (
-        not ({"SUPPORTS", "PARTIAL"} & found.keys()) or _is_correction(doc)
-    ):
+    if "FIGURE" in found and (not value_stated or _is_correction(doc)):
         # A different value of the claim's quantity refutes it, unless the document also
         # states the claim's value (then the other figure is another quantity of its own) and
         # is not a correction (which quotes the value it corrects).
