@@ -427,8 +427,8 @@ def frame1(claim: str, body: str) -> JudgeResult:
         # expects or plans ("stood at" is only a verb of stating a value)
         ("other value among plans", "Tarsel Optics' order backlog stood at $640 million at "
          "the end of 2023.",
-         "At December 31, 2023, Tarsel Optics' backlog was $460.2 million. We expect to ship "
-         "substantially all of the backlog during 2024.", Stance.REFUTES),
+         "At December 31, 2023, Tarsel Optics' order backlog was $460.2 million. We expect "
+         "to ship substantially all of it during 2024.", Stance.REFUTES),
         # refusing permission is a refusal; "clear" is not an approval
         ("refused permission", "The Orrin council approved the Tarsel Optics warehouse.",
          "The Orrin council decided to refuse planning permission for the Tarsel Optics "
