@@ -16,14 +16,20 @@ normalised text is reported.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import polars as pl
 
 from affidavit.tasks.minhash import WordArrays, word_arrays
 
-__all__ = ["PassageConfig", "PassageResult", "find_shared_passages", "word_ids"]
+__all__ = [
+    "PassageConfig",
+    "PassageResult",
+    "find_shared_passages",
+    "ngram_hashes_by_doc",
+    "word_ids",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,11 +128,25 @@ class PassageResult:
             (int64, the word range ``[lo, hi)`` of each document that its shared runs span).
         n_furniture_ngrams: Distinct n-grams dropped as page furniture of a host.
         n_common_ngrams: Distinct n-grams dropped for occurring in too many documents.
+        bad_ngrams: One row per distinct passage n-gram judged furniture or boilerplate in
+            this call (to be kept with the passage material, so that a later incremental call
+            knows them without the documents that made them so): ``h`` (uint64) and ``kind``
+            (str): ``common`` (in too many clusters or documents), ``host`` (in many clusters
+            of one host), ``own_host`` (in a few clusters of one host and on no other host;
+            the only judgement a document of another host can undo).
+        templates: One row per short template n-gram judged in this call: ``h`` (uint64),
+            ``host`` (str).
     """
 
     pairs: pl.DataFrame
     n_furniture_ngrams: int
     n_common_ngrams: int
+    bad_ngrams: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"h": pl.UInt64, "kind": pl.String})
+    )
+    templates: pl.DataFrame = field(
+        default_factory=lambda: pl.DataFrame(schema={"h": pl.UInt64, "host": pl.String})
+    )
 
 
 _EMPTY_PAIRS = pl.DataFrame(
@@ -175,6 +195,32 @@ def word_ids(words_per_doc: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray
     return ids, lengths, offsets
 
 
+def ngram_hashes_by_doc(
+    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The passage n-gram hashes of each document, as ``find_shared_passages`` forms them.
+
+    Args:
+        words: The documents' words.
+        n: Words per n-gram (``PassageConfig.ngram_words``).
+        line_lengths: Words per line of each document, when n-grams must not cross lines.
+
+    Returns:
+        ``(hashes, offsets)``: uint64 hashes in document order (by start word), int64
+        offsets of shape ``(n_docs + 1,)``.
+    """
+    offsets = words.offsets
+    seg = offsets
+    if line_lengths is not None:
+        flat = np.fromiter((c for d in line_lengths for c in d), dtype=np.int64)
+        seg = np.unique(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
+    h, starts = _ngram_hashes(words.hashes, seg, n)
+    doc = np.searchsorted(offsets, starts, side="right") - 1
+    out = np.zeros(len(offsets), dtype=np.int64)
+    np.cumsum(np.bincount(doc, minlength=len(offsets) - 1), out=out[1:])
+    return h, out
+
+
 def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Hash every word n-gram that lies inside one segment (document, or line when given).
 
@@ -213,10 +259,16 @@ def _template_starts(
     has_host: np.ndarray,
     config: PassageConfig,
 ) -> np.ndarray:
-    """Global start positions of short n-grams that are templates of their host."""
+    """Find short n-grams that are templates of their host.
+
+    Returns:
+        ``(starts, templates)``: int64 global start positions, and a frame of ``h`` (uint64)
+        and ``host`` (int64 code).
+    """
+    none = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.Int64})
     hashes, starts = _ngram_hashes(ids, offsets, m)
     if len(hashes) == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), none
     doc = np.searchsorted(offsets, starts, side="right") - 1
     keep = has_host[doc]
     # a template is in at least template_min_docs documents, so it occurs at least as often:
@@ -234,8 +286,36 @@ def _template_starts(
         & (pl.col("n") >= config.template_host_share * pl.col("host_docs"))
     ).select("h", "host")
     if bad.height == 0:
+        return np.zeros(0, dtype=np.int64), none
+    starts_bad = frame.join(bad, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
+    return starts_bad, bad.cast({"h": pl.UInt64, "host": pl.Int64})
+
+
+def _known_template_starts(
+    ids: np.ndarray,
+    offsets: np.ndarray,
+    m: int,
+    hosts: Sequence[str | None],
+    known: pl.DataFrame,
+) -> np.ndarray:
+    """Find the global start positions of short n-grams listed in ``known``.
+
+    ``known`` has ``h`` (uint64) and ``host`` (str); a listed n-gram counts only on a
+    document of its host.
+    """
+    hashes, starts = _ngram_hashes(ids, offsets, m)
+    if len(hashes) == 0 or known.height == 0:
         return np.zeros(0, dtype=np.int64)
-    return frame.join(bad, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
+    doc = np.searchsorted(offsets, starts, side="right") - 1
+    keep = np.isin(hashes, known["h"].to_numpy())
+    frame = pl.DataFrame(
+        {
+            "h": hashes[keep],
+            "g": starts[keep],
+            "host": pl.Series([hosts[d] or "" for d in doc[keep].tolist()], dtype=pl.String),
+        }
+    )
+    return frame.join(known, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
 
 
 def find_shared_passages(
@@ -251,6 +331,11 @@ def find_shared_passages(
     sentence_lengths: Sequence[Sequence[int]] | None = None,
     quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
     min_sentence_words: int = 1,
+    known_bad: np.ndarray | None = None,
+    known_unsettled: np.ndarray | None = None,
+    known_templates: pl.DataFrame | None = None,
+    judge: np.ndarray | None = None,
+    skip: np.ndarray | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
@@ -281,6 +366,19 @@ def find_shared_passages(
             double quotation marks; when given, ``quoted_chars`` is the longest shared run
             that one document sets in quotation marks and the other does not, and that holds a
             figure (else 0).
+        known_bad: uint64 passage n-gram hashes already judged furniture or boilerplate
+            for good (``PassageResult.bad_ngrams`` of kind ``common`` or ``host`` of earlier
+            calls: their counts only grow): ignored wherever they stand, never judged again.
+        known_unsettled: uint64 hashes judged furniture earlier by a rule more documents can
+            undo (kind ``own_host``): ignored unless judged again here (``judge``).
+        known_templates: Short template n-grams already judged (``PassageResult.templates``
+            with host names); when given, templates are taken from it and not judged again.
+        judge: bool, shape ``(n_docs,)``: the documents whose n-grams are judged here (every
+            document holding one of them must be among ``words_per_doc``); the other n-grams
+            are furniture only when ``known_bad`` or ``known_unsettled`` says so. Default:
+            judge every n-gram.
+        skip: bool, shape ``(n_docs,)``: documents left out of the join (their n-grams are
+            not read); default none.
 
     Returns:
         A ``PassageResult``.
@@ -316,8 +414,26 @@ def find_shared_passages(
     if config.sample_mod > 1:
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
+    if skip is not None and skip.any():
+        keep = ~skip[np.searchsorted(offsets, starts, side="right") - 1]
+        hashes, starts = hashes[keep], starts[keep]
     if len(hashes) == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
+    judged_h = None
+    settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
+    if judge is not None:
+        doc_all = np.searchsorted(offsets, starts, side="right") - 1
+        judged = np.unique(hashes[judge[doc_all]])
+        judged_h = pl.Series("h", np.setdiff1d(judged, settled), dtype=pl.UInt64)
+    # n-grams known to be furniture, and not judged again here, cover their words wherever
+    # they stand (before any count)
+    known = settled
+    if known_unsettled is not None and len(known_unsettled):
+        undone = known_unsettled.astype(np.uint64)
+        if judged_h is not None:
+            undone = np.setdiff1d(undone, judged_h.to_numpy())
+        known = np.concatenate([known, undone])
+    known_starts = starts[np.isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     _, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
@@ -333,6 +449,8 @@ def find_shared_passages(
     grams = grams.unique(subset=["doc", "h"], keep="first")
     grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
     too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
+    if judged_h is not None:
+        too_many = too_many.filter(pl.col("h").is_in(judged_h.implode()))
     grams = grams.filter(pl.col("n_docs") <= config.max_docs)
     d = grams["doc"].to_numpy()
     grams = grams.with_columns(
@@ -345,6 +463,8 @@ def find_shared_passages(
         pl.col("n_clusters") > 1
     )
     is_common = pl.col("n_clusters") > config.furniture_max_clusters
+    if judged_h is not None:
+        is_common = is_common & pl.col("h").is_in(judged_h.implode())
     n_common = grams.filter(is_common)["h"].n_unique() + too_many["h"].n_unique()
     # a document without a host is a host of its own here
     host_key = pl.when(pl.col("has_host")).then(pl.col("host")).otherwise(-1 - pl.col("doc"))
@@ -353,6 +473,7 @@ def find_shared_passages(
         grams.filter(pl.col("has_host") & ~is_common)
         .group_by("h", "host")
         .agg(n_host=pl.col("cluster").n_unique(), n_hosts=pl.col("n_hosts").first())
+        .with_columns(by_count=pl.col("n_host") >= config.furniture_host_clusters)
         .filter(
             (pl.col("n_host") >= config.furniture_host_clusters)
             | (
@@ -362,21 +483,50 @@ def find_shared_passages(
             )
         )
     )
-    furniture_h = host_counts.select("h").unique()
+    furniture_h = host_counts.group_by("h").agg(by_count=pl.col("by_count").any())
+    if judged_h is not None:
+        furniture_h = furniture_h.filter(pl.col("h").is_in(judged_h.implode()))
     n_furniture = furniture_h.height
     grams = grams.with_columns(is_bad=is_common | pl.col("h").is_in(furniture_h["h"].implode()))
     # every word covered by a furniture or common n-gram is furniture: n-grams overlapping it
     # are dropped too, so a furniture line cannot leak through n-grams that straddle its edge
+    common_h = pl.concat(
+        [grams.filter(is_common).select("h"), too_many.select("h")]
+    ).unique()
+    bad_ngrams = pl.concat(
+        [
+            common_h.select(pl.col("h").cast(pl.UInt64), kind=pl.lit("common")),
+            furniture_h.join(common_h, on="h", how="anti").select(
+                pl.col("h").cast(pl.UInt64),
+                kind=pl.when(pl.col("by_count")).then(pl.lit("host")).otherwise(pl.lit("own_host")),
+            ),
+        ]
+    ).sort("h")
     bad_starts = np.concatenate(
-        [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy()]
+        [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
     total_words = len(ids)
     cover = np.zeros(total_words + 1, dtype=np.int64)
     np.add.at(cover, bad_starts, 1)
     np.add.at(cover, np.minimum(bad_starts + n, total_words), -1)
     m = config.template_words
+    templates = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.String})
     if m > 0:
-        t_starts = _template_starts(ids, offsets, m, host_of_doc, has_host, config)
+        if known_templates is not None:
+            t_starts = _known_template_starts(ids, offsets, m, hosts, known_templates)
+        else:
+            t_starts, t_bad = _template_starts(ids, offsets, m, host_of_doc, has_host, config)
+            if t_bad.height:
+                # host codes back to names (a code is the dense rank of the host name)
+                names = np.empty(int(host_of_doc.max()) + 1, dtype=object)
+                names[host_of_doc] = [h or "" for h in hosts]
+                templates = pl.DataFrame(
+                    {
+                        "h": t_bad["h"],
+                        "host": pl.Series(names[t_bad["host"].to_numpy()].tolist(),
+                                          dtype=pl.String),
+                    }
+                )
         np.add.at(cover, t_starts, 1)
         np.add.at(cover, np.minimum(t_starts + m, total_words), -1)
     is_bad_word = np.cumsum(cover[:-1]) > 0
@@ -393,7 +543,7 @@ def find_shared_passages(
         grams = grams.with_columns(is_new=pl.Series(new_mask[grams["doc"].to_numpy()]))
     grams = grams.with_columns(n=pl.len().over("h")).filter(pl.col("n") > 1).drop("n")
     if grams.height == 0:
-        return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common)
+        return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
     joined = grams.join(grams, on="h", suffix="_b").filter(
         (pl.col("doc") < pl.col("doc_b")) & (pl.col("cluster") != pl.col("cluster_b"))
     )
@@ -401,7 +551,7 @@ def find_shared_passages(
         joined = joined.filter(pl.col("is_new") | pl.col("is_new_b"))
     joined = joined.select(i=pl.col("doc"), j=pl.col("doc_b"), gi=pl.col("g"), gj=pl.col("g_b"))
     if joined.height == 0:
-        return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common)
+        return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
     cum = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=cum[1:])
     runs = (
@@ -499,4 +649,6 @@ def find_shared_passages(
         .filter(pl.col("passage_chars") >= min_chars)
         .sort("i", "j")
     )
-    return PassageResult(pairs.select(_EMPTY_PAIRS.columns), n_furniture, n_common)
+    return PassageResult(
+        pairs.select(_EMPTY_PAIRS.columns), n_furniture, n_common, bad_ngrams, templates
+    )

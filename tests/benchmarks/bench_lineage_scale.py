@@ -242,18 +242,24 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     )
     t_build = time.perf_counter() - t0
     rss_build = _rss_gib(resource.RUSAGE_SELF)
+    # what the warehouse keeps: passage material as Parquet, read lazily by the update
+    built.passages.write_parquet(folder / "passage_grams.parquet")
+    signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
+    del built
     t0 = time.perf_counter()
     added = update_lineage(
         extra,
-        stored_docs=base,
-        stored_signatures=built.signatures,
-        stored_edges=built.edges,
+        stored_docs=base.drop("text"),
+        stored_signatures=signatures,
+        stored_edges=edges_stored,
+        stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
+        stored_furniture=furniture,
     )
     t_inc = time.perf_counter() - t0
     origins = added.origins
     pred = dict(zip(origins["doc_id"].to_list(), origins["origin_doc_id"].to_list(), strict=True))
     agreement, recall = pair_agreement(pred, planted_groups(n_docs))
-    edges = pl.concat([built.edges, added.edges])
+    edges = pl.concat([edges_stored, added.edges])
     return {
         "build_s": round(t_build, 1),
         "build_docs": base.height,
