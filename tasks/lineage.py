@@ -552,8 +552,19 @@ def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """
     config = prep.minhash
     k = config.shingles.k
+    rows = np.asarray(rows, dtype=np.int64)
     if config.hash_scheme == "wordmix":
-        return shingle_hashes_from_words(prep.words.take(np.asarray(rows, dtype=np.int64)), k)
+        if len(rows) <= _PREPARE_BATCH:
+            return shingle_hashes_from_words(prep.words.take(rows), k)
+        # in batches of documents: the temporaries of hashing and sorting stay a batch's size
+        parts = [
+            shingle_hashes_from_words(prep.words.take(rows[a : a + _PREPARE_BATCH]), k)
+            for a in range(0, len(rows), _PREPARE_BATCH)
+        ]
+        offs = [parts[0][1]]
+        for _, off in parts[1:]:
+            offs.append(off[1:] + offs[-1][-1])
+        return np.concatenate([h for h, _ in parts]), np.concatenate(offs)
     texts = prep.texts.gather(np.asarray(rows, dtype=np.int64)).to_list() if len(rows) else []
     return shingle_hash_sets(texts, config.shingles, scheme="sha1")
 
@@ -913,6 +924,11 @@ def _link(
     lsh_edges, (li, lj) = _verify_pairs(prep, ci, cj, np.full(len(ci), -1, dtype=np.int64), config)
     if not config.find_passages or n < 2:
         return lsh_edges, None
+    # the shingle sets are let go during the passage join (the largest arrays of the run);
+    # the pairs it finds are hashed again, only their documents
+    prep.hashes = np.zeros(0, dtype=np.uint64)
+    prep.offsets = np.zeros(1, dtype=np.int64)
+    prep.set_pos = np.full(n, -1, dtype=np.int64)
     clusters = cluster_fn(li, lj) if cluster_fn is not None else _components(n, li, lj)
     rank = _rank(prep) if rank is None else rank
     pr = find_shared_passages(
@@ -1368,6 +1384,7 @@ def build_lineage(
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
     edges, pr = _link(prep, ci, cj, config, notes)
     origins = _origins_of(prep, edges, config, k)
+    prep.hashes = None
     return LineageResult(
         signatures=_signature_frame(prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash),
         edges=edges,
@@ -1573,8 +1590,8 @@ def _load_material(
     if words_only:
         n = pl.col("word_hashes").list.len().cast(pl.Int32)
         got = got.with_columns(
-            word_lengths=pl.col("word_hashes").list.eval(pl.element().cast(pl.Int32) * 0),
-            word_has_digit=pl.col("word_hashes").list.eval(pl.element() != pl.element()),
+            word_lengths=pl.col("word_hashes").list.eval(pl.element().is_null().cast(pl.Int32)),
+            word_has_digit=pl.col("word_hashes").list.eval(pl.element().is_null()),
             line_words=pl.concat_list(n),
             sentence_words=pl.concat_list(n),
             quoted_words=pl.lit([], dtype=pl.List(pl.Int32)),
@@ -1683,6 +1700,18 @@ def update_lineage(
         sigs_old, nsh_old = sigs_old[~redo], nsh_old[~redo]
     if config.minhash.hash_scheme == "sha1" and stored.height and not has_text:
         raise ValueError("the sha1 shingle scheme needs the stored texts")
+    if stored.height == 0:
+        # nothing stored: a build (the same result, tested, with less held at once)
+        src = (
+            pl.concat([stored_docs, new_docs], how="diagonal_relaxed")
+            if stored_docs.height
+            else new_docs
+        )
+        built = build_lineage(
+            src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config
+        )
+        built.notes = notes + [n for n in built.notes if n not in notes]
+        return built
     n_old, n_new = stored.height, fresh.height
     n_all = n_old + n_new
     meta = pl.concat([stored.select(_META), fresh.select(_META)], how="vertical_relaxed")

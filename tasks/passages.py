@@ -28,6 +28,7 @@ __all__ = [
     "PassageResult",
     "find_shared_passages",
     "ngram_hashes_by_doc",
+    "repeated_mask",
     "word_ids",
 ]
 
@@ -166,6 +167,10 @@ _EMPTY_PAIRS = pl.DataFrame(
     }
 )
 
+_HASH_BLOCK = 1 << 22
+"""N-gram start positions hashed at once, and entries per hash range counted at once
+(``repeated_mask``): 4M, so that temporaries stay ~100 MB whatever the corpus size."""
+
 _SENTENCES_LOOKED_AT = 4
 """Sentences from a run's start checked for ``full_sentence``."""
 
@@ -235,20 +240,56 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
     mult = gen.randint(1, 1 << 62, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(
         1
     )
-    u = ids.astype(np.uint64) + np.uint64(1)
-    with np.errstate(over="ignore"):
-        h = np.zeros(m, dtype=np.uint64)
-        for j in range(n):
-            h += u[j : j + m] * mult[j]
-        h ^= h >> np.uint64(33)
-        h *= np.uint64(0xFF51AFD7ED558CCD)
-        h ^= h >> np.uint64(33)
-        h *= np.uint64(0xC4CEB9FE1A85EC53)
-        h ^= h >> np.uint64(33)
-    starts = np.arange(m, dtype=np.int64)
-    doc_of = np.searchsorted(offsets, starts, side="right") - 1
-    valid = starts + n <= offsets[doc_of + 1]
-    return h[valid], starts[valid]
+    hs, ss = [], []
+    # in blocks of start positions, so that the temporaries stay a block's size
+    for a in range(0, m, _HASH_BLOCK):
+        b = min(a + _HASH_BLOCK, m)
+        u = ids[a : b + n - 1].astype(np.uint64) + np.uint64(1)
+        k = b - a
+        with np.errstate(over="ignore"):
+            h = np.zeros(k, dtype=np.uint64)
+            for j in range(n):
+                h += u[j : j + k] * mult[j]
+            h ^= h >> np.uint64(33)
+            h *= np.uint64(0xFF51AFD7ED558CCD)
+            h ^= h >> np.uint64(33)
+            h *= np.uint64(0xC4CEB9FE1A85EC53)
+            h ^= h >> np.uint64(33)
+        starts = np.arange(a, b, dtype=np.int64)
+        doc_of = np.searchsorted(offsets, starts, side="right") - 1
+        valid = starts + n <= offsets[doc_of + 1]
+        hs.append(h[valid])
+        ss.append(starts[valid])
+    return np.concatenate(hs), np.concatenate(ss)
+
+
+def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
+    """Tell which entries hold a hash that occurs at least ``min_count`` times.
+
+    Counted one hash range at a time (by the top bits), so the sort's temporaries are a
+    fraction of the array, not several times its size.
+
+    Args:
+        hashes: uint64, shape ``(n,)``.
+        min_count: Occurrences needed.
+
+    Returns:
+        bool, shape ``(n,)``.
+
+    >>> repeated_mask(np.array([5, 7, 5, 9], dtype=np.uint64)).tolist()
+    [True, False, True, False]
+    """
+    out = np.zeros(len(hashes), dtype=bool)
+    parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    top = hashes >> np.uint64(64 - bits)
+    for p in range(1 << bits):
+        idx = np.flatnonzero(top == p)
+        if len(idx) == 0:
+            continue
+        _, inverse, n_occ = np.unique(hashes[idx], return_inverse=True, return_counts=True)
+        out[idx] = n_occ[inverse] >= min_count
+    return out
 
 
 def _template_starts(
@@ -269,12 +310,12 @@ def _template_starts(
     hashes, starts = _ngram_hashes(ids, offsets, m)
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64), none
+    # a template is in at least template_min_docs documents, so it occurs at least as often:
+    # counting occurrences first leaves a small remainder for the exact count
+    keep = repeated_mask(hashes, config.template_min_docs)
+    hashes, starts = hashes[keep], starts[keep]
     doc = np.searchsorted(offsets, starts, side="right") - 1
     keep = has_host[doc]
-    # a template is in at least template_min_docs documents, so it occurs at least as often:
-    # counting occurrences first (one sort) leaves a small remainder for the exact count
-    uniq, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
-    keep &= n_occ[inverse] >= config.template_min_docs
     frame = pl.DataFrame(
         {"h": hashes[keep], "g": starts[keep], "doc": doc[keep], "host": host_of_doc[doc[keep]]}
     )
@@ -436,8 +477,7 @@ def find_shared_passages(
     known_starts = starts[np.isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
-    _, inverse, n_occ = np.unique(hashes, return_inverse=True, return_counts=True)
-    repeated = n_occ[inverse] > 1
+    repeated = repeated_mask(hashes)
     hashes, starts = hashes[repeated], starts[repeated]
     doc = np.searchsorted(offsets, starts, side="right") - 1
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
