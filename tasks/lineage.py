@@ -633,7 +633,7 @@ def _flat(col: pl.Series, dtype: type) -> tuple[np.ndarray, np.ndarray]:
     offsets = np.zeros(len(lens) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
     vals = col.explode().drop_nulls().to_numpy() if offsets[-1] else np.zeros(0)
-    return np.asarray(vals, dtype=dtype), offsets
+    return np.array(vals, dtype=dtype), offsets  # a copy: it may be written to
 
 
 def _split(vals: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
@@ -908,13 +908,14 @@ def _link(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
     With ``new_mask`` only pairs touching a new row are kept. ``cluster_fn`` maps the copy
     links found here (row pairs) to a cluster label per row (default: their components);
     ``rank`` is the time rank of each row (default ``_rank``). ``known_bad``,
-    ``known_unsettled``, ``known_templates``, ``judge`` and ``skip`` go to
+    ``known_unsettled``, ``known_templates``, ``judge``, ``skip`` and ``ngrams`` go to
     ``find_shared_passages``.
 
     Returns:
@@ -948,6 +949,7 @@ def _link(
         known_templates=known_templates,
         judge=judge,
         skip=skip,
+        ngrams=ngrams,
     )
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
@@ -1575,7 +1577,7 @@ def _load_material(
 
     With ``words_only`` only the word hashes are read (enough for shingle sets); the other
     columns are filled so that the rows stay well formed (one line, one sentence, no quotes,
-    no passage n-grams): such rows are skipped by the passage join.
+    no passage n-grams).
     """
     if not len(ids):
         return pl.DataFrame(schema=_MAT_POLARS)
@@ -1749,34 +1751,32 @@ def update_lineage(
         known_templates = furn.filter(pl.col("host") != "").select(
             h=pl.col("ngram_hash").cast(pl.UInt64), host="host"
         )
-        # stored documents sharing an unsettled passage n-gram with a new one: all of them
-        # (the stored n-gram hashes are scanned, no text is read)
+        # one pass over the stored material: the documents sharing an unsettled passage
+        # n-gram with a new one (all of them), and the stored members of candidate pairs
         all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
-        new_ng = np.setdiff1d(all_new_ng.astype(np.uint64), known_bad)
-        stored_ng = lf.filter(pl.col("config") == cfg_mat).select("doc_id", "ngram_hashes")
-        stored_ng = stored_ng.collect()
-        hits = stored_ng["ngram_hashes"].explode().is_in(pl.Series(new_ng).implode())
-        lens = stored_ng["ngram_hashes"].list.len().to_numpy()
-        hit_docs = np.unique(np.repeat(np.arange(len(lens)), lens)[hits.to_numpy()])
-        touched = stored_ng["doc_id"].gather(hit_docs)
-        del stored_ng, hits
-        stored_pos = stored.select("doc_id").with_row_index("row")
-        t_rows = stored_pos.filter(pl.col("doc_id").is_in(touched.implode()))["row"].to_numpy()
-        t_rows = t_rows.astype(np.int64)
-        # stored members of candidate pairs need only their words (for shingle sets)
+        new_ng = pl.Series(np.setdiff1d(all_new_ng.astype(np.uint64), known_bad))
         cand = np.concatenate([ci, cj])
-        c_rows = np.setdiff1d(cand[cand < n_old], t_rows)
-        sub_old = np.concatenate([t_rows, c_rows])
-        order = np.argsort(sub_old, kind="stable")
-        mat_old = pl.concat(
-            [
-                _load_material(lf, ids_all[t_rows].tolist(), cfg_mat),
-                _load_material(lf, ids_all[c_rows].tolist(), cfg_mat, words_only=True),
-            ]
-        )[order]
-        skip_old = np.concatenate([np.zeros(len(t_rows), bool), np.ones(len(c_rows), bool)])
-        sub_old = sub_old[order]
-        skip = np.concatenate([skip_old[order], np.zeros(n_new, bool)])
+        c_ids = pl.Series(ids_all[np.unique(cand[cand < n_old])].tolist(), dtype=pl.String)
+        got = (
+            lf.filter(pl.col("config") == cfg_mat)
+            .with_columns(
+                _hit=pl.col("ngram_hashes").list.eval(pl.element().is_in(new_ng.implode()))
+                .list.any()
+            )
+            .filter(pl.col("_hit") | pl.col("doc_id").is_in(c_ids.implode()))
+            .unique("doc_id", keep="first")
+            .collect()
+        )
+        got = (
+            stored.select("doc_id").with_row_index("row")
+            .join(got, on="doc_id", how="inner")
+            .sort("row")
+        )
+        sub_old = got["row"].to_numpy().astype(np.int64)
+        # stored members of candidate pairs alone are not read by the passage join
+        skip = np.concatenate([~got["_hit"].to_numpy().astype(bool), np.zeros(n_new, bool)])
+        mat_old = got.select(list(_MAT_POLARS)).cast(_MAT_POLARS)
+        del got
         judge = np.concatenate([np.zeros(len(sub_old), bool), np.ones(n_new, bool)])
         passages_out = mat_new
         # stored judgements kept: templates, settled ones, and those of n-grams no new
@@ -1808,6 +1808,12 @@ def update_lineage(
     _sort_sets(prep)
     pos = np.full(n_all, -1, dtype=np.int64)
     pos[sub] = np.arange(len(sub))
+    ngrams = None
+    if use_store and not config.passages.respect_lines:
+        # the stored n-gram hashes: one per start word of each document, in order
+        ng, ng_off = _flat(sub_mat["ngram_hashes"], np.uint64)
+        doc = np.repeat(np.arange(len(sub)), np.diff(ng_off))
+        ngrams = (ng, prep.words.offsets[doc] + np.arange(len(ng)) - ng_off[doc])
     # stored copy links (full rows), with the new ones they form clusters
     if stored_edges.height == 0:
         stored_e = pl.DataFrame(schema=_EDGE_POLARS)
@@ -1843,6 +1849,7 @@ def update_lineage(
         known_templates=known_templates,
         judge=judge,
         skip=skip,
+        ngrams=ngrams,
     )
     all_edges = pl.concat([stored_e, edges])
     # own text shares, for the clusters whose members time cannot order (``_own_text_share``)
@@ -1860,13 +1867,18 @@ def update_lineage(
         flagged = np.zeros(n_all, dtype=bool)
         flagged[comp[np.flatnonzero(np.isin(ids_all, list(flag_ids)))]] = True
         x_rows = np.flatnonzero(flagged[comp])
-        ps = pos[x_rows]
-        out_rows = x_rows[ps < 0]  # stored documents outside the loaded ones
-        mat_x = sub_mat[ps[ps >= 0]]
-        if len(out_rows):
-            assert lf is not None
-            mat_x = pl.concat([mat_x, _load_material(lf, ids_all[out_rows].tolist(), cfg_mat)])
-        x_order = np.concatenate([x_rows[ps >= 0], out_rows])
+        if lf is None:
+            x_order = x_rows
+            mat_x = sub_mat[pos[x_rows]]
+        else:  # their words (the shares need shingle sets only)
+            x_old, x_new = x_rows[x_rows < n_old], x_rows[x_rows >= n_old]
+            x_order = np.concatenate([x_old, x_new])
+            mat_x = pl.concat(
+                [
+                    _load_material(lf, ids_all[x_old].tolist(), cfg_mat, words_only=True),
+                    mat_new[x_new - n_old],
+                ]
+            )
         px = _prep_from_material(mat_x, meta[x_order], config, texts=texts_all.gather(x_order))
         px.n_shingles = n_sh[x_order]
         px.hashes, px.offsets = np.zeros(0, np.uint64), np.zeros(1, np.int64)

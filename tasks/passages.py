@@ -263,6 +263,13 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
     return np.concatenate(hs), np.concatenate(ss)
 
 
+def _isin(values: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """``np.isin`` by hashing (Polars), for a large ``values`` array; bool, shape of ``values``."""
+    if len(among) == 0:
+        return np.zeros(len(values), dtype=bool)
+    return pl.Series(values).is_in(pl.Series(among).implode()).to_numpy()
+
+
 def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
     """Tell which entries hold a hash that occurs at least ``min_count`` times.
 
@@ -344,8 +351,10 @@ def _known_template_starts(
     ``known`` has ``h`` (uint64) and ``host`` (str); a listed n-gram counts only on a
     document of its host.
     """
+    if known.height == 0:
+        return np.zeros(0, dtype=np.int64)
     hashes, starts = _ngram_hashes(ids, offsets, m)
-    if len(hashes) == 0 or known.height == 0:
+    if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     keep = np.isin(hashes, known["h"].to_numpy())
@@ -377,6 +386,7 @@ def find_shared_passages(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
@@ -420,6 +430,9 @@ def find_shared_passages(
             judge every n-gram.
         skip: bool, shape ``(n_docs,)``: documents left out of the join (their n-grams are
             not read); default none.
+        ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
+            and int64 global start positions (into the concatenated words); default: hashed
+            here.
 
     Returns:
         A ``PassageResult``.
@@ -451,7 +464,10 @@ def find_shared_passages(
         if seg_offsets[-1] != offsets[-1]:
             raise ValueError("line_lengths must sum to each document's word count")
         seg_offsets = np.unique(seg_offsets)
-    hashes, starts = _ngram_hashes(ids, seg_offsets, n)
+    if ngrams is not None:
+        hashes, starts = ngrams
+    else:
+        hashes, starts = _ngram_hashes(ids, seg_offsets, n)
     if config.sample_mod > 1:
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
@@ -474,7 +490,11 @@ def find_shared_passages(
         if judged_h is not None:
             undone = np.setdiff1d(undone, judged_h.to_numpy())
         known = np.concatenate([known, undone])
-    known_starts = starts[np.isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
+    known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
+    if judged_h is not None:
+        # only the judged n-grams can join a pair with a judged document
+        keep = _isin(hashes, judged_h.to_numpy())
+        hashes, starts = hashes[keep], starts[keep]
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
