@@ -88,6 +88,17 @@ class PassageConfig:
             seldom repeats in a quarter of a host's pages; a template line does in most.
         template_min_docs: See ``template_host_share``; keeps small samples of a host (the
             few documents of one pool) from calling their shared text a template.
+        echo_words: Words compared on each side of a shared stretch (``_echoed``); 0 turns
+            the rule off. A quotation is a verbatim passage set among the quoting text's own
+            words; two texts that each carry an edited version of one passage (two rewrites
+            of one source paragraph) also share the words around their longest verbatim run,
+            at the same alignment. Such runs count as shared text (``n_runs``) but are no
+            quoted passage (``passage_chars``, ``full_sentence``, ``quoted_chars`` leave them
+            out): they make no quote edge.
+        echo_share: Share of the compared words, equal at the same alignment, from which a
+            stretch is an echo. Unrelated English texts agree by chance on ~1-2% of aligned
+            words (the sum of squared word frequencies); two copies of one paragraph each
+            edited at 30% of its words agree on ~50%, lightly edited copies on most.
     """
 
     ngram_words: int = 8
@@ -101,6 +112,8 @@ class PassageConfig:
     template_host_share: float = 0.25
     template_min_docs: int = 10
     furniture_own_host_clusters: int = 2
+    echo_words: int = 10
+    echo_share: float = 0.25
 
     def __post_init__(self) -> None:
         """Reject impossible settings early."""
@@ -261,6 +274,83 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
         hs.append(h[valid])
         ss.append(starts[valid])
     return np.concatenate(hs), np.concatenate(ss)
+
+
+def _echoed(
+    runs: pl.DataFrame, ids: np.ndarray, offsets: np.ndarray, n: int, config: PassageConfig
+) -> np.ndarray:
+    """Tell which shared runs sit inside a longer stretch the two texts share loosely.
+
+    Runs of one pair on one alignment (diagonal) less than ``echo_words`` words apart form a
+    stretch, extended over the words equal on both sides next to it. Past the first word that
+    differs, the ``echo_words`` words before and after the stretch are compared position by
+    position on the same alignment; when at least ``echo_share`` of them are equal (and at
+    least half of the window could be compared), the stretch is an echo: the two texts carry
+    two edited versions of one passage, not one quoting the other.
+
+    Args:
+        runs: One row per run: ``i``, ``j``, ``diag`` (int64, global word offset from ``i``
+            to ``j``), ``start``, ``end`` (int64, global starts of its first and last n-gram).
+        ids: uint64 word hashes, all documents concatenated.
+        offsets: int64, shape ``(n_docs + 1,)``.
+        n: Words per n-gram.
+        config: ``echo_words`` and ``echo_share``.
+
+    Returns:
+        bool, shape ``(n_runs,)``, in ``runs`` order.
+    """
+    w = config.echo_words
+    r = runs.select(
+        "i", "j", "diag", "start", stop=pl.col("end") + n, row=pl.int_range(pl.len())
+    ).sort("i", "j", "diag", "start")
+    prev = pl.col("stop").cum_max().shift(1).over("i", "j", "diag")
+    r = r.with_columns(
+        stretch=((pl.col("start") - prev).fill_null(w + 1) > w).cum_sum()
+    )
+    st = r.group_by("stretch").agg(
+        i=pl.col("i").first(), j=pl.col("j").first(), diag=pl.col("diag").first(),
+        lo=pl.col("start").min(), hi=pl.col("stop").max(),
+    )
+    i = st["i"].to_numpy()
+    j = st["j"].to_numpy()
+    diag = st["diag"].to_numpy()
+    lo = st["lo"].to_numpy()
+    hi = st["hi"].to_numpy()
+    last = len(ids) - 1
+
+    def extend(edge: np.ndarray, step: int) -> np.ndarray:
+        # move past words equal on both sides (a verbatim continuation the n-gram join did
+        # not keep, e.g. words next to furniture) up to the first word that differs
+        edge = edge.copy()
+        act = np.arange(len(edge))
+        while len(act):
+            cand = edge[act] + (step if step > 0 else -1)
+            other = cand + diag[act]
+            valid = (
+                (cand >= offsets[i[act]]) & (cand < offsets[i[act] + 1])
+                & (other >= offsets[j[act]]) & (other < offsets[j[act] + 1])
+            )
+            eq = valid & (ids[np.clip(cand, 0, last)] == ids[np.clip(other, 0, last)])
+            act = act[eq]
+            edge[act] = cand[eq]
+        return edge
+
+    lo = extend(lo, -1)  # first shared word
+    hi = extend(hi - 1, 1) + 1  # one past the last shared word
+    k = np.arange(1, w + 1)
+    # the window starts one word beyond the first word that differs
+    pos = np.concatenate([lo[:, None] - 1 - k[None, :], hi[:, None] + k[None, :]], axis=1)
+    other = pos + diag[:, None]
+    ok = (
+        (pos >= offsets[i][:, None]) & (pos < offsets[i + 1][:, None])
+        & (other >= offsets[j][:, None]) & (other < offsets[j + 1][:, None])
+    )
+    same = ok & (ids[np.clip(pos, 0, last)] == ids[np.clip(other, 0, last)])
+    compared = ok.sum(axis=1)
+    echo = (compared >= w) & (same.sum(axis=1) >= config.echo_share * np.maximum(compared, 1))
+    per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
+    flags = r.join(per_stretch, on="stretch").sort("row")["echo"]
+    return flags.to_numpy().astype(bool)
 
 
 def _isin(values: np.ndarray, among: np.ndarray) -> np.ndarray:
@@ -621,6 +711,13 @@ def find_shared_passages(
         .group_by("i", "j", "diag", "run")
         .agg(start=pl.col("gi").min(), end=pl.col("gi").max(), n=pl.len())
     )
+    # an echoed run (``_echoed``) counts as shared text of the pair (``n_runs``) but is no
+    # passage one text quotes from the other
+    echo = (
+        _echoed(runs, ids, offsets, n, config)
+        if config.echo_words > 0
+        else np.zeros(runs.height, dtype=bool)
+    )
     # a run of consecutive n-grams from `start` to `end` covers words start .. end + n - 1
     start = runs["start"].to_numpy()
     stop = np.minimum(runs["end"].to_numpy() + n, len(lengths))
@@ -683,20 +780,22 @@ def find_shared_passages(
         chars=pl.Series(chars, dtype=pl.Int64),
         full=pl.Series(full, dtype=pl.Boolean),
         quoted=pl.Series(quoted_run, dtype=pl.Boolean),
+        verbatim=pl.Series(~echo, dtype=pl.Boolean),
     )
+    vb = pl.col("verbatim")
     pairs = (
         runs.group_by("i", "j")
         .agg(
-            passage_chars=pl.col("chars").max(),
+            passage_chars=pl.col("chars").filter(vb).max().fill_null(0),
             n_shared=pl.col("n").sum(),
             n_runs=pl.len(),
             total_chars=pl.col("chars").sum(),
-            full_sentence=pl.col("full").any(),
-            quoted_chars=pl.when(pl.col("quoted")).then(pl.col("chars")).otherwise(0).max(),
-            i_lo=pl.col("i_lo").min(),
-            i_hi=pl.col("i_hi").max(),
-            j_lo=pl.col("j_lo").min(),
-            j_hi=pl.col("j_hi").max(),
+            full_sentence=(pl.col("full") & vb).any(),
+            quoted_chars=pl.when(pl.col("quoted") & vb).then(pl.col("chars")).otherwise(0).max(),
+            i_lo=pl.col("i_lo").filter(vb).min(),
+            i_hi=pl.col("i_hi").filter(vb).max(),
+            j_lo=pl.col("j_lo").filter(vb).min(),
+            j_hi=pl.col("j_hi").filter(vb).max(),
         )
         .with_columns(
             pl.col("n_shared").cast(pl.Int64),
