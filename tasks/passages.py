@@ -284,8 +284,9 @@ def _echoed(
     Runs of one pair on one alignment (diagonal) less than ``echo_words`` words apart form a
     stretch, extended over the words equal on both sides next to it. Past the first word that
     differs, the ``echo_words`` words before and after the stretch are compared position by
-    position on the same alignment; when at least ``echo_share`` of them are equal (and at
-    least half of the window could be compared), the stretch is an echo: the two texts carry
+    position on the same alignment; when on either side at least ``echo_share`` of them are
+    equal (and at least half of that side's window could be compared; a shared paragraph
+    often ends right after the run), the stretch is an echo: the two texts carry
     two edited versions of one passage, not one quoting the other.
 
     Args:
@@ -346,8 +347,11 @@ def _echoed(
         & (other >= offsets[j][:, None]) & (other < offsets[j + 1][:, None])
     )
     same = ok & (ids[np.clip(pos, 0, last)] == ids[np.clip(other, 0, last)])
-    compared = ok.sum(axis=1)
-    echo = (compared >= w) & (same.sum(axis=1) >= config.echo_share * np.maximum(compared, 1))
+    echo = np.zeros(len(lo), dtype=bool)
+    for side in (slice(0, w), slice(w, 2 * w)):  # before, after: either side may show it
+        compared = ok[:, side].sum(axis=1)
+        n_same = same[:, side].sum(axis=1)
+        echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
     per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
     flags = r.join(per_stretch, on="stretch").sort("row")["echo"]
     return flags.to_numpy().astype(bool)
