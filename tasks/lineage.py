@@ -1651,9 +1651,9 @@ def update_lineage(
         config: Thresholds (must be those of the stored run).
 
     Returns:
-        ``LineageResult`` with only NEW signature, edge, passage and furniture rows (passage
-        rows of every document without ``stored_passages``), and the origins of all
-        documents, old and new.
+        ``LineageResult`` with only NEW signature, edge and passage rows (passage rows of
+        every document without ``stored_passages``), the whole furniture table after this run
+        (it replaces the stored one), and the origins of all documents, old and new.
 
     Raises:
         ValueError: When required columns are missing, stored signatures have another length,

@@ -94,7 +94,12 @@ class PassageConfig:
             of one source paragraph) also share the words around their longest verbatim run,
             at the same alignment. Such runs count as shared text (``n_runs``) but are no
             quoted passage (``passage_chars``, ``full_sentence``, ``quoted_chars`` leave them
-            out): they make no quote edge.
+            out): they make no quote edge. Measured: lineage-dev pair F1 per pool 0.9992 either
+            way, corpus 0.9813 -> 0.9814 (a wrong quote edge between two stories carrying one
+            wire paragraph goes); planted agreement of the synthetic scale corpus
+            (``tests/benchmarks/bench_lineage_scale.py``, documents sharing real paragraphs,
+            each edited at 30% of its words) 0.903 -> 0.961 at 30k documents and 0.836 ->
+            0.937 at 100k. 10 words give a share a step of 10%.
         echo_share: Share of the compared words, equal at the same alignment, from which a
             stretch is an echo. Unrelated English texts agree by chance on ~1-2% of aligned
             words (the sum of squared word frequencies); two copies of one paragraph each
@@ -276,6 +281,15 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
     return np.concatenate(hs), np.concatenate(ss)
 
 
+_ECHO_SHIFT = 0
+"""Words by which the compared positions of ``_echoed`` may be off the run's alignment.
+
+Measured (lineage-dev per pool / corpus pair F1, synthetic scale corpus planted agreement at
+30k documents): 0 with ``echo_share`` 0.25: 0.9992 / 0.9814, 0.961; 1 with 0.4: 0.9988 /
+0.9809, 0.969; 2 with 0.4: 0.9981 / 0.9802, 0.971. Off the alignment, function words agree
+by chance often enough to take real derivations' quotes for echoes."""
+
+
 def _echoed(
     runs: pl.DataFrame, ids: np.ndarray, offsets: np.ndarray, n: int, config: PassageConfig
 ) -> np.ndarray:
@@ -346,7 +360,13 @@ def _echoed(
         (pos >= offsets[i][:, None]) & (pos < offsets[i + 1][:, None])
         & (other >= offsets[j][:, None]) & (other < offsets[j + 1][:, None])
     )
-    same = ok & (ids[np.clip(pos, 0, last)] == ids[np.clip(other, 0, last)])
+    # equal at the same alignment (or ``_ECHO_SHIFT`` words off it: an edit that inserts or
+    # drops a word shifts the rest of the paragraph)
+    same = np.zeros(pos.shape, dtype=bool)
+    for d in range(-_ECHO_SHIFT, _ECHO_SHIFT + 1):
+        o = other + d
+        inside = (o >= offsets[j][:, None]) & (o < offsets[j + 1][:, None])
+        same |= ok & inside & (ids[np.clip(pos, 0, last)] == ids[np.clip(o, 0, last)])
     echo = np.zeros(len(lo), dtype=bool)
     for side in (slice(0, w), slice(w, 2 * w)):  # before, after: either side may show it
         compared = ok[:, side].sum(axis=1)

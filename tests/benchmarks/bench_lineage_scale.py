@@ -11,8 +11,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   stage (``affidavit.flows.stages.refresh_lineage``) calls on a fresh home: signatures, LSH band
   join, vectorised verification, the long-passage join with its furniture and quote rules, and
   origins. Then the same call adding ``--increment`` (1%) more documents to the stored result
-  (signatures and edges as the warehouse would hold them): ``increment_share`` is its wall time
-  over the build's. Wall times exclude synthesising the corpus.
+  as the warehouse holds it (signatures, edges, furniture, and the passage material as a
+  Parquet file read lazily; no stored text): ``increment_share`` is its wall time over the
+  build's. Wall times exclude synthesising the corpus.
 * ``datatrove``: its MinHash deduplication (the four local stages: signatures, buckets,
   clusters, filter; ``LocalPipelineExecutor`` with ``--workers`` tasks) on the same documents,
   for sizes up to ``--datatrove-max``. ``datatrove[processing]`` pins trafilatura < 1.12, which
