@@ -45,3 +45,21 @@ def test_repeated_mask_equals_counting_all_at_once():
     _, inv, cnt = np.unique(h, return_inverse=True, return_counts=True)
     for k in (2, 3, 10):
         assert np.array_equal(repeated_mask(h, k), cnt[inv] >= k)
+
+
+def test_a_quotation_closely_paraphrased_after_is_no_echo():
+    # a story quotes a sentence of a release in quotation marks, then paraphrases the next
+    # sentence closely: the run is a quotation, not an echo
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in the north".split()
+    story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
+    words = [release, story]
+    quoted = [[], [(20, 20 + len(QUOTED))]]  # the story sets the sentence in quotation marks
+    res = find_shared_passages(
+        words, [None, None], config=PassageConfig(echo_words=10), min_chars=1,
+        quoted_ranges=quoted,
+    )
+    assert res.pairs.height == 1
+    plain = find_shared_passages(
+        words, [None, None], config=PassageConfig(echo_words=10), min_chars=1
+    )
+    assert plain.pairs.height == 0  # without the marks, the paraphrase makes it an echo
