@@ -94,16 +94,17 @@ class PassageConfig:
             of one source paragraph) also share the words around their longest verbatim run,
             at the same alignment. Such runs count as shared text (``n_runs``) but are no
             quoted passage (``passage_chars``, ``full_sentence``, ``quoted_chars`` leave them
-            out): they make no quote edge, unless it is exactly a quotation in one document
-            (inside quotation marks that open and close with it) and stated in the other (a
-            story that quotes a sentence and closely paraphrases the next one: on verdicts-dev,
-            without this exception, corpus pair F1 0.9946 -> 0.9821; excepting every run
-            inside quotation marks lets the quoted speech that two copies of one paragraph
-            both carry through: planted agreement at 100k 0.937 -> 0.890). Measured: lineage-dev pair F1 per pool 0.9992 and
-            corpus 0.9813 either way; verdicts-dev 0.9946 either way; planted agreement of the synthetic scale corpus
-            (``tests/benchmarks/bench_lineage_scale.py``, documents sharing real paragraphs,
-            each edited at 30% of its words) 0.903 -> 0.961 at 30k documents and 0.836 ->
-            0.937 at 100k. 10 words give a share a step of 10%.
+            out), so they make no quote edge; unless the stretch is exactly a quotation in
+            one text (inside quotation marks that open and close with it) and stated in the
+            other: a story may quote a sentence and closely paraphrase the next one.
+            Measured, lineage-dev pair F1 per pool / corpus: 0.9992 / 0.9813 without the
+            rule, 0.9992 / 0.9814 with it; verdicts-dev corpus 0.9946 either way (0.9821
+            without the quotation exception); planted agreement of the synthetic scale corpus
+            (``tests/benchmarks/bench_lineage_scale.py``: documents drawing the same real
+            paragraphs, each edited at 30% of its words) at 30k documents 0.903 -> 0.971, at
+            100k 0.836 -> 0.936 (0.890 when every run inside quotation marks is excepted:
+            two copies of one paragraph carry its quoted speech both). 10 words on a side
+            make the share a step of 10%.
         echo_share: Share of the compared words, equal at the same alignment, from which a
             stretch is an echo. Unrelated English texts agree by chance on ~1-2% of aligned
             words (the sum of squared word frequencies); two copies of one paragraph each
@@ -288,9 +289,10 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
 _ECHO_SHIFT = 0
 """Words by which the compared positions of ``_echoed`` may be off the run's alignment.
 
-Measured (lineage-dev per pool / corpus pair F1, synthetic scale corpus planted agreement at
-30k documents): 0 with ``echo_share`` 0.25: 0.9992 / 0.9814, 0.961; 1 with 0.4: 0.9988 /
-0.9809, 0.969; 2 with 0.4: 0.9981 / 0.9802, 0.971. Off the alignment, function words agree
+Measured before the quotation exception of ``_echoed`` (lineage-dev per pool / corpus pair
+F1, synthetic scale corpus planted agreement at 30k documents): 0 with ``echo_share`` 0.25:
+0.9992 / 0.9814, 0.961; 1 with 0.4: 0.9988 / 0.9809, 0.969; 2 with 0.4: 0.9981 / 0.9802,
+0.971. Off the alignment, function words agree
 by chance often enough to take real derivations' quotes for echoes."""
 
 

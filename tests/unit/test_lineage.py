@@ -709,7 +709,6 @@ def test_update_verifies_a_stored_candidate_sharing_no_passage(pool, monkeypatch
     # 8-word passage n-gram, so the stored origin is read for its words and left out of the
     # passage join
     import affidavit.tasks.lineage as lineage_mod
-
     from affidavit.tasks.shingles import split_words
 
     words = split_words(ORIGIN)

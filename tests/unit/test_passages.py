@@ -50,7 +50,7 @@ def test_repeated_mask_equals_counting_all_at_once():
 def test_a_quotation_closely_paraphrased_after_is_no_echo():
     # a story quotes a sentence of a release in quotation marks, then paraphrases the next
     # sentence closely: the run is a quotation, not an echo
-    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in the north".split()
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in it".split()
     story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
     words = [release, story]
     quoted = [[], [(20, 20 + len(QUOTED))]]  # the story sets the sentence in quotation marks
