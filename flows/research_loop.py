@@ -250,7 +250,8 @@ def research(
                 run.counts[f"skip:{reason}"] += 1
             pairs.extend((cid, d, docs[d][0], ctx_rows[d]["text"] or "") for d in admitted)
         if pairs:
-            results = judge.judge_batch([(states[c].text, t) for c, _, _, t in pairs])
+            results = judge.judge_batch([(states[c].text, t) for c, _, _, t in pairs],
+                                        titles=[ctx_rows[d]["title"] for _, d, _, _ in pairs])
             rows = []
             for (cid, doc_id, side, text), res in zip(pairs, results, strict=True):
                 meta = ctx_rows[doc_id]

@@ -37,9 +37,12 @@ from affidavit.tasks.judge_lexical import (
     STOPWORDS,
     Figure,
     FrameConfig,
+    is_estimate_figure,
     normalize_figures,
     tokenize,
+    without_names,
 )
+from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
 from affidavit.tasks.judge_lexical import _fold as fold_text
 from affidavit.tasks.judge_lexical import _stem as stem
 
@@ -58,22 +61,22 @@ __all__ = [
 # Lexicons.
 
 _CONCEPT_GROUPS = """job jobs position positions post posts role roles vacancy vacancies worker
-workers staff employee employees people person persons headcount starter starters recruit
+workers staff employee employees people person persons headcount recruit
 recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
 create creating created add adding added|factory plant site works mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
 axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
 withdraws withdrawn withdrawal withdrew
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
-approval grant granted permission permit permitted backed endorse endorsed clear cleared
+approval grant granted permission permit permitted backed endorse endorsed
 allow allowed consent go-ahead authorise authorised authorize authorized
 |reject rejects rejected rejection refuse refused refusal refuses block blocked blocks veto
 vetoed oppose opposed prohibit prohibited
 |increase increases increased increasing rise rises rose risen rising grow grows grew grown
-growth gain gains gained climb climbed up raise raised raises lift lifted boost boosted higher
+growth gain gains gained climb climbed up raise raised raises lift lifted boost boosted
 jump jumped double doubled|decrease decreases decreased decreasing fall falls fell fallen
 falling drop drops dropped decline declined declines cut cuts cutting reduce reduced reduces
-reduction lower lowered slash slashed trim trimmed shrink shrank down lowering
+reduction lowered slash slashed trim trimmed shrink shrank down lowering
 |revenue revenues sales turnover|buy buys bought acquire acquired acquisition takeover purchase
 purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed
 |win wins won winner take took taken
@@ -89,9 +92,13 @@ remain remains continue continues|forecast guidance outlook|spend spent spending
 capex|scheme schemes application applications project projects development developments
 |vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
 businesses|final last|overrun overruns overran overspend overspent overspending
-|vote votes voted ballot|paid pay pays payment|debut debuted entry entered"""
+|vote votes voted ballot|paid pay pays payment|debut debuted entry entered
+|extension extensions extend extends extended extending expand expands expanded expansion
+lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
-several groups ("employ"); its first group is its concept."""
+several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
+whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
+confidence", "low-margin") are left out."""
 
 _OPPOSITES = """increase decrease|open close|approve reject|hire close|buy sell|keep close
 |begin close"""
@@ -113,6 +120,9 @@ _PHRASES = [
     (r"\bgave (?:the )?green light\b", "approved"),
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
+    # "refuse planning permission" refuses: the permission is the thing refused, not granted
+    (r"\b(refus\w*|withh[eo]ld\w*|den(?:y|ied|ies)|reject\w*)\s+(?:\w+\s+){0,3}?"
+     r"(?:permission|consent|approval)\b", r"\1"),
     (r"\bthrew out\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
@@ -124,6 +134,12 @@ _PHRASES = [
     (r"\bwent up\b", "rose"),
     (r"\bgoes up\b", "rises"),
     (r"\bwent down\b", "fell"),
+    # a comparative with a figure or "than" is a rise or a fall ("1% higher than in 2023");
+    # alone, "higher" and "lower" are adjectives ("high confidence", "lower house")
+    (r"(%|\bpercent|\bper cent)\s+higher\b", r"\1 rose"),
+    (r"\bhigher(?=\s+than\b|\s+by\s+\d)", "rose"),
+    (r"(%|\bpercent|\bper cent)\s+lower\b", r"\1 fell"),
+    (r"\blower(?=\s+than\b|\s+by\s+\d)", "fell"),
     (r"\bper cent\b", "percent"),
     (r"\b(?:shall|must|will|may|does|did|do|would|should) not exceed\b", "at most"),
     (r"\bnot (?:less|fewer) than\b", "at least"),
@@ -165,7 +181,8 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|untrue|false)\b|n't\b"
+    r"\b(?:not(?!\s+(?:only|just|merely|least)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"without|cannot|untrue|false)\b|n't\b"
 )
 _DENIAL_RE = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:ed|es|ing)?|rebut(?:s|ted)?|refut(?:e|ed|es)|"
@@ -176,8 +193,18 @@ _ATTRIB_RE = re.compile(
     r"\b(?:rumou?rs?|rumou?red|allegations?|alleged(?:ly)?|alleges?|reportedly|"
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
-    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?) that)\b"
+    r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
+    r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
+    r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?|"
+    r"maintains?|maintained|asserts?|asserted) that)\b"
 )
+_CLAIM_DENIAL_RE = re.compile(
+    _DENIAL_RE.pattern[:-3]
+    + r"|disprov(?:e|ed|en|es|ing)|debunk(?:s|ed|ing)?|flawed|myths?|hoax(?:es)?|"
+    r"fabricated|falsified|discredited|overstated|exaggerated)\b"
+)
+"""A claim that something was denied, disproved or is a myth negates that thing: a sentence
+that states it plainly refutes the claim, and only a negation or denial supports it."""
 _PLAN_RE = re.compile(
     r"\b(?:will|would|shall|could|might|may(?!\s*\d)|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
@@ -198,6 +225,94 @@ _COMPARISON_RE = re.compile(
 )
 """Words right before a figure that make it the comparison value, not the reported one."""
 
+DEGREE_CLASSES: dict[str, frozenset[str]] = {
+    "main": frozenset("""main primary chief principal dominant predominant foremost major
+        biggest largest""".split()),
+    "only": frozenset("only sole solely exclusively alone entirely purely".split()),
+    "most": frozenset("most majority mostly largely predominantly".split()),
+    "minor": frozenset("""minuscule tiny negligible insignificant minor trivial little
+        small slight marginal""".split()),
+    "half": frozenset("half".split()),
+    "more": frozenset("more greater higher larger bigger stronger faster".split()),
+    "less": frozenset("less fewer lower smaller weaker slower".split()),
+    "all": frozenset("all every entire whole universal universally".split()),
+    "record": frozenset("record unprecedented highest lowest hottest coldest warmest".split()),
+}
+"""Words of degree, quantity and comparison, in classes of near-synonyms ("main" cause,
+"only" cause, "less than half", "larger than"). What a claim asserts includes its degree: a
+sentence that states the rest without a word of the same class supports it only in part. A hand
+list of ordinary English (no corpus words)."""
+
+_DEGREE_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted({w for ws in DEGREE_CLASSES.values() for w in ws})) + r")\b"
+)
+_DEGREE_OF_FIGURE_RE = re.compile(r"^\s*(?:than\s+)?(?:[$€£]?\d|one\b|a\s+(?:half|third)\b)")
+
+
+_HALF_FIGURE_RE = re.compile(r"\band a half\b|\bhalf an?\b|\b(?:a|one) half\b")
+
+
+def claim_degrees(folded: str) -> frozenset[str]:
+    """The degree classes (:data:`DEGREE_CLASSES`) a claim's words name.
+
+    A degree word right before a figure ("more than 1,000", "less than 5%") qualifies the
+    figure, which the figure rules read; it is not counted.
+
+    Args:
+        folded: The claim, folded (lowercase, quotes and dashes normalised).
+
+    Returns:
+        The class names, e.g. ``frozenset({"main"})``.
+
+    >>> sorted(claim_degrees("water vapour is the main greenhouse gas"))
+    ['main']
+    >>> sorted(claim_degrees("more than 1,000 people attended"))
+    []
+    >>> sorted(claim_degrees("up by three and a half percent"))
+    []
+    >>> sorted(claim_degrees("methane is the only cause")), sorted(claim_degrees("is only tall"))
+    (['only'], [])
+    """
+    out = set()
+    folded = _HALF_FIGURE_RE.sub(" ", folded)  # "three and a half percent" is a figure
+    for m in _DEGREE_WORD_RE.finditer(folded):
+        if _DEGREE_OF_FIGURE_RE.match(folded[m.end() :]):
+            continue
+        if m.group(0) in ("only", "alone", "entirely", "purely") and not re.search(
+            r"\bthe\s+$", folded[max(0, m.start() - 8) : m.start()]
+        ):
+            # "the only cause" asserts that nothing else is one; an adverb "only" ("is only
+            # American", "only worked in film") restricts an attribute the sentence states,
+            # and the antonym rule reads "also" against it.
+            continue
+        out |= {c for c, ws in DEGREE_CLASSES.items() if m.group(0) in ws}
+    return frozenset(out)
+
+
+def missing_degree(degrees: frozenset[str], folded_sentences: Sequence[str]) -> str:
+    """The first of a claim's degree classes that none of the sentences names ("" if none).
+
+    Args:
+        degrees: The claim's classes (:func:`claim_degrees`).
+        folded_sentences: The evidence sentences, folded.
+
+    Returns:
+        A class name, or ``""`` when every class is named.
+
+    >>> missing_degree(frozenset({"main"}), ["co2 is the primary greenhouse gas"])
+    ''
+    >>> missing_degree(frozenset({"main"}), ["co2 is a greenhouse gas"])
+    'main'
+    """
+    if not degrees:
+        return ""
+    found = {w for f in folded_sentences for w in _DEGREE_WORD_RE.findall(f)}
+    for c in sorted(degrees):
+        if not (DEGREE_CLASSES[c] & found):
+            return c
+    return ""
+
+
 REVERSAL_CUES = frozenset(
     """overturn overturned overturns reverse reversed reverses quash quashed lift lifted
     undo undid revoke revoked rescind rescinded""".split()
@@ -205,7 +320,14 @@ REVERSAL_CUES = frozenset(
 """Verbs that turn their object's polarity ("overturned the refusal" is an approval): a claim
 with one is not read for opposite predicates."""
 
-_REVERSAL_RE = re.compile(r"\b(?:" + "|".join(sorted(REVERSAL_CUES)) + r")\b")
+_REVERSAL_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(REVERSAL_CUES - {"lift", "lifted"})) + r")\b|"
+    r"\blift(?:ed|s|ing)?\s+(?:\w+\s+){0,3}?(?:ban|bans|restrictions?|embargo|moratorium|"
+    r"suspension|freeze|curbs?|sanctions?|limits?|caps?|veto|objections?|blocks?|prohibition|"
+    r"closure|lockdown)\b"
+)
+"""A reversal in a sentence. "lift" reverses only a restriction ("lifted the ban"); "lifted
+its guidance" is a rise."""
 
 _DATE_NEAR_RE = re.compile(
     r"^(?:st|nd|rd|th)?\s*(?:of\s+)?(?:" + "|".join(
@@ -233,7 +355,14 @@ _MONTHS = {m: i + 1 for i, m in enumerate(
 _MONTH_ABBR = {m[:3]: i for m, i in _MONTHS.items() if m != "may"}
 _QUARTER_RE = re.compile(r"\b(first|second|third|fourth)[- ]quarter\b|\b(q[1-4])\b")
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")
-_YEAR_RE = re.compile(r"(?<![\d.,$€£])\b(1[89]\d\d|20\d\d)\b(?![.,]\d)")
+_YEAR_RE = re.compile(
+    r"(?<![\d.,$€£])\b(1[89]\d\d|20\d\d)\b(?![.,]\d)"
+    r"(?!\s+(?:votes?|people|persons|jobs|posts|employees|staff|workers|homes|houses|"
+    r"apartments|flats|units|signatures|visitors|passengers|riders|members|students|pupils|"
+    r"patients|cases|deaths|seats|tickets|vehicles|cars|trips|journeys|customers|users|"
+    r"households|residents|copies|entries|applications|objections|responses|complaints)\b)"
+)
+"""A year: 1800–2099, not a decimal or an amount, and not a count ("receiving 1842 votes")."""
 
 
 @lru_cache(maxsize=1)
@@ -351,12 +480,23 @@ class ClaimFrame:
         names: Terms of each multi-word name of the claim ("Riverside Baths").
         is_plan: Whether the claim itself states a plan or future event ("is set to",
             "will", "plans to"): a plan in the evidence then supports it fully.
-        is_negated: Whether the claim itself is negated.
+        is_negated: Whether the claim itself is negated ("not", "never", "n't"), or asserts
+            a denial with no named agent ("was disproved", "is a myth"; not "Postma disproved
+            it", which is about Postma). Negations inside names and titles, and
+            "without" (a condition or a manner: "without carbon dioxide, life would die"), do
+            not count.
         is_reversal: Whether the claim reverses its object ("overturned the refusal").
         weak_subject: Whether the claim names no subject (its only capitalised word is a
             common first word): refutations then need nearly all of its predicate.
         is_done: Whether the claim states a done fact (past or perfect tense, no modal): a
             plan or expectation in the evidence then supports it only in part.
+        degrees: The claim's degree classes (:func:`claim_degrees`): a sentence without them
+            supports the claim only in part.
+        estimates: Per figure, whether it is an end of a range or a factor
+            (``is_estimate_figure``): another value does not refute it.
+        name_words: The claim's capitalised names as written, without those whose every
+            term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
+            term's).
     """
 
     subject: dict[str, float]
@@ -373,9 +513,22 @@ class ClaimFrame:
     is_reversal: bool
     is_done: bool
     weak_subject: bool = False
+    name_words: tuple[str, ...] = ()
+    degrees: frozenset[str] = frozenset()
+    estimates: tuple[bool, ...] = ()
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
+
+
+_SETTING_RE = re.compile(
+    r"^\W*(?:according to|in|on|at|by|since|after|during|from)\s+[^,;]{1,40},\s*(?=\S)", re.I
+)
+"""A leading phrase of source, place or time ("According to the WHO,", "In Alaska,"): the
+claim's subject follows it."""
+
+_UNIT_NAMES = frozenset("fahrenheit celsius centigrade kelvin".split())
+"""Units written capitalised, which name no subject."""
 
 
 def _subject_words(claim: str) -> list[str]:
@@ -384,6 +537,7 @@ def _subject_words(claim: str) -> list[str]:
     The first word counts when the next is capitalised too, when it is possessive or an
     acronym, or when no other word of the claim is a name (the claim is about something).
     """
+    claim = _SETTING_RE.sub("", claim, count=1)
     words = re.findall(r"[\w'’\-&]+", claim)
     out: list[str] = []
     first = ""
@@ -391,7 +545,7 @@ def _subject_words(claim: str) -> list[str]:
         if not w[:1].isupper():
             continue
         low = w.lower()
-        if low in STOPWORDS or low in _MONTHS:
+        if low in STOPWORDS or low in _MONTHS or low in _UNIT_NAMES:
             continue
         if i == 0:
             nxt = words[1] if len(words) > 1 else ""
@@ -422,6 +576,10 @@ _DONE_RE = re.compile(
 """A claim in the past or perfect tense states a done fact ("has closed", "reopened", "began").
 ("cut", "shut", "set", "put" are read as past: claims are rarely in the present of these.)"""
 
+_FISCAL_YEAR_RE = re.compile(
+    r"\b(?:year|fy|financial year|fiscal year)\s+(?:to|ending|ended|end)\s+(?:\d{1,2}\s+)?\w+"
+)
+
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
 
 
@@ -435,6 +593,38 @@ def _name_groups(claim: str) -> list[str]:
         if len(words) >= 2:
             out.append(" ".join(words))
     return out
+
+
+def short_form_names(claim: str, text: str) -> frozenset[str]:
+    """Terms of the claim's multi-word names that the text names by their short form.
+
+    A text names "the Pellworth Gazette" when it writes "the Gazette" and gives the head word
+    "Gazette" no other capitalised name ("the Harrowmere Gazette" is another paper).
+
+    Args:
+        claim: The claim as written.
+        text: The document text.
+
+    Returns:
+        The stemmed terms of every such name, to count as named.
+
+    >>> sorted(short_form_names("The Pellworth Gazette is closing.", "The Gazette is not closing."))
+    ['gazett', 'pellwo']
+    >>> sorted(short_form_names("The Pellworth Gazette is closing.", "The Orrin Gazette closed."))
+    []
+    """
+    out: set[str] = set()
+    for group in _name_groups(claim):
+        words = group.split()
+        head = re.escape(words[-1])
+        if not re.search(rf"\b[Tt]he\s+{head}\b", text):
+            continue
+        others = {
+            m.group(1) for m in re.finditer(rf"\b([A-Z][\w'’\-]*)\s+{head}\b", text)
+        } - set(words) - {"The"}
+        if not others:
+            out.update(t for w in words for t in tokenize(w))
+    return frozenset(out)
 
 
 def _counted(folded: str, fig: Figure) -> frozenset[str]:
@@ -525,7 +715,8 @@ def parse_claim_frame(
         The claim's frame.
     """
     neg, _, _, _, stop = _cue_stems()
-    folded = _rewrite(" ".join(fold_text(claim).split()))
+    plain = " ".join(fold_text(claim).split())
+    folded = _rewrite(plain)
     names = _subject_words(claim)
     subj_terms = {t for w in names for t in tokenize(w)}
     subject = {t: idf.get(t, default) for t in subj_terms if t not in stop}
@@ -534,6 +725,7 @@ def parse_claim_frame(
     weak_subject = len(names) == 1 and claim.lstrip().startswith(names[0]) and all(
         w < WEAK_NAME_IDF_SHARE * default for w in subject.values()
     )
+    unnamed = " ".join(fold_text(without_names(claim)).split())
     figures = tuple(_quantities(folded))
     fig_tokens = {f.token for f in normalize_figures(folded)}
     c = _concepts()
@@ -541,8 +733,13 @@ def parse_claim_frame(
     months = {stem(m) for m in _MONTHS} | {"quarter", "quart", "year"} | {
         stem(w) for w in _QUARTER_WORDS}
     predicate: dict[str, float] = {}
-    # Modal and planning words are the claim's modality, not its predicate.
-    bare = _PLAN_RE.sub("  ", _NEG_RE.sub(" ", folded))
+    # Modal and planning words are the claim's modality, and negation and denial words its
+    # polarity: neither is its predicate.
+    agent_judges = bool(agent_denials(claim))  # "Postma disproved X": his act, a predicate
+    bare = _NEG_RE.sub(" ", folded)
+    if not agent_judges:
+        bare = _CLAIM_DENIAL_RE.sub(" ", bare)
+    bare = _PLAN_RE.sub("  ", bare)
     bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
     toks = tokenize(bare)
     for k, t in enumerate(toks):
@@ -561,12 +758,15 @@ def parse_claim_frame(
     for f in normalize_figures(folded):
         if f.unit is None and _is_identifier(folded, f):
             predicate[f.token] = default
-    months_named = frozenset(_MONTHS[m] for m in _MONTH_RE.findall(folded))
+    # "the year to February 2025", "year ended 31 March": the month ends a fiscal year, it is
+    # not a month the claim speaks of
+    months_named = frozenset(
+        _MONTHS[m] for m in _MONTH_RE.findall(_FISCAL_YEAR_RE.sub(" ", folded))
+    )
     time = read_time(folded, months_as_quarters="quarter" in folded or bool(
         re.search(r"\b(?:" + "|".join(_MONTHS) + r")\s*[-–]\s*(?:" + "|".join(_MONTHS) + r")\b",
                   folded)))
-    raw = tokenize(folded)
-    is_reversal = any(t in {stem(w) for w in REVERSAL_CUES} for t in raw)
+    is_reversal = bool(_REVERSAL_RE.search(folded))
     if is_reversal and "reject" in predicate:
         # "overturned the refusal" is an approval: read it so, and drop the reversal verb.
         predicate["approv"] = predicate.pop("reject")
@@ -586,10 +786,22 @@ def parse_claim_frame(
         months=months_named,
         names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
-        is_negated=bool(_NEG_RE.search(folded)),
+        is_negated=bool(
+            _NEG_RE.search(unnamed.replace("without", " "))
+            or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
+        ),
         is_reversal=is_reversal,
-        is_done=not _PLAN_RE.search(folded) and bool(_DONE_RE.search(folded)),
+        # read on the words as written ("has shut down", before it is rewritten "closing")
+        # and as rewritten ("came into operation" is "started")
+        is_done=not _PLAN_RE.search(plain)
+        and bool(_DONE_RE.search(plain) or _DONE_RE.search(folded)),
         weak_subject=weak_subject,
+        degrees=claim_degrees(plain),
+        estimates=tuple(is_estimate_figure(folded, f) for f in figures),
+        name_words=tuple(
+            w for w in names
+            if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
+        ),
     )
 
 
@@ -668,7 +880,7 @@ _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
-    r"went|goes|per cent|not exceed|than|vot"
+    r"went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval"
 )
 
 
@@ -782,6 +994,65 @@ def _cue_before(
     return False
 
 
+_SCOPE_SKIP = frozenset(
+    """be is are was were been being am have has had having do does did will would shall should
+    can could may might must yet even also still ever currently now longer further more any
+    plans plan planned planning intention intentions intend intends intended expect expects
+    expected likely immediately again actually really to the a an its their his her our this
+    that these those it they he she we you""".split()
+)
+"""Words a negation reaches over to the word it negates ("has not yet approved", "has no
+plans to close", "did not actually sell")."""
+
+
+def _negation_scopes(
+    s: SentenceFrame, targets: frozenset[str], window: int, extra: Sequence[int] = ()
+) -> bool:
+    """Whether a negation cue of the sentence negates one of the claim's predicate concepts.
+
+    A negation negates the first word after it that is not an auxiliary, an adverb or a plan
+    word ("did not approve", "has no plans to close", "not 75 million"): "do not dispute that
+    climate change exists" negates "dispute", not "change". Before a wh-word it negates the
+    clause that follows ("is not what farmers were paid"). At most ``window`` words are read
+    past the cue. Figures at the character offsets ``extra`` count as predicate words.
+
+    Args:
+        s: The sentence.
+        targets: The claim's predicate concepts the sentence holds.
+        window: Words read past each cue.
+        extra: Character offsets of the claim's figures in the sentence.
+    """
+    if not s.neg_at:
+        return False
+    words = list(_WORD_RE.finditer(s.folded))
+    concepts = s.word_concepts
+    for c in s.neg_at:
+        k = bisect_right(s.starts, c)  # the word after the cue's first word
+        read = 0
+        clause = False  # "is not what farmers were paid": the negation covers a clause
+        while k < len(words) and read < window:
+            w = words[k].group(0)
+            if any(words[k].start() <= f < words[k].end() for f in extra):
+                return True
+            if w in _WH_WORDS and read == 0:
+                clause = True
+            if concepts[k] in targets:
+                return True
+            if clause or w in _SCOPE_SKIP or w.endswith("ly") or w in _NEG_WORDS:
+                k += 1
+                read += 1
+                continue
+            break
+    return False
+
+
+_WH_WORDS = frozenset("what how where when why which who whom whose".split())
+
+_NEG_WORDS = frozenset(
+    "not no never none nobody nothing neither nor without cannot n't untrue false".split()
+)
+
+
 def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) -> bool:
     """Whether the sentence (or, when it names no time, its context) names another period."""
     if claim.quarters:
@@ -799,7 +1070,8 @@ def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) ->
 
 
 def judge_frames(
-    frame: ClaimFrame, doc: DocFrames, config: FrameConfig = FrameConfig()  # noqa: B008
+    frame: ClaimFrame, doc: DocFrames, config: FrameConfig = FrameConfig(),  # noqa: B008
+    *, title_terms: frozenset[str] = frozenset(),
 ) -> FrameVerdict:
     """Decide the stance of one document toward one claim by reading sentence frames.
 
@@ -807,6 +1079,8 @@ def judge_frames(
         frame: The claim's frame (:func:`parse_claim_frame`).
         doc: The document's sentences (:func:`parse_doc_frames`).
         config: Thresholds.
+        title_terms: Terms of the document's title, which count (with the text's) for
+            whether the document names the claim's subject.
 
     Returns:
         The document's stance: a refutation that bears on the claim's frame outweighs support
@@ -814,10 +1088,11 @@ def judge_frames(
         qualified (PARTIAL) reading, and NEUTRAL is returned when no sentence bears on the claim.
     """
     cfg = config
+    named = doc.terms | title_terms
     if (
         frame.subject
-        and _share(frame.subject, doc.terms) < cfg.subject_share
-        and not any(n and n <= doc.terms for n in frame.names)
+        and _share(frame.subject, named) < cfg.subject_share
+        and not any(n and n <= named for n in frame.names)
     ):
         return FrameVerdict("NEUTRAL", -1, 0.0, "the document does not name the claim's subject")
     pred = frame.predicate
@@ -858,8 +1133,9 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted in zip(
-            frame.figures, frame.heads, frame.lower_bounds, frame.counted, strict=True
+        for cf, head, lower, counted, estimate in zip(
+            frame.figures, frame.heads, frame.lower_bounds, frame.counted,
+            frame.estimates or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
@@ -883,6 +1159,8 @@ def judge_frames(
                 approx += 1
                 continue
             for sf in figs:
+                if estimate or is_estimate_figure(s.folded, sf):
+                    continue  # an end of a range, or a factor: not a value of the quantity
                 counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
                 if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
                     (cf.unit or "").endswith("_span")
@@ -937,7 +1215,7 @@ def judge_frames(
         pred_here = pred_keys & s.concept_set
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
-        has_neg = _cue_before(s, s.neg_at, pred_here, cfg.negation_window, fig_at)
+        has_neg = _negation_scopes(s, pred_here, cfg.negation_window, fig_at)
         has_denial = s.has_denial
         has_attrib = s.has_attrib
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
@@ -979,11 +1257,21 @@ def judge_frames(
             s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
             2 * cfg.scope_window, fig_at,
         )
-        if bears and (has_neg or denies) and not frame.is_negated and not strict:
+        if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
+            not strict
+        ):
+            # (someone arguing or rumoured to say "not X" is not the document's denial; "X
+            # dismissed claims that ..." is)
             keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
             continue
         if has_attrib:
             continue  # someone else's statement: not the document's assertion
+        if frame.is_negated and not (has_neg or denies):
+            # A negated claim ("sea level is not rising") is refuted by a sentence that states
+            # its predicate without the negation, and never supported by one.
+            if bears and not strict and not has_plan and p >= cfg.predicate_support:
+                keep("REFUTES", rel + 0.3, i, "states what the negated claim denies")
+            continue
         if n_figs:
             if not (matched + approx == n_figs and on_quantity):
                 continue
@@ -993,6 +1281,8 @@ def judge_frames(
                 # a round figure ("2 degrees", "100 years") is found in many sentences: with
                 # little of the claim's predicate around it, it is partial support at most
                 keep("PARTIAL", rel, i, "a round figure with little of the predicate")
+            elif lacks := missing_degree(frame.degrees, [s.folded]):
+                keep("PARTIAL", rel, i, f"states the claim's figure, not its degree ('{lacks}')")
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
             continue
@@ -1004,6 +1294,9 @@ def judge_frames(
                 keep("PARTIAL", p, i, "planned or expected, not done")
             elif missing > cfg.missing_concepts:
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
+            elif lacks := missing_degree(frame.degrees, [s.folded]):
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
+                     f"degree ('{lacks}')")
             else:
                 keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
     if "FIGURE" in found and (

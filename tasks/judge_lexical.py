@@ -737,7 +737,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         ``(start, end)`` offsets (end exclusive) with ``text[start:end]`` the sentence as written,
         in order and non-overlapping.
 
-    >>> t = "Dr. Smith came. It rained!\\nThen sun."
+    >>> t = "Dr. Smith came. It rained!\nThen sun."
     >>> [t[a:b] for a, b in split_sentences(t)]
     ['Dr. Smith came.', 'It rained!', 'Then sun.']
     """
@@ -800,6 +800,7 @@ class _Claim:
     subject: frozenset[str]
     subject_words: tuple[str, ...]
     alternatives: dict[str, frozenset[str]]  # content term -> its antonyms and frame mates
+    negated: bool = False  # negated by a particle outside its names ("is not", "never")
 
 
 _NEG_PHRASE_RE = re.compile(
@@ -807,6 +808,14 @@ _NEG_PHRASE_RE = re.compile(
     + "|".join(re.escape(p) for p in NEGATION_PHRASES) + r")\b"
 )
 
+
+_DESCRIPTION_START_RE = re.compile(
+    r"\s*(?:(?:At|In|On|After|Before|By|During|Since|From|With)\b[^,]{0,40},\s*)?"
+    r"(?:[Tt]he|[Tt]his|[Tt]hese)\s+[a-z][\w-]*\s+(?!of\b)[a-z]"
+)
+"""A sentence that opens (after an adverbial phrase of time or place, if any) with a definite
+description ("The film was nominated", "At 318.9 m, the structure was") speaks, like one
+opening with a pronoun, of what its text named before."""
 
 _PRONOUN_START = (["he"], ["she"], ["it"], ["they"], ["his"], ["her"], ["its"], ["their"])
 """A single evidence passage that opens with a pronoun is taken to speak of the claim's subject
@@ -864,12 +873,18 @@ class LexicalJudge:
 
     # -- public ------------------------------------------------------------------------------
 
-    def judge_batch(self, pairs: Sequence[tuple[str, str]]) -> list[JudgeResult]:
+    def judge_batch(
+        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None
+    ) -> list[JudgeResult]:
         """Judge many (claim, document_text) pairs.
 
         Args:
             pairs: ``(claim, document_text)`` tuples; documents repeated across pairs are parsed
                 once.
+            titles: Each document's title (or None), in the order of ``pairs``. A title names
+                what its document is about ("Brannoch Tooling, Inc. – Annual Report"), so it
+                counts where the judge asks whether a document names the claim's subject;
+                quotes still come from the text alone.
 
         Returns:
             One :class:`JudgeResult` per pair, in order, with ``judge="lexical"``; the quote is
@@ -885,7 +900,18 @@ class LexicalJudge:
         if idf is None:
             idf = compute_idf_from_terms(s for d in docs.values() for s in d.sets)
             default = idf[""]
-        return [self._judge(claim, text, docs[text], idf, default) for claim, text in pairs]
+        if titles is not None and len(titles) != len(pairs):
+            raise ValueError(f"{len(titles)} titles for {len(pairs)} pairs")
+        out = []
+        for k, (claim, text) in enumerate(pairs):
+            r = self._judge(claim, text, docs[text], idf, default,
+                            titles[k] if titles is not None else None)
+            if r.stance is Stance.SUPPORTS and names_nothing(claim):
+                r = JudgeResult(Stance.PARTIAL, r.relevance, r.quote,
+                                "the claim names no subject of its own; " + r.rationale,
+                                r.judge, r.is_failure)
+            out.append(r)
+        return out
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -928,17 +954,19 @@ class LexicalJudge:
             terms=terms,
             content=content,
             total=sum(content.values()) or 1.0,
-            neg=_neg_count(terms, folded),
+            neg=max(0, _neg_count(terms, folded) - _agent_denials(claim)),
             figures=normalize_figures(_fold(claim)),
             hedged=any(t in hedge for t in terms),
             folded=folded,
             subject=subject,
             subject_words=tuple(subject_words),
             alternatives=alternatives,
+            negated=bool(_NEGATED_RE.search(" ".join(_fold(without_names(claim)).split()))),
         )
 
     def _judge(
-        self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float
+        self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float,
+        title: str | None = None,
     ) -> JudgeResult:
         cfg = self.config
         if not doc.spans:
@@ -957,7 +985,7 @@ class LexicalJudge:
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )
         if cfg.read_frames and len(doc.spans) > cfg.short_doc_sentences:
-            framed, frame_index = self._judge_frames(claim_text, text, doc, idf, default)
+            framed, frame_index = self._judge_frames(claim_text, text, doc, idf, default, title)
             if (
                 not several_facts
                 or framed.stance is Stance.REFUTES
@@ -968,7 +996,7 @@ class LexicalJudge:
             # A claim of a measured quantity (money, percent, a unit) is read on frames in a
             # short passage too: without the claim's figure for its quantity a passage neither
             # supports nor refutes it.
-            framed, _ = self._judge_frames(claim_text, text, doc, idf, default)
+            framed, _ = self._judge_frames(claim_text, text, doc, idf, default, title)
             if framed.stance is not Stance.NEUTRAL or several_facts:
                 framed = None
         content = claim.content
@@ -992,10 +1020,12 @@ class LexicalJudge:
         if short:
             whole = frozenset().union(*doc.sets)
             cov_window = sum(w for t, w in content.items() if t in whole) / total
+            window = doc.folded
         else:
             order = sorted(range(len(covs)), key=lambda i: (-covs[i], i))[: cfg.window_sentences]
             union = frozenset().union(*(doc.sets[i] for i in order))
             cov_window = sum(w for t, w in content.items() if t in union) / total
+            window = [doc.folded[i] for i in order]
         quote = _quote(text, doc.spans, best, cfg.min_quote_chars) if rel > 0 else ""
         if not _WORD_CHAR_RE.search(quote):
             quote = ""  # punctuation alone quotes nothing
@@ -1010,7 +1040,8 @@ class LexicalJudge:
         conflicts = [
             c
             for c in (
-                _figure_conflict(claim.figures, normalize_figures(doc.folded[best])),
+                _figure_conflict(claim.figures, normalize_figures(doc.folded[best]),
+                                 _fold(claim_text), doc.folded[best]),
                 _antonym_conflict(claim.terms, sent_set),
                 _frame_conflict(claim.terms, sent_set),
             )
@@ -1045,7 +1076,7 @@ class LexicalJudge:
 
         if not short:
             loose = self._judge_article(
-                claim, rel, cov_window, conflicts, same_polarity, s_neg, result
+                claim, rel, cov_window, conflicts, same_polarity, s_neg, result, window
             )
             if framed is None or loose.stance is Stance.NEUTRAL:
                 return loose if framed is None else framed
@@ -1057,16 +1088,41 @@ class LexicalJudge:
         if rel < cfg.relevance_floor and not about_subject:
             return result(Stance.NEUTRAL, f"best sentence covers {rel:.0%} of the claim")
         polarity = "" if same_polarity else "negation on one side only"
+
+        def on_frame(stance: Stance, why: str) -> JudgeResult:
+            # A negation, antonym or other value read on word sets decides when the sentence
+            # names the claim's subject or one of its names; otherwise only when the claim's
+            # frame, read in the passage, bears it out (same predicate, quantity and period).
+            if (
+                subject_here
+                or not cfg.read_frames
+                or why.startswith("same subject")
+                or _names(self._claim_frame(claim_text, idf, default).name_words, text,
+                          doc.spans[best])
+                or _DESCRIPTION_START_RE.match(text[doc.spans[best][0] : doc.spans[best][1]])
+                or _possessive_anaphor(claim_text, text[doc.spans[best][0] : doc.spans[best][1]])
+                or (
+                    self._claim_frame(claim_text, idf, default).name_words
+                    and not _other_names(text[doc.spans[best][0] : doc.spans[best][1]],
+                                         claim_text)
+                )
+            ):
+                return result(stance, why)
+            fr, _ = self._judge_frames(claim_text, text, doc, idf, default, title)
+            if fr.stance is stance:
+                return result(stance, why)
+            return result(Stance.NEUTRAL, f"{why}, not borne out by the claim's frame")
+
         if conflicts:
             # The sentence gives the claim's frame another value. A negated claim ("X is not a
             # Y") is then supported by it; a positive one is refuted.
             if claim.neg > 0 and s_neg == 0:
-                return result(Stance.SUPPORTS, "negated claim; " + "; ".join(conflicts))
-            return result(Stance.REFUTES, "; ".join(conflicts))
+                return on_frame(Stance.SUPPORTS, "negated claim; " + "; ".join(conflicts))
+            return on_frame(Stance.REFUTES, "; ".join(conflicts))
         if cov < cfg.relevance_floor:
             return result(Stance.NEUTRAL, f"best sentence covers {cov:.0%} of the claim")
         if not same_polarity and cov >= cfg.negation_floor:
-            return result(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim")
+            return on_frame(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim")
         if framed is not None:
             # The claim's measured figure (money, percent, a unit) is not stated for its
             # quantity in the passage: no support (a refutation read above stands).
@@ -1075,6 +1131,9 @@ class LexicalJudge:
         if cov_window >= cfg.support_coverage:
             if s_hedged and not claim.hedged:
                 return result(Stance.PARTIAL, "covers the claim with a qualifier")
+            if lacks := self._lacks_degree(claim, window):
+                return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim, not its "
+                              f"degree ('{lacks}')")
             return result(Stance.SUPPORTS, f"covers {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
 
@@ -1092,7 +1151,8 @@ class LexicalJudge:
         return frame
 
     def _judge_frames(
-        self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float
+        self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float,
+        title: str | None = None,
     ) -> tuple[JudgeResult, int]:
         """Judge an article by reading the claim's frame in its sentences (``judge_frame``).
 
@@ -1104,7 +1164,13 @@ class LexicalJudge:
         frame = self._claim_frame(claim_text, idf, default)
         if doc.frames is None:
             doc.frames = jf.parse_doc_frames(text, doc.spans, folded=doc.folded, terms=doc.terms)
-        v = jf.judge_frames(frame, doc.frames, self.config.frame)  # type: ignore[arg-type]
+        named = frozenset(tokenize(title)) if title else frozenset()
+        if frame.names:
+            named |= jf.short_form_names(claim_text, text)  # "the Gazette"
+        v = jf.judge_frames(
+            frame, doc.frames, self.config.frame,  # type: ignore[arg-type]
+            title_terms=named,
+        )
         quote = ""
         if v.index >= 0 and v.relevance > 0:
             quote = _quote(text, doc.spans, v.index, self.config.min_quote_chars)
@@ -1121,6 +1187,7 @@ class LexicalJudge:
         same_polarity: bool,
         s_neg: int,
         result: Callable[[Stance, str], JudgeResult],
+        window: Sequence[str],
     ) -> JudgeResult:
         cfg = self.config
         if cov_window < cfg.article_relevance_floor:
@@ -1132,9 +1199,23 @@ class LexicalJudge:
                 return result(Stance.REFUTES, "; ".join(conflicts))
             if not same_polarity:
                 return result(Stance.REFUTES, f"negation on one side only; covers {cov:.0%}")
+        if s_neg == 0 and claim.negated:
+            # A negated claim ("X is not Y") is not fully supported by sentences that state
+            # it without the negation (a claim of several facts may negate only one).
+            return result(Stance.PARTIAL, f"negated claim; its best sentence states part of "
+                          f"it without the negation (covers {cov_window:.0%})")
         if cov_window >= cfg.article_support_coverage:
+            if lacks := self._lacks_degree(claim, window):
+                return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the "
+                              f"claim, not its degree ('{lacks}')")
             return result(Stance.SUPPORTS, f"best sentences cover {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the claim")
+
+    def _lacks_degree(self, claim: _Claim, sentences: Sequence[str]) -> str:
+        """The claim's degree class ("main", "only", "less") no sentence names ("" if none)."""
+        from affidavit.tasks import judge_frame as jf
+
+        return jf.missing_degree(jf.claim_degrees(claim.folded), sentences)
 
 
 def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, float]:
@@ -1148,6 +1229,63 @@ def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, flo
     idf[""] = math.log(n + 1) + 1.0
     return idf
 
+
+_DENIAL_WORD_RE = re.compile(
+    r"\b(?:disprov\w*|debunk\w*|refut\w*|retract\w*|wrong|hoax(?:es)?|myths?|false|"
+    r"incorrect|mistaken|erroneous|misleading)\b",
+    re.I,
+)
+
+
+_AGENT_JUDGES_RE = re.compile(
+    r"^\W*(?:the\s+)?(?:[A-Z][\w\-]*\s+){1,5}(?:\w+\s+){0,2}?"
+    r"(?i:disprov\w*|debunk\w*|refut\w*|retract\w*|calls?|called|says?|said|claims?|"
+    r"claimed|argues?|argued|(?:was|were|is|are)\s+(?:wrong|mistaken|incorrect))\b"
+)
+
+
+def _agent_denials(claim: str) -> int:
+    """Count the words of a claim by which its named subject judges something untrue.
+
+    "Postma disproved the greenhouse effect", "John Coleman calls global warming a hoax",
+    "IPCC were wrong about the glaciers". Such a claim is about what its subject said or did,
+    not a negation of what is denied: a source that states the denied thing neither
+    contradicts nor supports it.
+
+    >>> _agent_denials("Postma disproved the greenhouse effect.")
+    1
+    >>> _agent_denials("The 97% consensus has been disproven.")
+    0
+    >>> _agent_denials("The closure of the Tarsel plant in Orrin is a myth.")
+    0
+    """
+    if not _AGENT_JUDGES_RE.match(claim):
+        return 0
+    return len(_DENIAL_WORD_RE.findall(claim))
+
+
+_NAME_RUN_RE = re.compile(r"(?:\b[A-Z][\w'\u2019\-]*\s+)+[A-Z][\w'\u2019\-]*")
+
+
+def without_names(claim: str) -> str:
+    """The claim with its names and titles (runs of capitalised words) blanked out.
+
+    A negation inside a title ("Never Be Like You", "No Country for Old Men") does not negate
+    the claim.
+
+    >>> without_names("Never Be Like You, featuring Kai, reached number one.").split()
+    [',', 'featuring', 'Kai,', 'reached', 'number', 'one.']
+    >>> without_names("Sea level is not rising.")
+    'Sea level is not rising.'
+    """
+    return _NAME_RUN_RE.sub(lambda m: " " * len(m.group(0)), claim)
+
+
+_NEGATED_RE = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|cannot)\b|n't\b"
+)
+"""A claim negated by a particle ("is not", "never", "can't"), as the frame reader reads it;
+verbs of failure or refusal ("failed to", "rejected") are predicates of their own."""
 
 _COMPOUND_RE = re.compile(
     r",\s|;|\b(?:and|which|who|whose|while|whereas|where|when|after|before)\b"
@@ -1165,6 +1303,37 @@ own."""
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
 """A claim whose subject is a pronoun (a sentence taken out of its text) names no subject to
 check: it is read over the best sentences, as before frames."""
+
+_FRAGMENT_RE = re.compile(
+    r"\s*[\"'\u2018\u201c]?(?:as|because|while|when|if|since|although|though|whereas)\s+[a-z]"
+)
+"""A claim that opens with a subordinator ("as continents rise after ...") is a clause taken
+out of its sentence: it has no main clause of its own."""
+
+
+_CONNECTIVE_PRONOUN_RE = re.compile(
+    r"\s*[\"'\u2018\u201c]?(?:however|but|yet|still|moreover|instead|thus|therefore|"
+    r"meanwhile)\b,?\s*(?:he|she|it|they|this|these)\b",
+    re.I,
+)
+
+
+def names_nothing(claim: str) -> bool:
+    """Whether a claim has no subject of its own.
+
+    Two shapes: a pronoun after a connective ("However, it is unable to explain ...": a step
+    of someone's argument, taken out of it) and a subordinate clause taken out of its
+    sentence ("as continents rise ..."). Evidence supports such a claim only in part: nothing
+    says what it speaks of. (A claim that simply opens with a pronoun, "He was born in
+    1970", is usually about its text's topic, which the evidence may name.)
+
+    >>> names_nothing("However, it is unable to explain the trend."), names_nothing("Ice melts.")
+    (True, False)
+    >>> names_nothing("as continents rise after the ice melted"), names_nothing("He was born.")
+    (True, False)
+    """
+    return bool(_CONNECTIVE_PRONOUN_RE.match(claim) or _FRAGMENT_RE.match(claim))
+
 
 _CAP_RE = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of|the|de|von|van|and|&)?\s*[A-Z][\w'\-]*)*")
 
@@ -1192,12 +1361,61 @@ def _names(words: Sequence[str], text: str, span: tuple[int, int]) -> bool:
     when the evidence capitalises it too, not when the evidence writes it in lowercase ("Sea
     level rise ..." against "... sea level rise would accelerate").
     """
-    sent = text[span[0] : span[1]]
+    sent = unicodedata.normalize("NFC", text[span[0] : span[1]])
     for w in words:
+        w = unicodedata.normalize("NFC", w)
         if len(w) < 2:
             continue
         if re.search(rf"(?<!\w){re.escape(w)}(?!\w)", sent) and not re.search(
             rf"(?<!\w){re.escape(w.lower())}(?!\w)", sent
+        ):
+            return True
+    return False
+
+
+
+def _possessive_anaphor(claim: str, sentence: str) -> bool:
+    """Whether the sentence names the claim's "<Name>'s <noun>" as "her/his/its/their <noun>".
+
+    >>> _possessive_anaphor("Mary of Teck's son abdicated.", "when her eldest son, Edward")
+    True
+    """
+    for m in re.finditer(r"[A-Z][\w\-]*\s*['\u2019]s\s+(\w+)", claim):
+        noun = re.escape(m.group(1).lower())
+        if re.search(rf"\b(?:his|her|its|their)\s+(?:\w+\s+)?{noun}\b", sentence.lower()):
+            return True
+    return False
+
+
+_MONTH_DAY_WORDS = frozenset(
+    """january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
+    saturday sunday""".split()
+)
+
+
+def _other_names(sentence: str, claim: str) -> bool:
+    """Whether the sentence writes a capitalised name the claim does not have.
+
+    The sentence's first word, months and days, and bracket codes ("-LRB-") do not count. A
+    passage about a named subject that names nothing else speaks of that subject (through a
+    pronoun or a description: "the series began its eighth season").
+
+    >>> _other_names("On Monday, the series began its eighth season.", "The Closer ended.")
+    False
+    >>> _other_names("It was surpassed by the Empire State Building.", "The Chrysler Building")
+    True
+    """
+    mine = {w.lower() for w in re.findall(r"[\w'\-]+", claim)}
+    words = re.findall(r"[\w'\-]+", sentence)
+    for w in words[1:]:
+        low = w.lower()
+        if (
+            w[:1].isupper()
+            and low not in mine
+            and low not in _MONTH_DAY_WORDS
+            and low not in STOPWORDS
+            and not re.fullmatch(r"-?[A-Z]{3}-?", w)
         ):
             return True
     return False
@@ -1216,8 +1434,50 @@ def _quote(text: str, spans: list[tuple[int, int]], i: int, min_chars: int) -> s
     return text[a:b]
 
 
-def _figure_conflict(claim_figs: list[Figure], sent_figs: list[Figure]) -> str | None:
-    """Name a claim figure whose unit appears in the sentence only with other values."""
+_RANGE_AFTER_RE = re.compile(r"\s*(?:[^\W\d]{1,8}\.?\s*)?(?:–|—|-|to|and)\s*[-+±]?[$€£]?\d")
+_RANGE_BEFORE_RE = re.compile(
+    r"(?:\d[\w%°˚.,]*\s*(?:–|—|-|to)\s*[$€£]?|\bbetween\s+[$€£]?|±\s*)$"
+)
+_FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b")
+
+
+def is_estimate_figure(folded: str, fig: Figure) -> bool:
+    """Whether a figure is an end of a range or a factor.
+
+    Ranges: "16–21 cm", "between 0.13 and 0.19", "20 to 30 feet", "400,000 ± 100,000";
+    factors: "five times more likely". An end of a range is not a value of its quantity, and
+    a factor compares two quantities the text may not name: neither is another value of a
+    claim's figure.
+
+    Args:
+        folded: The text the figure was read from (folded, as :func:`normalize_figures` reads).
+        fig: The figure, with its offsets in ``folded``.
+
+    >>> t = "sea level rose by 16–21 cm"
+    >>> [is_estimate_figure(t, f) for f in normalize_figures(t)]
+    [True, True]
+    >>> t = "revenue was 57 million euros"
+    >>> [is_estimate_figure(t, f) for f in normalize_figures(t)]
+    [False]
+    """
+    after = folded[fig.end : fig.end + 16]
+    before = folded[max(0, fig.start - 16) : fig.start]
+    return bool(
+        _RANGE_AFTER_RE.match(after) or _RANGE_BEFORE_RE.search(before)
+        or _FACTOR_AFTER_RE.match(after)
+    )
+
+
+def _figure_conflict(
+    claim_figs: list[Figure], sent_figs: list[Figure], claim_folded: str = "",
+    sent_folded: str = "",
+) -> str | None:
+    """Name a claim figure whose unit appears in the sentence only with other values.
+
+    Ends of ranges and factors (:func:`is_estimate_figure`) on either side are not compared.
+    """
+    claim_figs = [f for f in claim_figs if not is_estimate_figure(claim_folded, f)]
+    sent_figs = [f for f in sent_figs if not is_estimate_figure(sent_folded, f)]
     for cf in claim_figs:
         same_unit = [sf for sf in sent_figs if sf.unit == cf.unit]
         if not same_unit or cf.unit is None:

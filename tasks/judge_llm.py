@@ -412,11 +412,15 @@ class LLMJudge:
         if self._owns_client:
             self._client.close()
 
-    def judge_batch(self, pairs: Sequence[tuple[str, str]]) -> list[JudgeResult]:
+    def judge_batch(
+        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None
+    ) -> list[JudgeResult]:
         """Judge many (claim, document_text) pairs, at most ``concurrency`` calls at once.
 
         Args:
             pairs: ``(claim, document_text)`` tuples.
+            titles: Each document's title or None; the model reads the text alone, the
+                fallback judge of a failed pair also reads its title.
 
         Returns:
             One result per pair, in order. Pairs the model could not decide carry the fallback's
@@ -443,7 +447,10 @@ class LLMJudge:
                 list(pool.map(one, range(len(pairs))))
         if failed:
             failed.sort()
-            fb = self.fallback.judge_batch([pairs[i] for i, _ in failed])
+            fb = self.fallback.judge_batch(
+                [pairs[i] for i, _ in failed],
+                titles=None if titles is None else [titles[i] for i, _ in failed],
+            )
             with self._lock:
                 for (i, reason), r in zip(failed, fb, strict=True):
                     results[i] = JudgeResult(

@@ -27,8 +27,14 @@ class Judge(Protocol):
 
     name: str
 
-    def judge_batch(self, pairs: Sequence[tuple[str, str]]) -> list[JudgeResult]:
-        """Return one judgment per ``(claim, document_text)`` pair, in order."""
+    def judge_batch(
+        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None
+    ) -> list[JudgeResult]:
+        """Return one judgment per ``(claim, document_text)`` pair, in order.
+
+        ``titles`` (one per pair, or None) tell what each document is about; quotes come
+        from the text alone.
+        """
         ...
 
 

@@ -376,11 +376,155 @@ def frame1(claim: str, body: str) -> JudgeResult:
          "shut down the Harbour Weekly.", Stance.NEUTRAL),
         ("jargon overlap", "Tarsel Optics opened a lens laboratory in Orrin.",
          "Lens laboratories need clean rooms and careful calibration.", Stance.NEUTRAL),
+        # a negated claim: refuted by the plain statement, supported only by a negation
+        ("negated claim, plain statement", "Orrin harbour's sea level is not rising.",
+         "Tide gauges show the sea level at Orrin harbour rising by 4 mm a year.",
+         Stance.REFUTES),
+        ("negated claim, negated statement", "Orrin harbour's sea level is not rising.",
+         "Tide gauges show the sea level at Orrin harbour is not rising.", Stance.SUPPORTS),
+        ("claim of a denial", "The closure of the Tarsel Optics plant in Orrin is a myth.",
+         "Tarsel Optics closed its plant in Orrin in May, the company said.", Stance.REFUTES),
+        ("negation in a title", "Never Mind the Frost, by Tarsel Optics, topped the Orrin chart.",
+         "Never Mind the Frost, by Tarsel Optics, topped the Orrin chart in May.",
+         Stance.SUPPORTS),
+        # degree words are part of what the claim says
+        ("degree absent", "Brel heating is the main cause of the Orrin smog.",
+         "Brel heating is a cause of the Orrin smog, officials said.", Stance.PARTIAL),
+        ("degree as synonym", "Brel heating is the main cause of the Orrin smog.",
+         "Brel heating is the primary cause of the Orrin smog, officials said.",
+         Stance.SUPPORTS),
+        ("figure with a half", "Tarsel Optics raised prices by three and a half percent.",
+         "Tarsel Optics raised prices by 3.5 per cent.", Stance.SUPPORTS),
+        # "lifted" a guidance is a rise (it reverses only a ban or a limit)
+        ("lifted guidance", "Tarsel Optics cut its profit guidance for 2024.",
+         "Tarsel Optics lifted its profit guidance for 2024 after strong sales.",
+         Stance.REFUTES),
+        # a month that ends a fiscal year is not the claim's month
+        ("fiscal year", "Tarsel Optics cut its profit guidance for the year to February 2025.",
+         "For the year to February 2025, Tarsel Optics lifted its profit guidance, helped by "
+         "strong January sales.",
+         Stance.REFUTES),
+        # "high" and "low" as adjectives are not a rise or a fall
+        ("adjective low", "Tarsel Optics cut its profit guidance for 2024.",
+         "Tarsel Optics raised its profit guidance for 2024 despite low-margin January sales.",
+         Stance.REFUTES),
+        # a comparative with a figure is a rise or a fall
+        ("comparative with a figure", "Tarsel Optics' Orrin sales fell in 2024.",
+         "Tarsel Optics' Orrin sales in 2024 were 4% higher than in 2023.", Stance.REFUTES),
+        # hearsay: what people say they were told is not the document's assertion
+        ("hearsay", "Tarsel Optics has committed to keeping its Orrin plant open.",
+         "Workers say they have been told that Tarsel Optics will keep its Orrin plant open.",
+         Stance.NEUTRAL),
+        # a count is not a year: "1842 votes" puts the claim in no year
+        ("count, not a year", "Maren Holt received 1842 votes in the Orrin by-election.",
+         "In 2024 Maren Holt received 1,842 votes in the Orrin by-election.",
+         Stance.SUPPORTS),
+        # "came into operation" starts something; it is not a job ("starters")
+        ("start is not a job", "Orrin's redesigned bus network came into operation in 2024.",
+         "The Orrin drivers' union said its members will work hard to make the new bus "
+         "network a success in 2024.", Stance.NEUTRAL),
+        # refusing permission is a refusal; "clear" is not an approval
+        ("refused permission", "The Orrin council approved the Tarsel Optics warehouse.",
+         "The Orrin council decided to refuse planning permission for the Tarsel Optics "
+         "warehouse, against the clear advice of its officers.", Stance.REFUTES),
+        # a short form of the claim's name names it
+        ("short form of a name", "The Pellworth Gazette is shutting down.",
+         "After 131 years the Gazette will stop printing. But we are not shutting down.",
+         Stance.REFUTES),
+        # a negation negates the word it stands before
+        ("negation of another verb", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Tarsel Optics does not dispute that its sales in Orrin increased in 2024.",
+         Stance.SUPPORTS),
+        ("not only", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Tarsel Optics' sales in Orrin not only increased in 2024, they doubled.",
+         Stance.SUPPORTS),
+        ("negated clause", "Tarsel Optics paid its Orrin suppliers 41.2 cents a litre in 2024.",
+         "The 41.2 cent figure is not what Tarsel Optics paid its Orrin suppliers in 2024.",
+         Stance.REFUTES),
+        # someone arguing a position is not the document's assertion
+        ("argues", "Tarsel Optics' sales in Orrin increased in 2024.",
+         "Lena Voss argues that Tarsel Optics' sales in Orrin did not increase in 2024.",
+         Stance.NEUTRAL),
+        # "has shut down" is a done fact whichever words say it
+        ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
+         "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
+         Stance.PARTIAL),
     ],
 )
 def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
     r = frame1(claim, body)
     assert r.stance is expected, (phenomenon, r.rationale)
+
+
+@pytest.mark.parametrize(
+    ("claim", "body"),
+    [
+        # ends of ranges, on either side, are not values of the quantity
+        ("Orrin harbour's sea level rose by 25 cm after 1990.",
+         "Orrin harbour's sea level rose by 16–21 cm after 1990, the survey said."),
+        ("Orrin harbour's sea level rose by 20 to 30 cm after 1990.",
+         "Orrin harbour's sea level rose by 16 cm after 1990, the survey said."),
+        # a factor compares two quantities
+        ("Orrin heatwaves are five times more likely after 1990.",
+         "Orrin heatwaves are 1.2 times more likely after 1990 in the model runs."),
+    ],
+)
+def test_ranges_and_factors_are_not_other_values(claim: str, body: str) -> None:
+    for judge in (frame1, judge1):
+        assert judge(claim, body).stance is not Stance.REFUTES
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "However, it raised Orrin harbour's sea level by 20 cm in 2023.",
+        "as it raised Orrin harbour's sea level by 20 cm in 2023",
+    ],
+)
+def test_claim_that_names_nothing_is_supported_in_part(claim: str) -> None:
+    body = "The Brel dam raised Orrin harbour's sea level by 20 cm in 2023, the survey said."
+    named = judge1("The Brel dam raised Orrin harbour's sea level by 20 cm in 2023.", body)
+    assert named.stance is Stance.SUPPORTS
+    r = judge1(claim, body)
+    assert r.stance is Stance.PARTIAL
+    assert "names no subject" in r.rationale
+
+
+def test_a_named_agents_verdict_is_not_a_negated_claim() -> None:
+    # "Lena Voss disproved X" is about what Lena Voss did: a source stating X does not
+    # contradict it (as it contradicts "X was disproved").
+    body = "Lena Voss spoke at the meeting. Tarsel Optics closed its Orrin plant in May."
+    agent = frame1("Lena Voss disproved the closure of the Tarsel Optics plant in Orrin.", body)
+    plain = frame1("The closure of the Tarsel Optics plant in Orrin was disproved.", body)
+    assert agent.stance is not Stance.REFUTES
+    assert plain.stance is Stance.REFUTES
+
+
+def test_title_names_the_subject_the_text_does_not() -> None:
+    claim = "Tarsel Optics' net sales for 2023 were 1.18 billion dollars."
+    body = _PAD + "Net sales for fiscal 2023 increased 8.3% to $1,180.3 million. More later."
+    judge = LexicalJudge()
+    untitled = judge.judge_batch([(claim, body)])[0]
+    titled = judge.judge_batch([(claim, body)], titles=["Tarsel Optics – Annual Report 2023"])[0]
+    assert untitled.stance is Stance.NEUTRAL
+    assert titled.stance is Stance.SUPPORTS
+    assert titled.quote in body  # the quote comes from the text, never from the title
+    with pytest.raises(ValueError, match="titles"):
+        judge.judge_batch([(claim, body)], titles=[])
+
+
+@pytest.mark.parametrize(
+    ("passage", "expected"),
+    [
+        # the passage names the claim's subject: its negation bears on the claim
+        ("The Orrin council did not approve the Tarsel Optics warehouse.", Stance.REFUTES),
+        # it names something else: a word-set negation is not borne out by the claim's frame
+        ("Brindle Glassworks has not approved any warehouse plans this year.", Stance.NEUTRAL),
+    ],
+)
+def test_passage_negation_needs_the_claims_subject(passage: str, expected: Stance) -> None:
+    claim = "The Orrin council approved the Tarsel Optics warehouse."
+    assert judge1(claim, passage).stance is expected
 
 
 @pytest.mark.xfail(strict=True, reason="known gap: a correction whose corrected sentence "
@@ -448,3 +592,22 @@ def test_digits_glued_to_letters_are_names_not_figures() -> None:
     assert [(f.value, f.unit) for f in normalize_figures("CO2 rose 2% and H2O fell")] == [
         (2.0, "percent")
     ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "subject_words"),
+    [
+        # a leading phrase of source, place or time is not the subject
+        ("According to the Brel Institute, Orrin smog doubled in 2023.", ["Orrin"]),
+        ("In Alaska, researchers found remnants of the 1918 flu.", []),
+        # a unit written capitalised names nothing
+        ("The Orrin lagoon warmed by 2 degrees Fahrenheit.", ["Orrin"]),
+        # names after a leading date phrase stay
+        ("From April 2025, drivers at Market Street car park will pay more.",
+         ["Market", "Street"]),
+    ],
+)
+def test_claim_subject_words(claim: str, subject_words: list[str]) -> None:
+    from affidavit.tasks.judge_frame import _subject_words
+
+    assert _subject_words(claim) == subject_words
