@@ -22,7 +22,7 @@ from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_feeds import read_fetched
-from affidavit.tasks.lineage import LineageConfig, update_lineage
+from affidavit.tasks.lineage import LineageConfig, material_config, update_lineage
 from affidavit.warehouse.search_index import SearchIndex
 from affidavit.warehouse.store import Warehouse
 
@@ -295,13 +295,26 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     Returns:
         Number of new lineage edges.
     """
-    cols = ["doc_id", "text", "host", "published_at", "wayback_first_seen"]
+    config = config or LineageConfig()
+    cols = ["doc_id", "host", "published_at", "wayback_first_seen"]
     all_docs = wh.read("documents", columns=cols)
     # documents stored by a run killed before its lineage stage have no signature yet
     signed = set(wh.read("signatures", columns=["doc_id"])["doc_id"].to_list())
     new_doc_ids = sorted(set(new_doc_ids) | (set(all_docs["doc_id"].to_list()) - signed))
     if not new_doc_ids:
         return 0
+    # stored texts are read only when some stored document has no passage material (a home
+    # from before it was kept): that run splits them once and stores their material
+    with_material = set(
+        wh.read("passage_grams", columns=["doc_id"], where="config = ?",
+                params=[material_config(config)])["doc_id"].to_list()
+    )
+    is_new = pl.col("doc_id").is_in(list(set(new_doc_ids)))
+    stored_ids = set(all_docs.filter(~is_new)["doc_id"].to_list())
+    from_store = stored_ids <= with_material
+    text_ids = set(new_doc_ids) if from_store else set(all_docs["doc_id"].to_list())
+    texts = wh.texts(sorted(text_ids)).select("doc_id", "text")
+    all_docs = all_docs.join(texts, on="doc_id", how="left")
     # Dask rebuilds the whole lineage; a small addition stays incremental, in process (adding
     # 25 documents to 20k on Dask rebuilt all of them: 126 s against 40 s incremental)
     if dask and len(new_doc_ids) * 2 < all_docs.height:
@@ -311,23 +324,30 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     if dask:
         from affidavit.flows.lineage_dask import run_lineage_on_dask
 
+        if from_store:  # the Dask path rebuilds: every text
+            texts = wh.texts(all_docs["doc_id"].to_list()).select("doc_id", "text")
+            all_docs = all_docs.drop("text").join(texts, on="doc_id", how="left")
         result = run_lineage_on_dask(all_docs, address=None if dask == "local" else dask,
-                                     config=config or LineageConfig())
+                                     config=config)
         run.counts["lineage_on_dask"] += 1
     else:
-        is_new = pl.col("doc_id").is_in(list(set(new_doc_ids)))
         result = update_lineage(
             all_docs.filter(is_new),
-            stored_docs=all_docs.filter(~is_new),
+            stored_docs=all_docs.filter(~is_new).drop("text") if from_store
+            else all_docs.filter(~is_new),
             stored_signatures=wh.read("signatures"),
             stored_edges=wh.read("lineage_edges"),
-            config=config or LineageConfig(),
+            stored_passages=wh.scan("passage_grams") if from_store else None,
+            stored_furniture=wh.read("passage_furniture") if from_store else None,
+            config=config,
         )
     # signatures last: a document with a signature is done, so a run killed before that point
     # recomputes its lineage next time (edges are keyed, so nothing is added twice)
     n_edges = wh.append_unique("lineage_edges", result.edges)
     run.counts["lineage_edges_added"] += n_edges
     wh.replace("origins", result.origins)
+    wh.append_unique("passage_grams", result.passages)
+    wh.replace("passage_furniture", result.furniture)
     run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
     run.messages.extend(result.notes)
     return n_edges

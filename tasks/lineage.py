@@ -20,11 +20,13 @@ from datetime import datetime
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
 from affidavit.schemas.enums import DirectionBasis, EdgeKind
 from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
+from affidavit.schemas.passages import PASSAGE_FURNITURE_SCHEMA, PASSAGE_GRAMS_SCHEMA
 from affidavit.schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
 from affidavit.tasks.lsh import (
     DEFAULT_MAX_BUCKET,
@@ -42,7 +44,12 @@ from affidavit.tasks.minhash import (
     sort_within_docs,
     word_arrays,
 )
-from affidavit.tasks.passages import PassageConfig, find_shared_passages
+from affidavit.tasks.passages import (
+    PassageConfig,
+    PassageResult,
+    find_shared_passages,
+    ngram_hashes_by_doc,
+)
 from affidavit.tasks.shingles import split_words
 
 __all__ = [
@@ -54,6 +61,7 @@ __all__ = [
     "count_independent_origins",
     "intersection_sizes",
     "lineage_members",
+    "material_config",
     "update_lineage",
 ]
 
@@ -253,12 +261,20 @@ class LineageResult:
             an incremental run).
         origins: ``ORIGINS_SCHEMA`` columns, one row per document (all documents).
         notes: What was skipped or degraded, and why, in plain words.
+        passages: ``PASSAGE_GRAMS_SCHEMA`` columns, one row per (new) document: its words and
+            passage n-grams as fixed-width hashes, so that a later ``update_lineage`` never
+            reads or splits its text again.
+        furniture: ``PASSAGE_FURNITURE_SCHEMA`` columns: n-grams judged page furniture or
+            boilerplate: the whole table after this run (it replaces the stored one; an
+            incremental run can undo an ``own_host`` judgement).
     """
 
     signatures: pl.DataFrame
     edges: pl.DataFrame
     origins: pl.DataFrame
     notes: list[str] = field(default_factory=list)
+    passages: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_MAT_POLARS))
+    furniture: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_FURN_POLARS))
 
 
 SignaturesFn = Callable[[list[str], MinHashConfig], tuple[np.ndarray, np.ndarray]]
@@ -326,6 +342,25 @@ _SIG_POLARS = {
     "n_shingles": pl.Int32,
     "minhash": pl.List(pl.UInt32),
 }
+_MAT_POLARS = {
+    "doc_id": pl.String,
+    "config": pl.String,
+    "word_hashes": pl.List(pl.UInt64),
+    "word_lengths": pl.List(pl.Int32),
+    "word_has_digit": pl.List(pl.Boolean),
+    "line_words": pl.List(pl.Int32),
+    "sentence_words": pl.List(pl.Int32),
+    "quoted_words": pl.List(pl.Int32),
+    "ngram_hashes": pl.List(pl.UInt64),
+}
+_FURN_POLARS = {
+    "config": pl.String,
+    "ngram_hash": pl.UInt64,
+    "host": pl.String,
+    "kind": pl.String,
+}
+assert list(_MAT_POLARS) == PASSAGE_GRAMS_SCHEMA.names  # noqa: S101
+assert list(_FURN_POLARS) == PASSAGE_FURNITURE_SCHEMA.names  # noqa: S101
 assert list(_EDGE_POLARS) == LINEAGE_EDGES_SCHEMA.names  # noqa: S101 - schema drift guard
 assert list(_ORIGIN_POLARS) == ORIGINS_SCHEMA.names  # noqa: S101
 assert list(_SIG_POLARS) == SIGNATURES_SCHEMA.names  # noqa: S101
@@ -336,9 +371,14 @@ _NO_TIME = np.iinfo(np.int64).max
 # ----------------------------------------------------------------------------- input
 
 
-def _prepare_docs(docs: pl.DataFrame, notes: list[str]) -> pl.DataFrame:
+def _prepare_docs(
+    docs: pl.DataFrame, notes: list[str], *, require_text: bool = True
+) -> pl.DataFrame:
     """Check and normalise the input frame: columns, duplicate ids, times as int64 µs."""
     missing = [c for c in ("doc_id", "text") if c not in docs.columns]
+    if not require_text and missing == ["text"]:
+        docs = docs.with_columns(text=pl.lit("", dtype=pl.String))
+        missing = []
     if missing:
         raise ValueError(f"docs lacks required columns {missing}")
     frame = docs
@@ -512,10 +552,126 @@ def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """
     config = prep.minhash
     k = config.shingles.k
+    rows = np.asarray(rows, dtype=np.int64)
     if config.hash_scheme == "wordmix":
-        return shingle_hashes_from_words(prep.words.take(np.asarray(rows, dtype=np.int64)), k)
+        if len(rows) <= _PREPARE_BATCH:
+            return shingle_hashes_from_words(prep.words.take(rows), k)
+        # in batches of documents: the temporaries of hashing and sorting stay a batch's size
+        parts = [
+            shingle_hashes_from_words(prep.words.take(rows[a : a + _PREPARE_BATCH]), k)
+            for a in range(0, len(rows), _PREPARE_BATCH)
+        ]
+        offs = [parts[0][1]]
+        for _, off in parts[1:]:
+            offs.append(off[1:] + offs[-1][-1])
+        return np.concatenate([h for h, _ in parts]), np.concatenate(offs)
     texts = prep.texts.gather(np.asarray(rows, dtype=np.int64)).to_list() if len(rows) else []
     return shingle_hash_sets(texts, config.shingles, scheme="sha1")
+
+
+def material_config(config: LineageConfig) -> str:
+    """The string form of what the stored passage material depends on.
+
+    Word normalisation, passage n-gram size, whether n-grams respect lines, and the sentence
+    rule; material of another form is never mixed in (it is computed again).
+
+    >>> material_config(LineageConfig())
+    'w3n1-g8-l0-s1'
+    """
+    return (
+        f"{config.minhash.shingles}-g{config.passages.ngram_words}"
+        f"-l{int(config.passages.respect_lines)}-s{int(config.quote_sentence_needs_stop)}"
+    )
+
+
+def _list_column(values: np.ndarray, offsets: np.ndarray, dtype: pl.DataType) -> pl.Series:
+    """A list Series from flat values and int64 offsets (one list per document)."""
+    arr = pa.LargeListArray.from_arrays(pa.array(offsets, type=pa.int64()), pa.array(values))
+    return pl.Series(pl.from_arrow(arr)).cast(pl.List(dtype))
+
+
+def _nested_offsets(lists: Sequence[Sequence[object]]) -> np.ndarray:
+    counts = np.zeros(len(lists) + 1, dtype=np.int64)
+    counts[1:] = [len(x) for x in lists]
+    return np.cumsum(counts)
+
+
+def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
+    """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays)."""
+    w = prep.words
+    lines = prep.line_lengths if config.passages.respect_lines else None
+    ng, ng_off = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
+    flat_q = [v for d in prep.quoted for ab in d for v in ab]
+    q_off = _nested_offsets(prep.quoted) * 2
+    return pl.DataFrame(
+        {
+            "doc_id": prep.doc_ids.tolist(),
+            "config": [material_config(config)] * len(prep.doc_ids),
+            "word_hashes": _list_column(w.hashes.astype(np.uint64), w.offsets, pl.UInt64),
+            "word_lengths": _list_column(w.lengths.astype(np.int32), w.offsets, pl.Int32),
+            "word_has_digit": _list_column(w.has_digit.astype(bool), w.offsets, pl.Boolean),
+            "line_words": _list_column(
+                np.fromiter((c for d in prep.line_lengths for c in d), dtype=np.int32),
+                _nested_offsets(prep.line_lengths),
+                pl.Int32,
+            ),
+            "sentence_words": _list_column(
+                np.fromiter((c for d in prep.sentence_lengths for c in d), dtype=np.int32),
+                _nested_offsets(prep.sentence_lengths),
+                pl.Int32,
+            ),
+            "quoted_words": _list_column(np.asarray(flat_q, dtype=np.int32), q_off, pl.Int32),
+            "ngram_hashes": _list_column(ng.astype(np.uint64), ng_off, pl.UInt64),
+        },
+        schema=_MAT_POLARS,
+    )
+
+
+def _flat(col: pl.Series, dtype: type) -> tuple[np.ndarray, np.ndarray]:
+    """Flat values and int64 offsets of a list Series."""
+    lens = col.list.len().fill_null(0).to_numpy().astype(np.int64)
+    offsets = np.zeros(len(lens) + 1, dtype=np.int64)
+    np.cumsum(lens, out=offsets[1:])
+    vals = col.explode().drop_nulls().to_numpy() if offsets[-1] else np.zeros(0)
+    return np.array(vals, dtype=dtype), offsets  # a copy: it may be written to
+
+
+def _split(vals: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
+    return [vals[a:b].tolist() for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
+
+
+def _prep_from_material(
+    mat: pl.DataFrame, meta: pl.DataFrame, config: LineageConfig, texts: pl.Series | None = None
+) -> _Prepared:
+    """A ``_Prepared`` of stored documents, from their passage material (no text is split).
+
+    Args:
+        mat: ``PASSAGE_GRAMS_SCHEMA`` rows.
+        meta: The same documents in the same order: ``doc_id``, ``host``, ``_t``, ``_t_exact``
+            (``_prepare_docs``).
+        config: Thresholds.
+        texts: The texts, needed only by the ``sha1`` shingle scheme.
+    """
+    h, off = _flat(mat["word_hashes"], np.uint64)
+    lens, _ = _flat(mat["word_lengths"], np.int32)
+    dig, _ = _flat(mat["word_has_digit"], bool)
+    lines, l_off = _flat(mat["line_words"], np.int64)
+    sents, s_off = _flat(mat["sentence_words"], np.int64)
+    quoted, q_off = _flat(mat["quoted_words"], np.int64)
+    pairs = [list(zip(q[0::2], q[1::2], strict=True)) for q in _split(quoted, q_off)]
+    return _Prepared(
+        doc_ids=np.asarray(mat["doc_id"].to_list(), dtype=object),
+        words=WordArrays(h, lens, dig, off),
+        minhash=config.minhash,
+        texts=texts if texts is not None else pl.Series("text", [""] * mat.height),
+        line_lengths=_split(lines, l_off),
+        sentence_lengths=_split(sents, s_off),
+        quoted=pairs,
+        hosts=meta["host"].to_list(),
+        times=meta["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64),
+        exact=meta["_t_exact"].fill_null(False).to_numpy().astype(bool),
+        n_shingles=np.zeros(mat.height, dtype=np.int64),
+    )
 
 
 def _signature_frame(
@@ -700,22 +856,19 @@ def _rank(prep: _Prepared) -> np.ndarray:
     return rank
 
 
-def _link(
-    prep: _Prepared,
+def _candidates(
     sigs: np.ndarray,
+    n_shingles: np.ndarray,
     config: LineageConfig,
     notes: list[str],
     new_mask: np.ndarray | None = None,
-    stored_links: tuple[np.ndarray, np.ndarray] | None = None,
     runner: StageRunner | None = None,
-) -> pl.DataFrame:
-    """Candidates (bands, then passages between clusters) → verified edges.
+) -> tuple[np.ndarray, np.ndarray]:
+    """Find LSH candidate pairs (row indices ``i < j``).
 
-    With ``new_mask`` only pairs touching a new row are verified; ``stored_links`` are the
-    stored syndication/derivation edges (row indices) that, with the new ones, form clusters.
+    With ``new_mask`` only pairs touching a new row.
     """
-    n = len(prep.doc_ids)
-    empty = prep.n_shingles == 0
+    empty = n_shingles == 0
     bands, rows = optimal_bands(config.candidate_threshold, config.minhash.num_perm)
     if runner is None:
         ci, cj, n_star = candidate_index_pairs(
@@ -734,15 +887,51 @@ def _link(
             f"{n_star} LSH bucket(s) held more than {config.max_bucket} documents (many copies of "
             "one text): their members were linked to one member instead of pair by pair"
         )
+    return ci, cj
+
+
+ClusterFn = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _link(
+    prep: _Prepared,
+    ci: np.ndarray,
+    cj: np.ndarray,
+    config: LineageConfig,
+    notes: list[str],
+    *,
+    new_mask: np.ndarray | None = None,
+    cluster_fn: ClusterFn | None = None,
+    rank: np.ndarray | None = None,
+    known_bad: np.ndarray | None = None,
+    known_unsettled: np.ndarray | None = None,
+    known_templates: pl.DataFrame | None = None,
+    judge: np.ndarray | None = None,
+    skip: np.ndarray | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+) -> tuple[pl.DataFrame, PassageResult | None]:
+    """Candidate pairs (row indices) → verified edges, then passages between clusters.
+
+    With ``new_mask`` only pairs touching a new row are kept. ``cluster_fn`` maps the copy
+    links found here (row pairs) to a cluster label per row (default: their components);
+    ``rank`` is the time rank of each row (default ``_rank``). ``known_bad``,
+    ``known_unsettled``, ``known_templates``, ``judge``, ``skip`` and ``ngrams`` go to
+    ``find_shared_passages``.
+
+    Returns:
+        The edges, and the passage result (None when passages were not looked for).
+    """
+    n = len(prep.doc_ids)
     lsh_edges, (li, lj) = _verify_pairs(prep, ci, cj, np.full(len(ci), -1, dtype=np.int64), config)
     if not config.find_passages or n < 2:
-        return lsh_edges
-    ki, kj = li, lj
-    if stored_links is not None:
-        ki = np.concatenate([ki, stored_links[0]])
-        kj = np.concatenate([kj, stored_links[1]])
-    clusters = _components(n, ki, kj)
-    rank = _rank(prep)
+        return lsh_edges, None
+    # the shingle sets are let go during the passage join (the largest arrays of the run);
+    # the pairs it finds are hashed again, only their documents
+    prep.hashes = np.zeros(0, dtype=np.uint64)
+    prep.offsets = np.zeros(1, dtype=np.int64)
+    prep.set_pos = np.full(n, -1, dtype=np.int64)
+    clusters = cluster_fn(li, lj) if cluster_fn is not None else _components(n, li, lj)
+    rank = _rank(prep) if rank is None else rank
     pr = find_shared_passages(
         prep.words,
         prep.hosts,
@@ -755,6 +944,12 @@ def _link(
         sentence_lengths=prep.sentence_lengths if config.quote_full_sentence else None,
         quoted_ranges=prep.quoted if config.quote_marked_fragments else None,
         min_sentence_words=config.quote_min_sentence_words,
+        known_bad=known_bad,
+        known_unsettled=known_unsettled,
+        known_templates=known_templates,
+        judge=judge,
+        skip=skip,
+        ngrams=ngrams,
     )
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
@@ -765,7 +960,7 @@ def _link(
         )
     pp = pr.pairs
     if pp.height == 0:
-        return lsh_edges
+        return lsh_edges, pr
     # pairs already linked through the bands keep their band edge
     seen = pl.DataFrame({"i": li, "j": lj}, schema={"i": pl.Int64, "j": pl.Int64})
     pp = pp.join(seen, on=["i", "j"], how="anti")
@@ -804,7 +999,7 @@ def _link(
         quote_edges = quote_edges.join(
             bad, on=["parent_doc_id", "child_doc_id", "kind"], how="anti"
         )
-    return pl.concat([lsh_edges, quote_edges]).sort("parent_doc_id", "child_doc_id")
+    return pl.concat([lsh_edges, quote_edges]).sort("parent_doc_id", "child_doc_id"), pr
 
 
 def _quote_forest(
@@ -1188,13 +1383,40 @@ def build_lineage(
         prep.hashes = np.zeros(0, dtype=np.uint64)
         prep.offsets = np.zeros(1, dtype=np.int64)
         prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
-    edges = _link(prep, sigs, config, notes, runner=runner)
+    ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
+    edges, pr = _link(prep, ci, cj, config, notes)
     origins = _origins_of(prep, edges, config, k)
+    prep.hashes = None
     return LineageResult(
         signatures=_signature_frame(prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash),
         edges=edges,
         origins=origins,
         notes=notes,
+        passages=_material_frame(prep, config),
+        furniture=_furniture_frame(pr, config),
+    )
+
+
+def _furniture_frame(pr: PassageResult | None, config: LineageConfig) -> pl.DataFrame:
+    """``PASSAGE_FURNITURE_SCHEMA`` rows of the n-grams a passage join judged furniture."""
+    if pr is None:
+        return pl.DataFrame(schema=_FURN_POLARS)
+    cfg = material_config(config)
+    return pl.concat(
+        [
+            pr.bad_ngrams.select(
+                config=pl.lit(cfg),
+                ngram_hash=pl.col("h").cast(pl.UInt64),
+                host=pl.lit(""),
+                kind=pl.col("kind"),
+            ),
+            pr.templates.select(
+                config=pl.lit(cfg),
+                ngram_hash=pl.col("h").cast(pl.UInt64),
+                host=pl.col("host"),
+                kind=pl.lit("template"),
+            ),
+        ]
     )
 
 
@@ -1227,18 +1449,34 @@ def _own_text_share(prep: _Prepared, edges: pl.DataFrame, k: int) -> dict[str, f
     """Share of each clustered document's shingles that no copy from another host holds.
 
     Clusters are the connected groups of syndication and derivation edges. A copy wrapped in
-    page furniture has text of its own (its host's furniture); the original has none.
+    page furniture has text of its own (its host's furniture); the original has none. The
+    share only names a strongly connected component of several documents
+    (``compute_origins``), which only an edge not directed by time can make: it is computed
+    for the clusters holding such an edge (undirected, or directed by containment), and for
+    no other.
     """
-    strong = edges.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
+    row_of = {d: r for r, d in enumerate(prep.doc_ids.tolist())}
+    strong = edges.filter(
+        pl.col("kind").is_in(list(_STRONG_KINDS))
+        & pl.col("parent_doc_id").is_in(list(row_of))
+        & pl.col("child_doc_id").is_in(list(row_of))
+    )
     if strong.height == 0:
         return {}
-    row_of = {d: r for r, d in enumerate(prep.doc_ids.tolist())}
     src = np.array([row_of[x] for x in strong["parent_doc_id"].to_list()], dtype=np.int64)
     dst = np.array([row_of[x] for x in strong["child_doc_id"].to_list()], dtype=np.int64)
     n = len(prep.doc_ids)
     comp = _components(n, src, dst)
+    untimed = (
+        ~strong["is_directed"].fill_null(False)
+        | (strong["direction_basis"] == DirectionBasis.CONTAINMENT.value)
+    ).to_numpy()
+    flagged = np.zeros(n, dtype=bool)
+    flagged[comp[src[untimed]]] = True
     size = np.bincount(comp)
-    rows = np.flatnonzero(size[comp] > 1)
+    rows = np.flatnonzero((size[comp] > 1) & flagged[comp])
+    if len(rows) == 0:
+        return {}
     _ensure_sets(prep, rows, k)
     assert prep.hashes is not None
     assert prep.offsets is not None
@@ -1280,124 +1518,395 @@ def _times_map(prep: _Prepared) -> dict[str, int]:
     }
 
 
+_META = ["doc_id", "host", "_t", "_t_exact"]
+
+
+def _rank_of(doc_ids: np.ndarray, times: np.ndarray) -> np.ndarray:
+    """Rank of each row by (origin time, unknown last; doc_id): earliest first."""
+    id_order = np.argsort(doc_ids.astype(str), kind="stable")
+    id_rank = np.empty(len(id_order), dtype=np.int64)
+    id_rank[id_order] = np.arange(len(id_order))
+    order = np.lexsort((id_rank, times))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return rank
+
+
+def _stored_signature_array(
+    stored: pl.DataFrame, stored_signatures: pl.DataFrame, config: MinHashConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Stored signatures aligned to the stored rows.
+
+    Returns:
+        ``(sigs, n_shingles, has_signature)``: uint32 ``(n, num_perm)``, int64 ``(n,)``, bool
+        ``(n,)``.
+
+    Raises:
+        ValueError: When a stored signature has another length than ``config.num_perm``.
+    """
+    n, num_perm = stored.height, config.num_perm
+    sigs = np.zeros((n, num_perm), dtype=np.uint32)
+    n_sh = np.zeros(n, dtype=np.int64)
+    if n == 0 or stored_signatures.height == 0:
+        return sigs, n_sh, np.zeros(n, dtype=bool)
+    rows = stored_signatures
+    if "config" in rows.columns:
+        rows = rows.filter(pl.col("config") == str(config))
+    rows = rows.select("doc_id", "n_shingles", "minhash").unique("doc_id", keep="first")
+    aligned = stored.select("doc_id").join(rows, on="doc_id", how="left", maintain_order="left")
+    has = aligned["minhash"].is_not_null().to_numpy()
+    present = aligned.filter(pl.col("minhash").is_not_null())
+    lens = present["minhash"].list.len().to_numpy()
+    if len(lens) and (lens != num_perm).any():
+        bad = present.filter(pl.col("minhash").list.len() != num_perm)
+        raise ValueError(
+            f"stored signature of {bad['doc_id'][0]} has {bad['minhash'].list.len()[0]} values, "
+            f"expected {num_perm}"
+        )
+    if present.height:
+        flat = present["minhash"].explode().to_numpy().astype(np.uint32)
+        sigs[has] = flat.reshape(present.height, num_perm)
+        n_sh[has] = present["n_shingles"].to_numpy().astype(np.int64)
+    return sigs, n_sh, has
+
+
+def _load_material(
+    source: pl.LazyFrame, ids: Sequence[str], cfg: str, *, words_only: bool = False
+) -> pl.DataFrame:
+    """Load the stored passage material of ``ids``, in that order (one row each).
+
+    With ``words_only`` only the word hashes are read (enough for shingle sets); the other
+    columns are filled so that the rows stay well formed (one line, one sentence, no quotes,
+    no passage n-grams).
+    """
+    if not len(ids):
+        return pl.DataFrame(schema=_MAT_POLARS)
+    want = pl.DataFrame({"doc_id": list(ids)}, schema={"doc_id": pl.String})
+    cols = ["doc_id", "config", "word_hashes"] if words_only else list(_MAT_POLARS)
+    got = (
+        source.select(cols)
+        .filter((pl.col("config") == cfg) & pl.col("doc_id").is_in(want["doc_id"].implode()))
+        .unique("doc_id", keep="first")
+        .collect()
+    )
+    if words_only:
+        n = pl.col("word_hashes").list.len().cast(pl.Int32)
+        got = got.with_columns(
+            word_lengths=pl.col("word_hashes").list.eval(pl.element().is_null().cast(pl.Int32)),
+            word_has_digit=pl.col("word_hashes").list.eval(pl.element().is_null()),
+            line_words=pl.concat_list(n),
+            sentence_words=pl.concat_list(n),
+            quoted_words=pl.lit([], dtype=pl.List(pl.Int32)),
+            ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        )
+    return want.join(got.select(list(_MAT_POLARS)), on="doc_id", how="inner",
+                     maintain_order="left").select(list(_MAT_POLARS)).cast(_MAT_POLARS)
+
+
 def update_lineage(
     new_docs: pl.DataFrame,
     *,
     stored_docs: pl.DataFrame,
     stored_signatures: pl.DataFrame,
     stored_edges: pl.DataFrame,
+    stored_passages: pl.DataFrame | pl.LazyFrame | None = None,
+    stored_furniture: pl.DataFrame | None = None,
     config: LineageConfig = LineageConfig(),
 ) -> LineageResult:
     """Add documents to a stored lineage, computing only what they change.
 
-    Only the new documents get signatures (stored ones are read from ``stored_signatures``);
-    their bands are joined against all stored bands, and only pairs touching a new document
-    are verified (stored documents are shingled again only when paired with a new one). The
-    passage join hashes the word n-grams of all texts again (page-furniture counts depend on
-    the whole set; no SHA-1 work) and keeps pairs touching a new document. Origins are
-    recomputed over all documents (one sparse graph).
+    Only the new documents are split into words and get signatures; their bands are joined
+    against all stored bands and only pairs touching a new document are verified. With
+    ``stored_passages`` (the ``passage_grams`` rows earlier runs returned) no stored text is
+    read: the stored documents that share a passage n-gram with a new one are found by
+    scanning the stored n-gram hashes, and only those and the stored members of candidate
+    pairs are loaded (their words as hashes) for verification and the passage join. An n-gram
+    held by a new document is judged furniture or not over every document holding it; the
+    others keep the judgement stored in ``stored_furniture``. Origins are recomputed over all
+    documents (one sparse graph over the stored and new edges).
+
+    Without ``stored_passages`` (a home from before passage material was kept) the stored
+    texts are split again and the passage join judges every n-gram; the material of every
+    document is returned, so the next run is incremental.
 
     The result equals ``build_lineage`` on the union of documents (tested), except when the
-    new documents change a page-furniture count or a cluster in a way that would have changed
-    an edge between two stored documents, or make an LSH bucket exceed ``config.max_bucket``:
-    stored edges are kept as they are.
+    new documents change a page-furniture judgement or a cluster in a way that would have
+    changed an edge between two stored documents, make an LSH bucket exceed
+    ``config.max_bucket``, or make a short template line of a host reach its share of that
+    host's pages (templates are judged in a full run only): stored edges are kept as they are.
 
     Args:
         new_docs: Same columns as for ``build_lineage``; rows whose doc_id is already stored
             are skipped.
-        stored_docs: The documents already processed (same columns; text is needed for the
-            passage join and for verifying pairs with new documents).
+        stored_docs: The documents already processed: ``doc_id``, ``host``, ``published_at``,
+            ``wayback_first_seen``, and ``text`` when ``stored_passages`` is not given (or the
+            shingle scheme is ``sha1``); stored documents without a signature are processed
+            as new, which needs their text.
         stored_signatures: ``SIGNATURES_SCHEMA`` rows of ``stored_docs`` for this
-            configuration; missing ones are computed (and returned as new rows).
+            configuration.
         stored_edges: ``LINEAGE_EDGES_SCHEMA`` rows already stored.
+        stored_passages: ``PASSAGE_GRAMS_SCHEMA`` rows of the stored documents (a lazy frame
+            over the Parquet files is read only where needed).
+        stored_furniture: ``PASSAGE_FURNITURE_SCHEMA`` rows already stored.
         config: Thresholds (must be those of the stored run).
 
     Returns:
-        ``LineageResult`` with only NEW signature rows and NEW edges, and the origins of all
-        documents, old and new.
+        ``LineageResult`` with only NEW signature, edge and passage rows (passage rows of
+        every document without ``stored_passages``), the whole furniture table after this run
+        (it replaces the stored one), and the origins of all documents, old and new.
 
     Raises:
-        ValueError: When required columns are missing or stored signatures have another length.
+        ValueError: When required columns are missing, stored signatures have another length,
+            or a stored document needs its text and it is not given.
     """
     notes: list[str] = []
-    stored = _prepare_docs(stored_docs, [])
+    use_store = stored_passages is not None
+    has_text = "text" in stored_docs.columns
+    stored = _prepare_docs(stored_docs, [], require_text=not use_store)
     fresh = _prepare_docs(new_docs, notes)
-    known = set(stored["doc_id"].to_list())
-    n_dup = fresh.filter(pl.col("doc_id").is_in(list(known))).height
+    is_stored = pl.col("doc_id").is_in(stored["doc_id"].implode())
+    n_dup = fresh.filter(is_stored).height
     if n_dup:
         notes.append(f"{n_dup} new document(s) already stored: skipped")
-    fresh = fresh.filter(~pl.col("doc_id").is_in(list(known)))
-    frame = pl.concat([stored, fresh], how="vertical_relaxed")
-    prep = _prepare(frame, config)
-    n_old = stored.height
-    new_mask = np.zeros(frame.height, dtype=bool)
-    new_mask[n_old:] = True
+    fresh = fresh.filter(~is_stored)
+    cfg_mat = material_config(config)
     k = config.minhash.shingles.k
-    _note_inputs(prep, k, notes, np.flatnonzero(new_mask))
-    # stored signatures, aligned to stored rows
-    cfg = str(config.minhash)
-    if stored_signatures.height == 0:
-        sig_rows = pl.DataFrame(schema=_SIG_POLARS)
-    elif "config" in stored_signatures.columns:
-        sig_rows = stored_signatures.filter(pl.col("config") == cfg)
-    else:
-        sig_rows = stored_signatures
-    sig_map = dict(zip(sig_rows["doc_id"].to_list(), sig_rows["minhash"].to_list(), strict=True))
-    nsh_map = dict(zip(sig_rows["doc_id"].to_list(), sig_rows["n_shingles"].to_list(), strict=True))
-    old_ids = prep.doc_ids[:n_old].tolist()
-    missing = np.array([d not in sig_map for d in old_ids], dtype=bool)
-    if missing.any():
-        notes.append(
-            f"{int(missing.sum())} stored document(s) had no stored signature: computed now"
-        )
-    compute_rows = np.concatenate([np.flatnonzero(missing), np.arange(n_old, frame.height)])
-    num_perm = config.minhash.num_perm
-    sigs = np.empty((frame.height, num_perm), dtype=np.uint32)
-    n_sh = np.zeros(frame.height, dtype=np.int64)
-    for r, d in enumerate(old_ids):
-        if not missing[r]:
-            vals = np.asarray(sig_map[d], dtype=np.uint32)
-            if len(vals) != num_perm:
+    sigs_old, nsh_old, has_sig = _stored_signature_array(
+        stored, stored_signatures, config.minhash
+    )
+    lf: pl.LazyFrame | None = None
+    if use_store:
+        assert stored_passages is not None
+        lf = stored_passages.lazy()
+        mat_ids = lf.filter(pl.col("config") == cfg_mat).select("doc_id").collect()["doc_id"]
+        has_mat = stored["doc_id"].is_in(mat_ids.implode()).to_numpy()
+        if not has_mat.all():
+            if not has_text:
                 raise ValueError(
-                    f"stored signature of {d} has {len(vals)} values, expected {num_perm}"
+                    f"{int((~has_mat).sum())} stored document(s) have no passage material "
+                    "and no text was given"
                 )
-            sigs[r] = vals
-            n_sh[r] = nsh_map[d]
-    h_new, off_new = _hash_sets(prep, compute_rows)
-    sigs[compute_rows] = signatures_from_hashes(h_new, off_new, config.minhash)
-    n_sh[compute_rows] = np.diff(off_new)
-    prep.n_shingles = n_sh
-    # shingle sets of the new rows are at hand; stored rows are hashed again only when they
-    # are in a candidate pair with a new row (``_ensure_sets`` in ``_verify_pairs``)
-    new_pos = np.full(frame.height, -1, dtype=np.int64)
-    new_pos[compute_rows] = np.arange(len(compute_rows))
-    prep.hashes, prep.offsets, prep.set_pos = h_new, off_new, new_pos
+            notes.append(
+                f"{int((~has_mat).sum())} stored document(s) had no passage material: every "
+                "stored text was split again"
+            )
+            use_store, lf = False, None
+    redo = ~has_sig
+    if redo.any():
+        if not has_text:
+            raise ValueError(f"{int(redo.sum())} stored document(s) have no signature and no text")
+        notes.append(f"{int(redo.sum())} stored document(s) had no stored signature: processed "
+                     "as new")
+        fresh = pl.concat([stored.filter(pl.Series(redo)), fresh], how="vertical_relaxed")
+        stored = stored.filter(pl.Series(~redo))
+        sigs_old, nsh_old = sigs_old[~redo], nsh_old[~redo]
+    if config.minhash.hash_scheme == "sha1" and stored.height and not has_text:
+        raise ValueError("the sha1 shingle scheme needs the stored texts")
+    if stored.height == 0:
+        # nothing stored: a build (the same result, tested, with less held at once)
+        src = (
+            pl.concat([stored_docs, new_docs], how="diagonal_relaxed")
+            if stored_docs.height
+            else new_docs
+        )
+        built = build_lineage(
+            src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config
+        )
+        built.notes = notes + [n for n in built.notes if n not in notes]
+        return built
+    n_old, n_new = stored.height, fresh.height
+    n_all = n_old + n_new
+    meta = pl.concat([stored.select(_META), fresh.select(_META)], how="vertical_relaxed")
+    ids_all = np.asarray(meta["doc_id"].to_list(), dtype=object)
+    times_all = meta["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
+    new_mask = np.zeros(n_all, dtype=bool)
+    new_mask[n_old:] = True
+    # the new documents: words, shingle sets, signatures, passage material
+    pn = _prepare(fresh, config)
+    _note_inputs(pn, k, notes)
+    h_new, off_new = _hash_sets(pn, np.arange(n_new))
+    sigs = np.concatenate(
+        [sigs_old, signatures_from_hashes(h_new, off_new, config.minhash)]
+    ).astype(np.uint32)
+    n_sh = np.concatenate([nsh_old, np.diff(off_new)]).astype(np.int64)
+    mat_new = _material_frame(pn, config)
+    ci, cj = _candidates(sigs, n_sh, config, notes, new_mask=new_mask)
+    known_bad: np.ndarray | None = None
+    known_unsettled: np.ndarray | None = None
+    known_templates: pl.DataFrame | None = None
+    skip: np.ndarray | None = None
+    if use_store:
+        assert lf is not None
+        furn = (
+            stored_furniture.filter(pl.col("config") == cfg_mat).select(list(_FURN_POLARS))
+            if stored_furniture is not None and stored_furniture.height
+            else pl.DataFrame(schema=_FURN_POLARS)
+        )
+        # an n-gram judged common or host furniture stays so whatever is added (its counts
+        # only grow); an own-host one is judged again over every document holding it
+        is_settled = (pl.col("host") == "") & pl.col("kind").is_in(["common", "host"])
+        known_bad = np.unique(furn.filter(is_settled)["ngram_hash"].to_numpy()).astype(np.uint64)
+        known_unsettled = furn.filter((pl.col("host") == "") & ~is_settled)["ngram_hash"]
+        known_unsettled = known_unsettled.to_numpy().astype(np.uint64)
+        known_templates = furn.filter(pl.col("host") != "").select(
+            h=pl.col("ngram_hash").cast(pl.UInt64), host="host"
+        )
+        # one pass over the stored material: the documents sharing an unsettled passage
+        # n-gram with a new one (all of them), and the stored members of candidate pairs
+        all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
+        new_ng = pl.Series(np.setdiff1d(all_new_ng.astype(np.uint64), known_bad))
+        cand = np.concatenate([ci, cj])
+        c_ids = pl.Series(ids_all[np.unique(cand[cand < n_old])].tolist(), dtype=pl.String)
+        got = (
+            lf.filter(pl.col("config") == cfg_mat)
+            .with_columns(
+                _hit=pl.col("ngram_hashes").list.eval(pl.element().is_in(new_ng.implode()))
+                .list.any()
+            )
+            .filter(pl.col("_hit") | pl.col("doc_id").is_in(c_ids.implode()))
+            .unique("doc_id", keep="first")
+            .collect()
+        )
+        got = (
+            stored.select("doc_id").with_row_index("row")
+            .join(got, on="doc_id", how="inner")
+            .sort("row")
+        )
+        sub_old = got["row"].to_numpy().astype(np.int64)
+        # stored members of candidate pairs alone are not read by the passage join
+        skip = np.concatenate([~got["_hit"].to_numpy().astype(bool), np.zeros(n_new, bool)])
+        mat_old = got.select(list(_MAT_POLARS)).cast(_MAT_POLARS)
+        del got
+        judge = np.concatenate([np.zeros(len(sub_old), bool), np.ones(n_new, bool)])
+        passages_out = mat_new
+        # stored judgements kept: templates, settled ones, and those of n-grams no new
+        # document holds (the others are judged again in this run)
+        furn_kept = furn.filter(
+            (pl.col("host") != "")
+            | is_settled
+            | ~pl.col("ngram_hash").is_in(pl.Series(all_new_ng, dtype=pl.UInt64).implode())
+        )
+    else:
+        furn_kept = pl.DataFrame(schema=_FURN_POLARS)
+        sub_old = np.arange(n_old)
+        mat_old = (
+            _material_frame(_prepare(stored, config), config)
+            if n_old
+            else pl.DataFrame(schema=_MAT_POLARS)
+        )
+        judge = None
+        passages_out = pl.concat([mat_old, mat_new])
+    sub = np.concatenate([sub_old, np.arange(n_old, n_all)]).astype(np.int64)
+    texts_all = pl.concat([stored["text"], fresh["text"]])
+    sub_mat = pl.concat([mat_old, mat_new])
+    prep = _prep_from_material(sub_mat, meta[sub], config, texts=texts_all.gather(sub))
+    prep.n_shingles = n_sh[sub]
+    # the new documents' shingle sets are at hand; stored ones are hashed when paired
+    prep.hashes, prep.offsets = h_new, off_new
+    prep.set_pos = np.full(len(sub), -1, dtype=np.int64)
+    prep.set_pos[len(sub_old):] = np.arange(n_new)
     _sort_sets(prep)
+    pos = np.full(n_all, -1, dtype=np.int64)
+    pos[sub] = np.arange(len(sub))
+    ngrams = None
+    if use_store and not config.passages.respect_lines:
+        # the stored n-gram hashes: one per start word of each document, in order
+        ng, ng_off = _flat(sub_mat["ngram_hashes"], np.uint64)
+        doc = np.repeat(np.arange(len(sub)), np.diff(ng_off))
+        ngrams = (ng, prep.words.offsets[doc] + np.arange(len(ng)) - ng_off[doc])
+    # stored copy links (full rows), with the new ones they form clusters
     if stored_edges.height == 0:
         stored_e = pl.DataFrame(schema=_EDGE_POLARS)
     else:
         stored_e = stored_edges.select(list(_EDGE_POLARS)).cast(_EDGE_POLARS)
-    row_of = {d: r for r, d in enumerate(prep.doc_ids.tolist())}
-    copies = stored_e.filter(
-        pl.col("kind").is_in([EdgeKind.SYNDICATION.value, EdgeKind.DERIVATION.value])
-        & pl.col("parent_doc_id").is_in(list(row_of))
-        & pl.col("child_doc_id").is_in(list(row_of))
+    row_frame = pl.DataFrame({"doc_id": ids_all.tolist(), "row": np.arange(n_all)},
+                             schema={"doc_id": pl.String, "row": pl.Int64})
+    copies = (
+        stored_e.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
+        .join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}), on="parent_doc_id")
+        .join(row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
     )
-    stored_links = (
-        np.array([row_of[x] for x in copies["parent_doc_id"].to_list()], dtype=np.int64),
-        np.array([row_of[x] for x in copies["child_doc_id"].to_list()], dtype=np.int64),
+    sa, sb = copies["a"].to_numpy(), copies["b"].to_numpy()
+
+    def cluster_fn(li: np.ndarray, lj: np.ndarray) -> np.ndarray:
+        comp = _components(
+            n_all, np.concatenate([sa, sub[li]]), np.concatenate([sb, sub[lj]])
+        )
+        return comp[sub]
+
+    rank = _rank_of(ids_all, times_all)
+    edges, pr = _link(
+        prep,
+        pos[ci],
+        pos[cj],
+        config,
+        notes,
+        new_mask=new_mask[sub],
+        cluster_fn=cluster_fn,
+        rank=rank[sub],
+        known_bad=known_bad,
+        known_unsettled=known_unsettled,
+        known_templates=known_templates,
+        judge=judge,
+        skip=skip,
+        ngrams=ngrams,
     )
-    edges = _link(prep, sigs, config, notes, new_mask=new_mask, stored_links=stored_links)
     all_edges = pl.concat([stored_e, edges])
-    origins = _origins_of(prep, all_edges, config, k)
-    out_ids = prep.doc_ids[compute_rows].tolist()
+    # own text shares, for the clusters whose members time cannot order (``_own_text_share``)
+    strong = all_edges.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
+    untimed = strong.filter(
+        ~pl.col("is_directed") | (pl.col("direction_basis") == DirectionBasis.CONTAINMENT.value)
+    )
+    shares: dict[str, float] = {}
+    if untimed.height:
+        ends = strong.join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}),
+                           on="parent_doc_id").join(
+            row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
+        comp = _components(n_all, ends["a"].to_numpy(), ends["b"].to_numpy())
+        flag_ids = set(untimed["parent_doc_id"].to_list())
+        flagged = np.zeros(n_all, dtype=bool)
+        flagged[comp[np.flatnonzero(np.isin(ids_all, list(flag_ids)))]] = True
+        x_rows = np.flatnonzero(flagged[comp])
+        if lf is None:
+            x_order = x_rows
+            mat_x = sub_mat[pos[x_rows]]
+        else:  # their words (the shares need shingle sets only)
+            x_old, x_new = x_rows[x_rows < n_old], x_rows[x_rows >= n_old]
+            x_order = np.concatenate([x_old, x_new])
+            mat_x = pl.concat(
+                [
+                    _load_material(lf, ids_all[x_old].tolist(), cfg_mat, words_only=True),
+                    mat_new[x_new - n_old],
+                ]
+            )
+        px = _prep_from_material(mat_x, meta[x_order], config, texts=texts_all.gather(x_order))
+        px.n_shingles = n_sh[x_order]
+        px.hashes, px.offsets = np.zeros(0, np.uint64), np.zeros(1, np.int64)
+        px.set_pos = np.full(len(x_order), -1, dtype=np.int64)
+        shares = _own_text_share(px, all_edges, k)
+    origins = compute_origins(
+        ids_all.tolist(),
+        all_edges,
+        origin_times={
+            d: int(t) for d, t in zip(ids_all.tolist(), times_all.tolist(), strict=True)
+            if t != _NO_TIME
+        },
+        min_quote_chars=config.quote_link_chars(n_all),
+        own_text_share=shares,
+        sizes=dict(zip(ids_all.tolist(), n_sh.tolist(), strict=True)),
+        quote_single_parent=config.quote_single_parent,
+    )
     return LineageResult(
         signatures=_signature_frame(
-            out_ids, sigs[compute_rows], n_sh[compute_rows], config.minhash
+            ids_all[n_old:].tolist(), sigs[n_old:], n_sh[n_old:], config.minhash
         ),
         edges=edges,
         origins=origins,
         notes=notes,
+        passages=passages_out,
+        furniture=pl.concat([furn_kept, _furniture_frame(pr, config)]).unique(
+            subset=["config", "ngram_hash", "host"], keep="first", maintain_order=True
+        ),
     )
 
 

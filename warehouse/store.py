@@ -41,7 +41,7 @@ _EMPTY_PART = "part-0000-empty.parquet"
 _META = "_warehouse.json"
 _CURRENT = "current"
 _GENERATION_PART = "part-data.parquet"
-REPLACED_TABLES = frozenset({"origins", "feeds"})
+REPLACED_TABLES = frozenset({"origins", "feeds", "passage_furniture"})
 """Tables rewritten whole by ``Warehouse.replace``; they are stored as generations."""
 WAREHOUSE_VERSION = 2
 """Layout version of a home; stored in ``<home>/tables/_warehouse.json`` and checked on open."""
@@ -534,6 +534,14 @@ class Warehouse:
         df = pl.from_arrow(tbl)
         assert isinstance(df, pl.DataFrame)
         return df
+
+    def scan(self, name: str) -> pl.LazyFrame:
+        """Return a lazy Polars scan of table ``name``, for a large table read only where needed.
+
+        Raises:
+            WarehouseError: For a table that is not in ``affidavit.schemas.registry.TABLES``.
+        """
+        return pl.scan_parquet(self.glob(name))
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run ``sql`` (with bound ``params``) on an in-memory connection that has every view."""

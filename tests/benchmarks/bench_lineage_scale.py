@@ -11,8 +11,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   stage (``affidavit.flows.stages.refresh_lineage``) calls on a fresh home: signatures, LSH band
   join, vectorised verification, the long-passage join with its furniture and quote rules, and
   origins. Then the same call adding ``--increment`` (1%) more documents to the stored result
-  (signatures and edges as the warehouse would hold them): ``increment_share`` is its wall time
-  over the build's. Wall times exclude synthesising the corpus.
+  as the warehouse holds it (signatures, edges, furniture, and the passage material as a
+  Parquet file read lazily; no stored text): ``increment_share`` is its wall time over the
+  build's. Wall times exclude synthesising the corpus.
 * ``datatrove``: its MinHash deduplication (the four local stages: signatures, buckets,
   clusters, filter; ``LocalPipelineExecutor`` with ``--workers`` tasks) on the same documents,
   for sizes up to ``--datatrove-max``. ``datatrove[processing]`` pins trafilatura < 1.12, which
@@ -242,18 +243,24 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     )
     t_build = time.perf_counter() - t0
     rss_build = _rss_gib(resource.RUSAGE_SELF)
+    # what the warehouse keeps: passage material as Parquet, read lazily by the update
+    built.passages.write_parquet(folder / "passage_grams.parquet")
+    signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
+    del built
     t0 = time.perf_counter()
     added = update_lineage(
         extra,
-        stored_docs=base,
-        stored_signatures=built.signatures,
-        stored_edges=built.edges,
+        stored_docs=base.drop("text"),
+        stored_signatures=signatures,
+        stored_edges=edges_stored,
+        stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
+        stored_furniture=furniture,
     )
     t_inc = time.perf_counter() - t0
     origins = added.origins
     pred = dict(zip(origins["doc_id"].to_list(), origins["origin_doc_id"].to_list(), strict=True))
     agreement, recall = pair_agreement(pred, planted_groups(n_docs))
-    edges = pl.concat([built.edges, added.edges])
+    edges = pl.concat([edges_stored, added.edges])
     return {
         "build_s": round(t_build, 1),
         "build_docs": base.height,

@@ -1,0 +1,65 @@
+"""Tests for tasks.passages: the hashed n-gram join, echoes, counting by hash range."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from affidavit.tasks.passages import PassageConfig, find_shared_passages, repeated_mask
+
+QUOTED = "the ministers stopped short of imposing their own solution on the steel makers".split()
+
+
+def _words(prefix: str, n: int) -> list[str]:
+    return [f"{prefix}{k}" for k in range(n)]
+
+
+def _edited(paragraph: list[str], tag: str, keep: range) -> list[str]:
+    """Every third word replaced (by ``tag``-specific words), except inside ``keep``."""
+    return [w if k in keep or k % 3 else f"{tag}{k}" for k, w in enumerate(paragraph)]
+
+
+@pytest.mark.parametrize("echo_words", [10, 0])
+def test_a_run_inside_two_edited_copies_of_one_paragraph_is_an_echo(echo_words):
+    paragraph = _words("p", 60)
+    keep = range(20, 34)  # 14 words left whole in both copies
+    docs = [
+        _words("a", 30) + QUOTED + _words("b", 30),  # quotes a sentence among its own words
+        _words("c", 30) + QUOTED + _words("d", 30),
+        _words("e", 20) + _edited(paragraph, "x", keep) + _words("f", 20),
+        _words("g", 20) + _edited(paragraph, "y", keep) + _words("h", 20),
+    ]
+    res = find_shared_passages(
+        docs, [None] * 4, config=PassageConfig(echo_words=echo_words), min_chars=1
+    )
+    pairs = {(i, j) for i, j in zip(res.pairs["i"], res.pairs["j"], strict=True)}
+    assert (0, 1) in pairs  # a verbatim passage among each text's own words
+    assert ((2, 3) in pairs) == (echo_words == 0)
+
+
+def test_repeated_mask_equals_counting_all_at_once():
+    rng = np.random.default_rng(7)
+    h = rng.integers(0, 1 << 63, 50_000, dtype=np.int64).astype(np.uint64)
+    h[rng.integers(0, len(h), 5_000)] = h[rng.integers(0, len(h), 5_000)]  # repeats
+    h[:30] = h[30]
+    _, inv, cnt = np.unique(h, return_inverse=True, return_counts=True)
+    for k in (2, 3, 10):
+        assert np.array_equal(repeated_mask(h, k), cnt[inv] >= k)
+
+
+def test_a_quotation_closely_paraphrased_after_is_no_echo():
+    # a story quotes a sentence of a release in quotation marks, then paraphrases the next
+    # sentence closely: the run is a quotation, not an echo
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in it".split()
+    story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
+    words = [release, story]
+    quoted = [[], [(20, 20 + len(QUOTED))]]  # the story sets the sentence in quotation marks
+    res = find_shared_passages(
+        words, [None, None], config=PassageConfig(echo_words=10), min_chars=1,
+        quoted_ranges=quoted,
+    )
+    assert res.pairs.height == 1
+    plain = find_shared_passages(
+        words, [None, None], config=PassageConfig(echo_words=10), min_chars=1
+    )
+    assert plain.pairs.height == 0  # without the marks, the paraphrase makes it an echo

@@ -1,0 +1,54 @@
+"""Tests for flows.stages.refresh_lineage: incremental runs from the stored passage material."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from affidavit.flows.context import RunRecord
+from affidavit.flows.stages import refresh_lineage
+from affidavit.tasks.ingest_common import rows_to_documents
+from affidavit.tasks.lineage import build_lineage
+from affidavit.warehouse.home import resolve_home
+from affidavit.warehouse.store import Warehouse
+from tests.unit.test_lineage import DERIVED, INDEPENDENT, ORIGIN, OTHER, T0
+
+
+def _add(wh: Warehouse, rows: list[dict]) -> list[str]:
+    batch = rows_to_documents(rows, source_kind="archive", source_path=None)
+    return wh.append_new("documents", pl.from_arrow(batch.documents))["doc_id"].to_list()
+
+
+def test_second_run_reads_no_stored_text_and_equals_a_build_from_scratch(tmp_path, monkeypatch):
+    wh = Warehouse(resolve_home(tmp_path / "h"))
+    first = [
+        {"url": "https://wire.example/o", "text": ORIGIN, "published_at": T0},
+        {"url": "https://wire.example/i", "text": INDEPENDENT, "published_at": T0},
+    ]
+    later = [
+        {"url": "https://copy.example/c", "text": "Home | World\n" + ORIGIN,
+         "published_at": T0.replace(hour=18)},
+        {"url": "https://post.example/d", "text": DERIVED, "published_at": T0.replace(hour=20)},
+        {"url": "https://wire.example/x", "text": OTHER, "published_at": T0.replace(hour=21)},
+    ]
+    refresh_lineage(wh, _add(wh, first), run=RunRecord(wh, "test", {}))
+    assert wh.count("passage_grams") == 2
+    new_ids = _add(wh, later)
+    texts_read: list[set[str]] = []
+    texts = wh.texts
+
+    def spy(ids):
+        texts_read.append(set(ids))
+        return texts(ids)
+
+    monkeypatch.setattr(wh, "texts", spy)
+    refresh_lineage(wh, new_ids, run=RunRecord(wh, "test", {}))
+    assert texts_read == [set(new_ids)]  # only the new documents' texts
+    assert wh.count("passage_grams") == 5
+    docs = wh.read("documents", columns=["doc_id", "text", "host", "published_at"])
+    scratch = build_lineage(docs)
+    keys = ["parent_doc_id", "child_doc_id"]
+    stored = wh.read("lineage_edges").sort(keys)
+    assert stored.select(keys, "kind").equals(scratch.edges.sort(keys).select(keys, "kind"))
+    assert wh.read("origins").sort("doc_id").select("doc_id", "origin_doc_id").equals(
+        scratch.origins.sort("doc_id").select("doc_id", "origin_doc_id")
+    )
