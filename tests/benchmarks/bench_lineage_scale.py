@@ -21,7 +21,7 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   ``--datatrove-python``; make one outside the repository with::
 
       python3 -m venv ../datatrove-venv
-      ../datatrove-venv/bin/pip install "datatrove[processing]" orjson
+      ../datatrove-venv/bin/pip install "datatrove[processing]" orjson spacy
 
   and pass ``--datatrove-python ../datatrove-venv/bin/python`` (skipped when not given).
 
