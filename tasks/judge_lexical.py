@@ -1373,7 +1373,6 @@ def _names(words: Sequence[str], text: str, span: tuple[int, int]) -> bool:
     return False
 
 
-
 def _possessive_anaphor(claim: str, sentence: str) -> bool:
     """Whether the sentence names the claim's "<Name>'s <noun>" as "her/his/its/their <noun>".
 
