@@ -1032,12 +1032,21 @@ def _vague_word(words: list[str]) -> str | None:
     return None
 
 
+MAX_CLAIM_WORDS = 150
+"""Longest claim researched, in words. A check-worthy claim is one sentence: the longest claims
+of the labelled sets in ``../shared/bench`` have 142–373 characters (about 60 words); a text of
+hundreds of words is a passage of several claims, whose judgments would mix (a 50,000-character
+repetition of a supported sentence was once decided CONTRADICTED). Convention: 150."""
+
+
 def gate_researchable(text: str) -> tuple[bool, str]:
     """Decide whether some search result could prove a claim false (DESIGN.md, Gates).
 
     Rules, in order:
 
-    1. empty or fewer than 2 content words → ``(False, "too_short")``;
+    1. empty or fewer than 2 content words → ``(False, "too_short")``; more than
+       :data:`MAX_CLAIM_WORDS` words → ``(False, "too_long: N words")`` (a passage, not a
+       claim: ``affidavit verify`` splits a text into its claims);
     2. an opinion marker ("I think", "in my opinion") with no attribution →
        ``(False, "opinion: <marker>")``;
     3. "should" / "ought to" in the main clause (before the first comma or subordinate
@@ -1075,6 +1084,8 @@ def gate_researchable(text: str) -> tuple[bool, str]:
     content = [w for w in words if w.lower() not in STOP_WORDS]
     if len(content) < 2:
         return False, "too_short"
+    if len(words) > MAX_CLAIM_WORDS:
+        return False, f"too_long: {len(words)} words"
     attributed = bool(_ATTRIBUTED.search(t))
     main = _main_clause(t)
     m = _OPINION.search(t)

@@ -801,6 +801,7 @@ class _Claim:
     subject_words: tuple[str, ...]
     alternatives: dict[str, frozenset[str]]  # content term -> its antonyms and frame mates
     negated: bool = False  # negated by a particle outside its names ("is not", "never")
+    titles: tuple[str, ...] = ()  # names that open with a negation word ("No Country for...")
 
 
 _NEG_PHRASE_RE = re.compile(
@@ -940,6 +941,7 @@ class LexicalJudge:
                 w = max(w, default * 0.8)
             content[t] = w
         folded = " ".join(_fold(claim).split())
+        unnamed = without_names(claim)  # "Never Mind the Frost" negates nothing
         subject_words = _subject_words(claim)
         subject = frozenset(t for t in tokenize(" ".join(subject_words)) if t in content)
         ants, members = _antonyms(), _frame_members()
@@ -954,14 +956,19 @@ class LexicalJudge:
             terms=terms,
             content=content,
             total=sum(content.values()) or 1.0,
-            neg=max(0, _neg_count(terms, folded) - _agent_denials(claim)),
+            neg=max(0, _neg_count(tokenize(unnamed), " ".join(_fold(unnamed).split()))
+                    - _agent_denials(claim)),
             figures=normalize_figures(_fold(claim)),
             hedged=any(t in hedge for t in terms),
             folded=folded,
             subject=subject,
             subject_words=tuple(subject_words),
             alternatives=alternatives,
-            negated=bool(_NEGATED_RE.search(" ".join(_fold(without_names(claim)).split()))),
+            negated=bool(_NEGATED_RE.search(" ".join(_fold(unnamed).split()))),
+            titles=tuple(
+                m.group(0) for m in _NAME_RUN_RE.finditer(claim) if _NEG_WORD_START_RE.match(
+                    m.group(0))
+            ),
         )
 
     def _judge(
@@ -1035,7 +1042,15 @@ class LexicalJudge:
 
         # Contradiction signals, read on the selected sentence.
         _, _, hedge = _stem_sets()
-        s_neg = _neg_count(sent_terms, doc.folded[best], near=content, window=cfg.negation_window)
+        raw_best = text[doc.spans[best][0] : doc.spans[best][1]]
+        if claim.titles and any(t in raw_best for t in claim.titles):
+            # a title the claim names ("Never Mind the Frost") negates nothing in the sentence
+            unnamed = _fold(without_names(raw_best, only=claim.titles))
+            s_neg = _neg_count(tokenize(unnamed), " ".join(unnamed.split()), near=content,
+                               window=cfg.negation_window)
+        else:
+            s_neg = _neg_count(sent_terms, doc.folded[best], near=content,
+                               window=cfg.negation_window)
         same_polarity = (claim.neg > 0) == (s_neg > 0)
         conflicts = [
             c
@@ -1267,18 +1282,32 @@ def _agent_denials(claim: str) -> int:
 _NAME_RUN_RE = re.compile(r"(?:\b[A-Z][\w'\u2019\-]*\s+)+[A-Z][\w'\u2019\-]*")
 
 
-def without_names(claim: str) -> str:
-    """The claim with its names and titles (runs of capitalised words) blanked out.
+def without_names(claim: str, *, only: Sequence[str] | None = None) -> str:
+    """The text with its names and titles (runs of capitalised words) blanked out.
 
     A negation inside a title ("Never Be Like You", "No Country for Old Men") does not negate
     the claim.
+
+    Args:
+        claim: A claim or a sentence.
+        only: Blank only these runs (a sentence's copies of the claim's titles; "No Tarsel
+            shop closed" keeps its "No").
 
     >>> without_names("Never Be Like You, featuring Kai, reached number one.").split()
     [',', 'featuring', 'Kai,', 'reached', 'number', 'one.']
     >>> without_names("Sea level is not rising.")
     'Sea level is not rising.'
+    >>> without_names("No Tarsel shop closed. Never Mind the Frost", only=["Never Mind the Frost"])
+    'No Tarsel shop closed.                     '
     """
+    if only is not None:
+        for t in only:
+            claim = claim.replace(t, " " * len(t))
+        return claim
     return _NAME_RUN_RE.sub(lambda m: " " * len(m.group(0)), claim)
+
+
+_NEG_WORD_START_RE = re.compile(r"(?:No|Not|Never|None|Nothing|Nobody|Neither|Nor|Without)\s")
 
 
 _NEGATED_RE = re.compile(

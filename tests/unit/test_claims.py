@@ -699,3 +699,11 @@ def test_claim_functions_never_fail(text: str) -> None:
     for c in extract_claims(text, min_worthiness=0.0):
         assert text[c.span_start : c.span_end].split() == c.text.split()
         assert 0.0 < c.check_worthiness <= 1.0
+
+
+def test_a_passage_is_not_a_claim() -> None:
+    sentence = "Northwind Robotics reported third-quarter 2025 revenue of 42 million dollars. "
+    assert gate_researchable(sentence) == (True, "falsifiable")
+    ok, reason = gate_researchable(sentence * 700)
+    assert not ok
+    assert reason.startswith("too_long: ")

@@ -617,3 +617,16 @@ def test_claim_subject_words(claim: str, subject_words: list[str]) -> None:
     from affidavit.tasks.judge_frame import _subject_words
 
     assert _subject_words(claim) == subject_words
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("Never Mind the Frost is not a song.", Stance.REFUTES),
+        ("It is false that Never Mind the Frost is a song.", Stance.REFUTES),
+        ("Never Mind the Frost is a song.", Stance.SUPPORTS),
+    ],
+)
+def test_a_title_that_opens_with_a_negation_negates_nothing(claim: str, expected: Stance) -> None:
+    passage = "Never Mind the Frost is a song by the Orrin rock band Paradise Motel."
+    assert judge1(claim, passage).stance is expected
