@@ -320,8 +320,10 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
             console.print(f"[yellow]degraded:[/yellow] {_show(d, 300)}", soft_wrap=True)
         for m in result.messages[:20]:
             err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
-        if len(result.messages) > 20:
-            err.print(f"[dim]note:[/dim] … {len(result.messages) - 20} more notes in the run")
+        if len(result.messages) > 20 or (skips and len(result.messages) >= 20):
+            # readers keep the first notes only: the counts above include every skip
+            err.print("[dim]note:[/dim] … more notes in the run; the counts above give every "
+                      "skipped or rejected row")
         if result.report_path:
             console.print(f"report: {result.report_path}")
         console.print(f"run: {result.run_id}")
@@ -633,7 +635,7 @@ def verify(
         _fail(f"cannot read {file}: not text")
         return
     if not body.strip():
-        _fail("nothing to verify: the text is empty", 2)
+        _fail("nothing to verify: the text is empty")
     bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
     if bad > len(body[:65536]) // 20:
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
@@ -818,8 +820,10 @@ def audit(
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
     for p in [answer_file, sessions, card, *(evidence or [])]:
+        if p is not None and Path(p).is_dir():
+            _fail(f"{p}: is a directory, not a file")
         if p is not None and not Path(p).is_file():
-            _fail(f"no such file: {p}", 2)
+            _fail(f"{p}: no such file")
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
 

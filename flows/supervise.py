@@ -28,6 +28,14 @@ _ENV_FLAG = "AFFIDAVIT_SUPERVISED"
 _STOP_GRACE_S = 5.0
 """Seconds a left-behind process gets after SIGTERM before SIGKILL (as Prefect's own stop)."""
 
+_INTERRUPT_GRACE_S = 10
+"""Seconds the command gets after Ctrl-C to stop by itself before the supervisor sends it
+SIGTERM (a second Ctrl-C sends it at once). Ctrl-C also stops Prefect's local server, and a
+command whose server is gone can wait on it for good. Convention: twice Prefect's own stop."""
+
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+
 
 def _set_subreaper() -> bool:
     if not sys.platform.startswith("linux"):
@@ -95,8 +103,10 @@ def run_supervised(command: Callable[[], None]) -> None:
     """Run ``command`` in a forked child and exit with its status, reaping what it left.
 
     The exit status is the child's; a child killed by signal N exits ``128 + N`` after one line
-    on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command; SIGINT
-    (Ctrl-C) reaches both from the terminal, and the supervisor ignores it.
+    on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command. SIGINT
+    (Ctrl-C) reaches both from the terminal: the command gets :data:`_INTERRUPT_GRACE_S`
+    seconds to stop by itself, then (or at a second Ctrl-C) SIGTERM; an interrupted command
+    exits 130. What it wrote before stays (parts are written whole, then renamed).
 
     Args:
         command: The command's entry (runs in the child).
@@ -111,7 +121,7 @@ def run_supervised(command: Callable[[], None]) -> None:
     if pid == 0:  # the command: exits the normal way, so Prefect's atexit hooks run
         command()
         return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    interrupted = False
 
     def forward(signum: int, _frame: object) -> None:
         try:
@@ -119,6 +129,16 @@ def run_supervised(command: Callable[[], None]) -> None:
         except ProcessLookupError:
             pass
 
+    def on_interrupt(_signum: int, _frame: object) -> None:
+        nonlocal interrupted
+        if interrupted:  # a second Ctrl-C: stop now
+            forward(signal.SIGTERM, None)
+            return
+        interrupted = True
+        signal.alarm(_INTERRUPT_GRACE_S)
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    signal.signal(signal.SIGALRM, lambda _s, _f: forward(signal.SIGTERM, None))
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGHUP, forward)
     while True:
@@ -127,7 +147,13 @@ def run_supervised(command: Callable[[], None]) -> None:
             break
         except InterruptedError:
             continue
+    signal.alarm(0)
     n_left = _reap_orphans()
+    if interrupted:
+        extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
+        print(f"error: interrupted (Ctrl-C){extra}; what was written before stays",
+              file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else sig

@@ -1407,11 +1407,13 @@ def read_claims_file(
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: On an unsupported extension, or ``limit`` < 0.
+        ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
     """
     p = Path(path)
     if not p.exists():
         raise FileNotFoundError(p)
+    if p.is_dir():
+        raise ValueError(f"{p.name}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     fmt = _format_of(p)

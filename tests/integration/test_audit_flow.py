@@ -73,18 +73,21 @@ def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
-    [([], "either ANSWER_FILE"), (["missing.txt"], "no such file"),
-     (["--sessions", "x.jsonl", "--evidence", "y"], "--evidence goes with ANSWER_FILE"),
-     (["a.txt", "--auditor", "oracle"], "unknown auditor")],
+    ("args", "message", "code"),
+    [([], "either ANSWER_FILE", 2), (["missing.txt"], "no such file", 1),
+     (["a.txt", "--evidence", "sub"], "is a directory, not a file", 1),
+     (["--sessions", "x.jsonl", "--evidence", "y"], "--evidence goes with ANSWER_FILE", 2),
+     (["a.txt", "--auditor", "oracle"], "unknown auditor", 2)],
 )
-def test_bad_arguments_exit_2_with_one_line(tmp_path, args, message):
+def test_bad_arguments_exit_with_one_line(tmp_path, args, message, code):
+    # usage errors exit 2; a missing or unreadable input is refused with 1 (README, exit codes)
     (tmp_path / "a.txt").write_text("x", encoding="utf-8")
     (tmp_path / "x.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
     res = CliRunner().invoke(app, ["audit", *(a if a.startswith("-") or a == "oracle" else
                                      str(tmp_path / a) for a in args),
                                    "--home", str(tmp_path / "h")])
-    assert res.exit_code == 2
+    assert res.exit_code == code
     assert message in res.output
 
 

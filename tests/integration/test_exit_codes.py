@@ -136,3 +136,10 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_written(prefect_harness, tmp
     # tests: the CLI sets PREFECT_LOGGING_LEVEL=CRITICAL unless AFFIDAVIT_DEBUG is set)
     assert res.output.strip().splitlines()[-1].startswith("error:") or "error: " in text
     assert not list((home / "tables" / "_staging").glob("*.tmp"))
+
+
+@pytest.mark.parametrize("text", ["", "   "])
+def test_empty_text_to_verify_is_refused_like_an_empty_input(tmp_path, text):
+    res = _invoke(["verify", text, "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR, res.output
+    assert "the text is empty" in res.output

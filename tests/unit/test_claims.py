@@ -707,3 +707,12 @@ def test_a_passage_is_not_a_claim() -> None:
     ok, reason = gate_researchable(sentence * 700)
     assert not ok
     assert reason.startswith("too_long: ")
+
+
+def test_a_directory_is_not_a_claims_file(tmp_path) -> None:
+    from affidavit.tasks.claims import read_claims_file
+
+    folder = tmp_path / "claims.jsonl"
+    folder.mkdir()
+    with pytest.raises(ValueError, match="is a directory"):
+        read_claims_file(folder)

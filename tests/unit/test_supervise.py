@@ -1,0 +1,61 @@
+"""Ctrl-C on a supervised command whose work does not stop by itself."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="the supervisor is Linux only (prctl)")
+
+SCRIPT = """
+import signal, sys, time
+from affidavit.flows import supervise
+supervise._INTERRUPT_GRACE_S = {grace}
+
+def command():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # like a flow waiting on a server gone away
+    open({ready!r}, "w").close()
+    time.sleep(120)
+
+supervise.run_supervised(command)
+"""
+
+
+def _start(tmp_path: Path, grace: int) -> tuple[subprocess.Popen, Path]:
+    ready = tmp_path / "ready"
+    script = tmp_path / "cmd.py"
+    script.write_text(SCRIPT.format(grace=grace, ready=str(ready)), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "AFFIDAVIT_SUPERVISED"}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not ready.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the command did not start"
+        time.sleep(0.05)
+    return proc, ready
+
+
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_stops_a_command_that_does_not_stop_by_itself(tmp_path, presses):
+    proc, _ = _start(tmp_path, grace=1)
+    t0 = time.monotonic()
+    try:
+        for _ in range(presses):
+            os.killpg(proc.pid, signal.SIGINT)  # what the terminal sends on Ctrl-C
+            time.sleep(0.2)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130
+    assert "interrupted (Ctrl-C)" in err
+    assert time.monotonic() - t0 < 20  # not the command's 120 s
