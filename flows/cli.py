@@ -583,9 +583,15 @@ def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
                       "select status, count(*) from verdicts_latest group by 1")
 
 
+VERDICT_ROWS_SHOWN = 50
+"""Verdicts the ``verdicts`` table shows unless ``--limit`` says otherwise (a screenful)."""
+
+
 @app.command()
 def verdicts(
-    limit: Annotated[int, typer.Option(min=1, help="rows to show")] = 50,
+    limit: Annotated[int | None, typer.Option(
+        min=1, help=f"rows to show (default: {VERDICT_ROWS_SHOWN} in the table, all with --json)"
+    )] = None,
     status: Annotated[str | None, typer.Option(help="only this status")] = None,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
@@ -595,14 +601,19 @@ def verdicts(
         _fail(f"unknown status {status!r}: use one of {', '.join(STATUSES)}", 2)
     from affidavit.flows.reads import latest_verdicts
 
+    if limit is None and not as_json:
+        limit = VERDICT_ROWS_SHOWN
     rows, by_status = latest_verdicts(_read_home(home), status=status.upper() if status else None,
                                       limit=limit)
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
         return
-    console.print(_verdict_table(rows, f"latest verdicts ({len(rows)} shown)"))
     total = dict.fromkeys(STATUSES, 0)
     total.update(by_status)
+    n_all = by_status.get(status.upper(), 0) if status else sum(by_status.values())
+    shown = f"{len(rows)} shown" if len(rows) >= n_all else (
+        f"the newest {len(rows)} of {n_all}; --limit shows more, --json all")
+    console.print(_verdict_table(rows, f"latest verdicts ({shown})"))
     console.print("all claims: " + ", ".join(f"{k} {v}" for k, v in total.items()))
 
 

@@ -49,15 +49,17 @@ def recall_rows(paths: HomePaths, query: str, *, limit: int = 20,
     return rows
 
 
-def latest_verdicts(paths: HomePaths, *, status: str | None, limit: int
+def latest_verdicts(paths: HomePaths, *, status: str | None, limit: int | None
                     ) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """Return the newest verdicts (at most ``limit``, of ``status`` if given) and all counts.
+    """Return the newest verdicts and the counts per status over the whole view.
+
+    At most ``limit`` rows (all when None), of ``status`` when given.
 
     Returns:
         (rows of ``verdicts_latest``, newest first; claims per status over the whole view).
     """
     where = "where status = $status" if status else ""
-    params: dict[str, Any] = {"limit": limit}
+    params: dict[str, Any] = {"limit": limit if limit is not None else 2**62}
     if status:
         params["status"] = status
     sql = f"select * from verdicts_latest {where} order by decided_at desc limit $limit"

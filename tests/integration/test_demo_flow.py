@@ -288,3 +288,19 @@ def test_views_lock_held_by_a_reader_does_not_fail_the_run(demo_run):
         holder.kill()
         holder.wait()
     assert run.counts["views_not_refreshed"] == 1
+
+
+def test_verdicts_command_shows_a_screenful_and_json_gives_every_row(demo_run):
+    from typer.testing import CliRunner
+
+    from affidavit.flows.cli import app
+
+    home = demo_run[0]
+    every = json.loads(CliRunner().invoke(app, ["verdicts", "--json", "--home", home]).output)
+    two = json.loads(CliRunner().invoke(
+        app, ["verdicts", "--json", "--limit", "2", "--home", home]).output)
+    assert len(every) == 6
+    assert len(two) == 2
+    table = CliRunner().invoke(app, ["verdicts", "--limit", "2", "--home", home])
+    assert table.exit_code == 0
+    assert "the newest 2 of 6" in " ".join(table.output.split())
