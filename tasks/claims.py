@@ -1440,7 +1440,8 @@ def read_claims_file(
             )
             if cols[0] is None:
                 messages.append(
-                    f"no text column found among {sorted(map(str, rec))}; pass text_column"
+                    f"no text column found among {sorted(map(str, rec))} (name it with "
+                    "--text-column)"
                 )
         tcol, icol, lcol = cols
         if tcol is None or tcol not in rec:
