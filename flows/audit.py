@@ -252,11 +252,16 @@ def audit_sessions(
                                 limit=limit)
         result = _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
                           batch_size=batch_size, progress=progress)
+        name = Path(path).name
         if skips:  # counted as the file was streamed: rewrite the run's row with them
             run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+            if not run.counts.get("records_read"):
+                # nothing readable in the file: refused, as every command refuses such input
+                run.counts["sources_refused"] = 1
+                notes.append("no answer record could be read: refused")
             run.finish(RunStatus.COMPLETED, result.message)
             result.counts = dict(run.counts)
-        result.messages = notes + result.messages
+        result.messages = [f"{name}: {n}" for n in notes] + result.messages
         return result
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")

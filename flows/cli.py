@@ -869,6 +869,7 @@ def audit(
                                                "scanner_flags", "degraded")},
                            "claims": by_audit.get(a["audit_id"], [])} for a in res.audits]}
         sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+        _exit_for_refusals(res.counts)
         return
     shown = res.audits if len(res.audits) <= 20 else [
         a for a in res.audits if a["n_contradicted"] or a["degraded"]][:20]
@@ -896,6 +897,9 @@ def audit(
         console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
     if res.report_path:
         console.print(f"report: {res.report_path}")
+    _exit_for_refusals(res.counts)
+
+
 export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")
 app.add_typer(export_app, name="export")
 

@@ -1460,15 +1460,15 @@ def read_claims_file(
                 messages.append(f"{p.name}: record {n}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
-        if text is None:
-            skips["empty_text"] += 1
-            continue
-        text, n_ctl = strip_control_chars(text, multiline=False)
-        if n_ctl:
-            skips["control_chars_removed"] += 1
-        text = _WS.sub(" ", text).strip()
+        if text is not None:
+            text, n_ctl = strip_control_chars(text, multiline=False)
+            if n_ctl:
+                skips["control_chars_removed"] += 1
+            text = _WS.sub(" ", text).strip()
         if not text:
             skips["empty_text"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: record {n}: the claim is empty: skipped")
             continue
         rows.append(
             {

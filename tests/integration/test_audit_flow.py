@@ -61,6 +61,17 @@ def test_sessions_cli_writes_tables_once_and_counts_the_bad_line(prefect_harness
     assert json.loads(runs[1][2])["already_audited"] == 2
 
 
+def test_a_sessions_file_with_nothing_readable_is_refused(prefect_harness, tmp_path):
+    src = tmp_path / "garbage.jsonl"
+    src.write_text("not json\n{also not\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", "--sessions", str(src), "--home",
+                                   str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    flat = " ".join(res.output.split())
+    assert "garbage.jsonl: line 1: invalid JSON" in flat
+    assert "input(s) refused" in flat
+
+
 def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
     (tmp_path / "answer.txt").write_text("wren needs Python 3.9 or newer.", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")

@@ -716,3 +716,16 @@ def test_a_directory_is_not_a_claims_file(tmp_path) -> None:
     folder.mkdir()
     with pytest.raises(ValueError, match="is a directory"):
         read_claims_file(folder)
+
+
+def test_an_empty_claim_is_a_skip_with_a_note(tmp_path) -> None:
+    from affidavit.tasks.claims import read_claims_file
+
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"claim": "The Orrin bridge opened in 2024."}\n{"claim": null}\n'
+                    '{"claim": "   "}\n', encoding="utf-8")
+    rows, skips, messages = read_claims_file(path)
+    assert len(rows) == 1
+    assert skips["empty_text"] == 2
+    assert any("record 2: the claim is empty" in m for m in messages)
+    assert any("record 3: the claim is empty" in m for m in messages)
