@@ -1108,19 +1108,14 @@ class LexicalJudge:
             # A negation, antonym or other value read on word sets decides when the sentence
             # names the claim's subject or one of its names; otherwise only when the claim's
             # frame, read in the passage, bears it out (same predicate, quantity and period).
+            if subject_here or not cfg.read_frames or why.startswith("same subject"):
+                return result(stance, why)
+            name_words = self._claim_frame(claim_text, idf, default).name_words
             if (
-                subject_here
-                or not cfg.read_frames
-                or why.startswith("same subject")
-                or _names(self._claim_frame(claim_text, idf, default).name_words, text,
-                          doc.spans[best])
-                or _DESCRIPTION_START_RE.match(text[doc.spans[best][0] : doc.spans[best][1]])
-                or _possessive_anaphor(claim_text, text[doc.spans[best][0] : doc.spans[best][1]])
-                or (
-                    self._claim_frame(claim_text, idf, default).name_words
-                    and not _other_names(text[doc.spans[best][0] : doc.spans[best][1]],
-                                         claim_text)
-                )
+                _names(name_words, text, doc.spans[best])
+                or _DESCRIPTION_START_RE.match(raw_best)
+                or _possessive_anaphor(claim_text, raw_best)
+                or (name_words and not _other_names(raw_best, claim_text))
             ):
                 return result(stance, why)
             fr, _ = self._judge_frames(claim_text, text, doc, idf, default, title)

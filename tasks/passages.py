@@ -814,14 +814,9 @@ def find_shared_passages(
 
         full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
     quoted_run = np.zeros(len(start), dtype=bool)
-    if quoted_ranges is not None:
-        marks = np.zeros(len(lengths) + 1, dtype=np.int64)
-        for d, ranges in enumerate(quoted_ranges):
-            for a, b in ranges:
-                marks[offsets[d] + a] += 1
-                marks[offsets[d] + b] -= 1
-        in_quotes = np.zeros(len(lengths) + 1, dtype=np.int64)
-        np.cumsum(np.cumsum(marks)[:-1] > 0, out=in_quotes[1:])
+    if quoted_word is not None:
+        in_quotes = np.zeros(len(quoted_word) + 1, dtype=np.int64)
+        np.cumsum(quoted_word, out=in_quotes[1:])
         diag = runs["diag"].to_numpy()
         span = np.maximum(stop - start, 1)
         share_i = (in_quotes[stop] - in_quotes[start]) / span
