@@ -1006,7 +1006,9 @@ class LexicalJudge:
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )
         if cfg.read_frames and len(doc.spans) > cfg.short_doc_sentences:
-            framed, frame_index = self._judge_frames(claim_text, text, doc, idf, default, title)
+            framed, frame_index = self._judge_frames(
+                claim_text, text, doc, idf, default, title, found
+            )
             if (
                 not several_facts
                 or framed.stance is Stance.REFUTES
@@ -1017,7 +1019,7 @@ class LexicalJudge:
             # A claim of a measured quantity (money, percent, a unit) is read on frames in a
             # short passage too: without the claim's figure for its quantity a passage neither
             # supports nor refutes it.
-            framed, _ = self._judge_frames(claim_text, text, doc, idf, default, title)
+            framed, _ = self._judge_frames(claim_text, text, doc, idf, default, title, found)
             if framed.stance is not Stance.NEUTRAL or several_facts:
                 framed = None
         content = claim.content
@@ -1151,7 +1153,7 @@ class LexicalJudge:
                 or (name_words and not _other_names(raw_best, claim_text))
             ):
                 return result(stance, why)
-            fr, _ = self._judge_frames(claim_text, text, doc, idf, default, title)
+            fr, _ = self._judge_frames(claim_text, text, doc, idf, default, title, found)
             if fr.stance is stance:
                 return result(stance, why)
             return result(Stance.NEUTRAL, f"{why}, not borne out by the claim's frame")
@@ -1195,7 +1197,7 @@ class LexicalJudge:
 
     def _judge_frames(
         self, claim_text: str, text: str, doc: _Doc, idf: Mapping[str, float], default: float,
-        title: str | None = None,
+        title: str | None = None, found: bool = False,
     ) -> tuple[JudgeResult, int]:
         """Judge an article by reading the claim's frame in its sentences (``judge_frame``).
 
@@ -1212,7 +1214,7 @@ class LexicalJudge:
             named |= jf.short_form_names(claim_text, text)  # "the Gazette"
         v = jf.judge_frames(
             frame, doc.frames, self.config.frame,  # type: ignore[arg-type]
-            title_terms=named,
+            title_terms=named, searched=found,
         )
         quote = ""
         if v.index >= 0 and v.relevance > 0:

@@ -665,3 +665,17 @@ def test_found_document_antonym_on_the_claims_predicate_still_refutes() -> None:
     doc = "Arctic sea ice extent decreased over the decade, satellite records show."
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is Stance.REFUTES
+
+
+def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> None:
+    # A claim with no subject of its own shares its quantity's words with every document on
+    # the topic; found by search, another figure there is another measure, not a refutation.
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    claim = "Since the early 1990s, rainfall has been rising at around 2 percent per decade."
+    doc = "The rain gauge record shows rainfall rising by around 7 percent since 1950." + pad
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is not Stance.REFUTES
+    named = "The Fallowmoor Ridge turbines will stand 180 metres tall."
+    about = "The turbines at Fallowmoor Ridge would reach a tip height of 149.9 metres." + pad
+    r = LexicalJudge().judge_batch([(named, about)], found=True)[0]
+    assert r.stance is Stance.REFUTES
