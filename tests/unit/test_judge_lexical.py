@@ -679,3 +679,35 @@ def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> No
     about = "The turbines at Fallowmoor Ridge would reach a tip height of 149.9 metres." + pad
     r = LexicalJudge().judge_batch([(named, about)], found=True)[0]
     assert r.stance is Stance.REFUTES
+
+
+_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
+
+
+def test_found_document_must_name_what_the_claim_names_after_its_subject() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    other = ("Hollin Road Library has closed for good after Tarnby Council voted to shut the "
+             "branch." + _PAD)
+    same = "Tarnby Council plans to close Elm Street Library next spring." + _PAD
+    short_subject = "The council plans to close Elm Street Library next spring." + _PAD
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, other)], found=True)[0].stance is Stance.NEUTRAL
+    assert judge.judge_batch([(claim, same)], found=True)[0].stance is Stance.SUPPORTS
+    # the subject itself may be shortened ("the council")
+    assert judge.judge_batch([(claim, short_subject)], found=True)[0].stance is Stance.SUPPORTS
+
+
+def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    doc = ("Save Elm Street Library! Tarnby Council must keep it. Once a library closes, it "
+           "never reopens." + _PAD)
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.SUPPORTS
+
+
+def test_an_appeal_is_not_an_assertion() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    doc = ("Readers wrote in about Elm Street Library. We call on Tarnby Council to halt the "
+           "closure of Elm Street Library." + _PAD)
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.SUPPORTS
