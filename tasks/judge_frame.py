@@ -30,6 +30,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from affidavit.tasks.judge_lexical import (
@@ -48,6 +49,7 @@ from affidavit.tasks.judge_lexical import _stem as stem
 
 __all__ = [
     "ClaimFrame",
+    "published_before_claim",
     "DocFrames",
     "FrameConfig",
     "FrameVerdict",
@@ -702,6 +704,38 @@ def _quantities(folded: str) -> list[Figure]:
         and not _is_identifier(folded, f)
         and not _is_date_or_rank(folded, f)
     ]
+
+
+def published_before_claim(claim: str, published_at: datetime | None) -> int | None:
+    """The year a done-fact claim reports when a document was published before it (else None).
+
+    "The audience award at the 2024 festival went to a documentary" is a done fact of 2024: a
+    document published in 2023 cannot report it, whatever it says of an earlier edition. A
+    claim of a plan or an expectation ("will open in 2025"), one naming no year, or a document
+    with no publication time gives None. The claim's earliest year is used ("the 2025 budget,
+    approved in December 2024" may be reported in 2024).
+
+    Args:
+        claim: The claim's text.
+        published_at: The document's publication time (timezone-aware or naive), or None.
+
+    Returns:
+        The claim's earliest year when the document's publication year is earlier, else None.
+
+    >>> from datetime import datetime
+    >>> published_before_claim("The 2024 award went to a documentary.", datetime(2023, 10, 19))
+    2024
+    >>> published_before_claim("The 2024 award will go to a film.", datetime(2023, 10, 19))
+    >>> published_before_claim("The 2024 award went to a documentary.", datetime(2024, 10, 19))
+    """
+    if published_at is None:
+        return None
+    folded = " ".join(fold_text(claim).split())
+    years = read_time(folded, months_as_quarters=False).years
+    if not years or _PLAN_RE.search(folded) or not _DONE_RE.search(folded):
+        return None
+    first = min(years)
+    return first if published_at.year < first else None
 
 
 def parse_claim_frame(

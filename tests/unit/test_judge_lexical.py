@@ -711,3 +711,18 @@ def test_an_appeal_is_not_an_assertion() -> None:
            "closure of Elm Street Library." + _PAD)
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.SUPPORTS
+
+
+def test_a_done_fact_of_a_year_is_not_reported_before_that_year() -> None:
+    from datetime import UTC, datetime
+
+    from affidavit.tasks.judge_frame import published_before_claim
+
+    claim = "The audience award at the 2024 Tarnby Film Festival went to a documentary."
+    assert published_before_claim(claim, datetime(2023, 10, 19, tzinfo=UTC)) == 2024
+    assert published_before_claim(claim, datetime(2024, 10, 19, tzinfo=UTC)) is None
+    assert published_before_claim(claim, None) is None
+    plan = "The 2024 Tarnby Film Festival will open with a documentary."
+    assert published_before_claim(plan, datetime(2023, 10, 19, tzinfo=UTC)) is None
+    budget = "The 2025 budget was approved by the council in December 2024."
+    assert published_before_claim(budget, datetime(2024, 12, 19, tzinfo=UTC)) is None
