@@ -499,6 +499,9 @@ class ClaimFrame:
             supports the claim only in part.
         estimates: Per figure, whether it is an end of a range or a factor
             (``is_estimate_figure``): another value does not refute it.
+        targets: Per figure, whether it is the value a change reached ("doubled its headcount
+            to 180"): a level stated with no change and no period of the claim ("it has 22
+            employees", at some other time) does not refute it.
         name_words: The claim's capitalised names as written, without those whose every
             term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
             term's).
@@ -521,6 +524,7 @@ class ClaimFrame:
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
     estimates: tuple[bool, ...] = ()
+    targets: tuple[bool, ...] = ()
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -586,6 +590,18 @@ _FISCAL_YEAR_RE = re.compile(
 )
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
+_CHANGE_TO_RE = re.compile(
+    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
+    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
+    r"slash|trim)\w*\b[^.;]{0,40}?\bto\s+(?:about |around |some |nearly |almost |roughly )?$"
+)
+"""A change verb and "to" right before a figure: the figure is the value the change reached
+("has doubled its headcount to 180"). Closed-class English verbs of change."""
+_CHANGE_WORD_RE = re.compile(
+    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
+    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
+    r"slash|trim|up|down|more|fewer|less|added|lost|from)\w*\b"
+)
 
 
 def _name_groups(claim: str) -> list[str]:
@@ -843,6 +859,9 @@ def parse_claim_frame(
         weak_subject=weak_subject,
         degrees=claim_degrees(plain),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
+        targets=tuple(
+            bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
+        ),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -1201,9 +1220,10 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted, estimate in zip(
+        for cf, head, lower, counted, estimate, target in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
-            frame.estimates or (False,) * len(frame.figures), strict=True,
+            frame.estimates or (False,) * len(frame.figures),
+            frame.targets or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
@@ -1241,6 +1261,8 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
+                if target and frame.time.empty and not _CHANGE_WORD_RE.search(s.folded):
+                    continue  # a level at some other time, not what the change reached
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if counts and not same_noun:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")

@@ -726,3 +726,13 @@ def test_a_done_fact_of_a_year_is_not_reported_before_that_year() -> None:
     assert published_before_claim(plan, datetime(2023, 10, 19, tzinfo=UTC)) is None
     budget = "The 2025 budget was approved by the council in December 2024."
     assert published_before_claim(budget, datetime(2024, 12, 19, tzinfo=UTC)) is None
+
+
+def test_a_level_at_another_time_does_not_refute_the_value_a_change_reached() -> None:
+    pad = " The firm was founded in Tarnby. Its software plans delivery routes. It sells abroad."
+    claim = "Kelvane has doubled its headcount to 180 employees."
+    level = "Kelvane raised a seed round last week. It has 22 employees and 60 customers." + pad
+    change = "Kelvane has grown its headcount to 120 employees this year." + pad
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, level)], found=True)[0].stance is not Stance.REFUTES
+    assert judge.judge_batch([(claim, change)], found=True)[0].stance is Stance.REFUTES
