@@ -681,15 +681,15 @@ def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> No
     assert r.stance is Stance.REFUTES
 
 
-_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
+_HALL_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
 
 
 def test_found_document_must_name_what_the_claim_names_after_its_subject() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     other = ("Hollin Road Library has closed for good after Tarnby Council voted to shut the "
-             "branch." + _PAD)
-    same = "Tarnby Council plans to close Elm Street Library next spring." + _PAD
-    short_subject = "The council plans to close Elm Street Library next spring." + _PAD
+             "branch." + _HALL_PAD)
+    same = "Tarnby Council plans to close Elm Street Library next spring." + _HALL_PAD
+    short_subject = "The council plans to close Elm Street Library next spring." + _HALL_PAD
     judge = LexicalJudge()
     assert judge.judge_batch([(claim, other)], found=True)[0].stance is Stance.NEUTRAL
     assert judge.judge_batch([(claim, same)], found=True)[0].stance is Stance.SUPPORTS
@@ -700,7 +700,7 @@ def test_found_document_must_name_what_the_claim_names_after_its_subject() -> No
 def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     doc = ("Save Elm Street Library! Tarnby Council must keep it. Once a library closes, it "
-           "never reopens." + _PAD)
+           "never reopens." + _HALL_PAD)
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.SUPPORTS
 
@@ -708,7 +708,7 @@ def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
 def test_an_appeal_is_not_an_assertion() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     doc = ("Readers wrote in about Elm Street Library. We call on Tarnby Council to halt the "
-           "closure of Elm Street Library." + _PAD)
+           "closure of Elm Street Library." + _HALL_PAD)
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.SUPPORTS
 
@@ -736,3 +736,20 @@ def test_a_level_at_another_time_does_not_refute_the_value_a_change_reached() ->
     judge = LexicalJudge()
     assert judge.judge_batch([(claim, level)], found=True)[0].stance is not Stance.REFUTES
     assert judge.judge_batch([(claim, change)], found=True)[0].stance is Stance.REFUTES
+
+
+def test_found_claim_of_several_facts_needs_one_of_its_measured_figures() -> None:
+    claim = "Traffic through the Tarnby Tunnel dropped by 8 percent after the toll increase."
+    other = ("Traffic in the Tarnby Tunnel will stop for ten nights in May after the toll "
+             "increase. Drivers will use the coast road. Emergency vehicles will be escorted. "
+             "We apologise.")
+    stated = ("Traffic through the Tarnby Tunnel fell by 8 percent in the three months after the "
+              "toll went up. Drivers used the coast road. Hauliers complained. Tolls fund "
+              "repairs.")
+    pairs = [(claim, other), (claim, stated)]
+    found = LexicalJudge().judge_batch(pairs, found=True)
+    given = LexicalJudge().judge_batch(pairs)
+    assert given[0].stance is Stance.PARTIAL
+    assert found[0].stance is Stance.NEUTRAL
+    # an antonym read as words ("increase" against "fell") gives way to the frame's reading
+    assert found[1].stance is Stance.SUPPORTS
