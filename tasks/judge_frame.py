@@ -499,6 +499,8 @@ class ClaimFrame:
             supports the claim only in part.
         estimates: Per figure, whether it is an end of a range or a factor
             (``is_estimate_figure``): another value does not refute it.
+        is_projection: Whether the claim is a possibility ("could", "may", "might"): another
+            projection's figure ("up to two feet by 2100") does not refute it.
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
             to 180"): a level stated with no change and no period of the claim ("it has 22
             employees", at some other time) does not refute it.
@@ -525,6 +527,7 @@ class ClaimFrame:
     degrees: frozenset[str] = frozenset()
     estimates: tuple[bool, ...] = ()
     targets: tuple[bool, ...] = ()
+    is_projection: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -590,6 +593,8 @@ _FISCAL_YEAR_RE = re.compile(
 )
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
+_PROJECTION_RE = re.compile(r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps)\b")
+"""Epistemic modals: the claim states a possibility (closed-class English)."""
 _CHANGE_TO_RE = re.compile(
     r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
     r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
@@ -859,6 +864,7 @@ def parse_claim_frame(
         weak_subject=weak_subject,
         degrees=claim_degrees(plain),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
+        is_projection=bool(_PROJECTION_RE.search(folded)),
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
         ),
@@ -1261,6 +1267,10 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
+                if frame.is_plan and not has_plan_any:
+                    continue  # nor a reported figure (another year's) a planned or expected one
+                if frame.is_projection and has_plan_any:
+                    continue  # one projection ("could reach seven feet") against another
                 if target and frame.time.empty and not _CHANGE_WORD_RE.search(s.folded):
                     continue  # a level at some other time, not what the change reached
                 same_noun = counts and bool(counted & _counted(s.folded, sf))

@@ -753,3 +753,16 @@ def test_found_claim_of_several_facts_needs_one_of_its_measured_figures() -> Non
     assert found[0].stance is Stance.NEUTRAL
     # an antonym read as words ("increase" against "fell") gives way to the frame's reading
     assert found[1].stance is Stance.SUPPORTS
+
+
+def test_figures_of_another_modality_do_not_refute() -> None:
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    judge = LexicalJudge()
+    plan = "Tarnby Council will close 30 of its libraries."
+    reported = "Tarnby Council closed 12 of its libraries in 2019, the report said." + pad
+    other_plan = "Tarnby Council will close 12 of its libraries, the report said." + pad
+    assert judge.judge_batch([(plan, reported)])[0].stance is not Stance.REFUTES
+    assert judge.judge_batch([(plan, other_plan)])[0].stance is Stance.REFUTES
+    projection = "The Tarn estuary could rise by seven feet by the year 2100."
+    other = "The report said the Tarn estuary could rise by up to two feet by 2100." + pad
+    assert judge.judge_batch([(projection, other)])[0].stance is not Stance.REFUTES
