@@ -184,7 +184,7 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    r"\b(?:not(?!\s+(?:only|just|merely|least)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"\b(?:not(?!\s+(?:\w+\s+){0,2}?(?:only|just|merely|solely|simply|least)\b)|no|never|none|nobody|nothing|neither|nor|"
     r"without|cannot|untrue|false)\b|n't\b"
 )
 _DENIAL_RE = re.compile(
