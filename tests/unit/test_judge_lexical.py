@@ -775,3 +775,12 @@ def test_a_negated_restriction_asserts_the_predicate() -> None:
     assert r.stance is not Stance.REFUTES
     negated = "Tarn sea level rise is not caused by melting ice."
     assert LexicalJudge().judge_batch([(negated, doc)], found=True)[0].stance is Stance.REFUTES
+
+
+def test_a_repeated_denial_is_not_refuted_by_the_predicate() -> None:
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    judge = LexicalJudge()
+    hoax = "The Tarn flood defence scheme is a hoax invented by developers."
+    said = ("A councillor has said that the Tarn flood defence scheme is a hoax invented by "
+            "developers." + pad)
+    assert judge.judge_batch([(hoax, said)], found=True)[0].stance is not Stance.REFUTES
