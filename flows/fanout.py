@@ -459,13 +459,20 @@ def dask_client(address: str, *, workers: int = 2) -> Iterator[Any]:
         with Client(address) as client:
             yield client
         return
-    env: dict[str, str] = {}
-    api = os.environ.get("PREFECT_API_URL") or _ephemeral_api_url()
-    if api:
-        env["PREFECT_API_URL"] = api
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, env=env) as cluster, Client(cluster) as client:
+                      dashboard_address=None, env=local_worker_env()) as cluster, \
+            Client(cluster) as client:
         yield client
+
+
+def local_worker_env() -> dict[str, str]:
+    """Environment for the workers of a local Dask cluster: the flow's Prefect API.
+
+    ``PREFECT_API_URL``, or the address of the ephemeral server this process runs, so that
+    Prefect tasks sent to the workers report there instead of each starting a server.
+    """
+    api = os.environ.get("PREFECT_API_URL") or _ephemeral_api_url()
+    return {"PREFECT_API_URL": api} if api else {}
 
 
 def _ephemeral_api_url() -> str | None:
