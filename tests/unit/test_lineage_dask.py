@@ -83,6 +83,16 @@ def _same(a: LineageResult, b: LineageResult) -> None:
     assert a.furniture.sort(pl.all()).equals(b.furniture.sort(pl.all()))
 
 
+def _split_store(docs: pl.DataFrame, config: LineageConfig) -> tuple[pl.DataFrame, dict]:
+    """Store three documents' lineage; return the rest and ``update_lineage``'s stored inputs."""
+    first = docs.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
+    stored = build_lineage(first, config=config)
+    kwargs = dict(stored_docs=first.drop("text"), stored_signatures=stored.signatures,
+                  stored_edges=stored.edges, stored_passages=stored.passages.lazy(),
+                  stored_furniture=stored.furniture, config=config)
+    return docs.filter(~pl.col("doc_id").is_in(first["doc_id"].to_list())), kwargs
+
+
 @pytest.mark.parametrize("scheme", ["wordmix", "sha1"])
 def test_pair_overlaps_in_batches_equal_the_exact_intersections(scheme):
     config = MinHashConfig(hash_scheme=scheme)
@@ -140,12 +150,7 @@ def test_stage_runner_hooks_carry_verification_and_the_passage_join(pool):  # no
     _same(build_lineage(pool, config=config, runner=runner), build_lineage(pool, config=config))
     assert calls["overlaps"] >= 1
     assert calls["join"] == 1
-    first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
-    rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].to_list()))
-    stored = build_lineage(first, config=config)
-    kwargs = dict(stored_docs=first.drop("text"), stored_signatures=stored.signatures,
-                  stored_edges=stored.edges, stored_passages=stored.passages.lazy(),
-                  stored_furniture=stored.furniture, config=config)
+    rest, kwargs = _split_store(pool, config)
     calls.update(overlaps=0, join=0)
     _same(update_lineage(rest, runner=runner, **kwargs), update_lineage(rest, **kwargs))
     assert calls["overlaps"] >= 1
@@ -165,12 +170,7 @@ def test_build_and_update_on_a_local_dask_cluster_equal_in_process(pool, tmp_pat
     from affidavit.flows.lineage_dask import run_lineage_on_dask, update_lineage_on_dask
 
     config = LineageConfig()
-    first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
-    rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].to_list()))
-    stored = build_lineage(first, config=config)
-    kwargs = dict(stored_docs=first.drop("text"), stored_signatures=stored.signatures,
-                  stored_edges=stored.edges, stored_passages=stored.passages.lazy(),
-                  stored_furniture=stored.furniture, config=config)
+    rest, kwargs = _split_store(pool, config)
     with prefect_test_harness(), dask_client("local", workers=2) as client:
         address = client.scheduler.address
         built = run_lineage_on_dask(pool, address=address, config=config, batch_size=3)
