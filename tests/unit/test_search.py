@@ -117,6 +117,36 @@ def test_archive_provider_ranks_by_best_passage(tmp_path: Path) -> None:
     assert all(h.score and h.score > 0 for h in ranked)
 
 
+def test_archive_ranking_does_not_depend_on_what_the_provider_read_before(
+    tmp_path: Path,
+) -> None:
+    """Scores of one query equal whether other queries (other claims, batches) came first."""
+    docs = {
+        "short": ("Plant", "The desalination plant will supply water.\nIt opens in May."),
+        "mid": ("Water", "Desalination plant costs rose.\nWater supply in the city is low "
+                "and the plant will help the supply of drinking water next year."),
+        "other": ("Sport", "\n".join("The football league results of the long season, round "
+                                      f"{i}, with every score and scorer listed in full."
+                                      for i in range(20))),
+    }
+    ix = SearchIndex.open(tmp_path / "index")
+    ix.add([(d, t, x) for d, (t, x) in docs.items()])
+    q, other = "desalination plant supply water", "football league season scorer"
+
+    def provider() -> ArchiveProvider:
+        return ArchiveProvider(ix, texts=lambda ids: {d: docs[d] for d in ids})
+
+    def scores(hits: list) -> list[tuple[str, float]]:
+        return [(h.doc_id, h.score) for h in hits]
+
+    alone = scores(provider().search_many([q], k=2)[0])
+    assert len(alone) == 2
+    warm = provider()
+    warm.search_many([other], k=2)
+    assert scores(warm.search_many([q], k=2)[0]) == alone
+    assert scores(provider().search_many([other, q], k=2)[1]) == alone
+
+
 def test_searxng_parses_results_and_sends_json_format() -> None:
     seen: list[httpx.Request] = []
 
