@@ -234,7 +234,7 @@ class BatchSpec:
     """What a worker process needs to rebuild the run's capabilities (picklable).
 
     Attributes:
-        home: The affidavit home (a local folder every worker can reach).
+        home: The affidavit home (a local folder every worker can reach, or its URL).
         run_id: The run.
         mode: Research mode value.
         judge_kind: ``"lexical"`` or ``"llm"`` (what the preflight found usable).
@@ -274,7 +274,7 @@ def batch_spec(wh: Warehouse, caps: Capabilities, *, run_id: str, mode: Mode, no
                     if p.name == "searxng"), None)
     kind = "llm" if caps.judge_name.startswith("llm") else "lexical"
     return BatchSpec(
-        home=str(wh.paths.root), run_id=run_id, mode=mode.value, judge_kind=kind,
+        home=wh.paths.spec, run_id=run_id, mode=mode.value, judge_kind=kind,
         judge_name=caps.judge_name, llm_config=llm_config_from_env() if kind == "llm" else None,
         idf=corpus_idf(wh), providers=names, searxng_url=searxng, degraded=tuple(caps.degraded),
         credibility_lists=credibility_lists, now=now, fetch_config=fetch_config,
