@@ -630,3 +630,52 @@ def test_claim_subject_words(claim: str, subject_words: list[str]) -> None:
 def test_a_title_that_opens_with_a_negation_negates_nothing(claim: str, expected: Stance) -> None:
     passage = "Never Mind the Frost is a song by the Orrin rock band Paradise Motel."
     assert judge1(claim, passage).stance is expected
+
+
+# --- documents found by search (open world) ------------------------------------------------
+
+
+def test_found_document_naming_the_subject_only_is_no_evidence() -> None:
+    # Given as the claim's evidence, a sentence that says something else of the claim's subject
+    # refutes it (FEVER's closed world); found by search it is only another statement about
+    # the subject, neither support nor refutation.
+    claim = "The Eiffel Tower was built in Berlin."
+    doc = "The Eiffel Tower is a wrought-iron lattice tower in Paris."
+    given = LexicalJudge().judge_batch([(claim, doc)])[0]
+    found = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert given.stance is Stance.REFUTES
+    assert found.stance is Stance.NEUTRAL
+
+
+def test_found_document_class_word_needs_the_claims_frame() -> None:
+    # "American" against "French" is read as a word; in a document found by search it refutes
+    # only where the claim's frame bears it out, and is never support.
+    claim = "SpongeBob SquarePants is a French series."
+    doc = "SpongeBob SquarePants is an American animated television series."
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is Stance.NEUTRAL
+    pair = ("Lyme disease is more common in southern, warmer regions.",
+            "Lyme disease occurs regularly in Northern Hemisphere temperate regions.")
+    assert LexicalJudge().judge_batch([pair])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([pair], found=True)[0].stance is Stance.NEUTRAL
+
+
+def test_found_document_antonym_on_the_claims_predicate_still_refutes() -> None:
+    claim = "Arctic sea ice extent increased over the decade."
+    doc = "Arctic sea ice extent decreased over the decade, satellite records show."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.REFUTES
+
+
+def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> None:
+    # A claim with no subject of its own shares its quantity's words with every document on
+    # the topic; found by search, another figure there is another measure, not a refutation.
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    claim = "Since the early 1990s, rainfall has been rising at around 2 percent per decade."
+    doc = "The rain gauge record shows rainfall rising by around 7 percent since 1950." + pad
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is not Stance.REFUTES
+    named = "The Fallowmoor Ridge turbines will stand 180 metres tall."
+    about = "The turbines at Fallowmoor Ridge would reach a tip height of 149.9 metres." + pad
+    r = LexicalJudge().judge_batch([(named, about)], found=True)[0]
+    assert r.stance is Stance.REFUTES
