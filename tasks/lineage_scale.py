@@ -1,6 +1,8 @@
 """Lineage work cut into independent pieces, for running on a cluster.
 
-Candidate verification is cut into batches of pairs: each batch carries the words of only the
+LSH bands are joined in groups of bands (each band is independent; a group is one task, so a
+small addition does not pay one task per band). Candidate verification is cut into batches of
+pairs: each batch carries the words of only the
 documents its pairs name, and its shingle overlaps are counted where it runs
 (``affidavit.tasks.lineage.pair_overlaps``). The passage join is cut into partitions of the
 n-gram hash space: rows of different hashes never meet in the self-join
@@ -18,12 +20,13 @@ import numpy as np
 import polars as pl
 
 from affidavit.schemas.signatures import MinHashConfig
-from affidavit.tasks.lineage import pair_overlaps
+from affidavit.tasks.lineage import _local_band_join, pair_overlaps
 from affidavit.tasks.minhash import WordArrays
 from affidavit.tasks.passages import join_shared_ngrams
 
 __all__ = [
     "PairBatch",
+    "band_group_join_task",
     "cut_pair_batches",
     "join_partition_task",
     "pair_overlaps_task",
@@ -131,6 +134,14 @@ def partition_grams(grams: pl.DataFrame, n_parts: int) -> list[pl.DataFrame]:
 # ----------------------------------------------------------------------------- Prefect wrappers
 from prefect import task  # noqa: E402  (thin wrappers after the pure functions)
 from prefect.cache_policies import NO_CACHE  # noqa: E402
+
+
+@task(name="lineage-band-group-join", retries=1, cache_policy=NO_CACHE)
+def band_group_join_task(
+    keys: np.ndarray, new_mask: np.ndarray | None, empty_mask: np.ndarray | None, max_bucket: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Join a group of LSH bands: ``keys`` uint64 ``(bands_in_group, n_docs)``; their union."""
+    return _local_band_join(keys, new_mask, empty_mask, max_bucket)
 
 
 @task(name="lineage-verify-pairs", retries=1, cache_policy=NO_CACHE)

@@ -12,6 +12,7 @@ from affidavit.tasks.lineage import (
     LineageResult,
     StageRunner,
     _local_band_join,
+    _union_pairs,
     band_join_task,
     build_lineage,
     pair_overlaps,
@@ -19,6 +20,7 @@ from affidavit.tasks.lineage import (
     update_lineage,
 )
 from affidavit.tasks.lineage_scale import (
+    band_group_join_task,
     cut_pair_batches,
     join_partition_task,
     pair_overlaps_task,
@@ -73,6 +75,10 @@ def test_task_bodies_and_band_union():
     ci, cj, _ = candidate_index_pairs(sigs, bands=37, rows=3)
     np.testing.assert_array_equal(union[0], ci)
     np.testing.assert_array_equal(union[1], cj)
+    groups = _union_pairs([band_group_join_task.fn(keys[g], None, None, 500)
+                           for g in np.array_split(np.arange(37), 4)])
+    np.testing.assert_array_equal(groups[0], ci)
+    np.testing.assert_array_equal(groups[1], cj)
 
 
 def _same(a: LineageResult, b: LineageResult) -> None:
@@ -166,8 +172,12 @@ def test_build_and_update_on_a_local_dask_cluster_equal_in_process(pool, tmp_pat
     pytest.importorskip("prefect_dask")
     from prefect.testing.utilities import prefect_test_harness
 
+    import affidavit.flows.lineage_dask as ld
     from affidavit.flows.fanout import dask_client
     from affidavit.flows.lineage_dask import run_lineage_on_dask, update_lineage_on_dask
+
+    for kind in ld.MIN_WORK:  # several pieces of each kind even on this small corpus
+        monkeypatch.setitem(ld.MIN_WORK, kind, 1)
 
     config = LineageConfig()
     rest, kwargs = _split_store(pool, config)
