@@ -1984,7 +1984,7 @@ from prefect import task  # noqa: E402  (thin wrappers after the pure functions)
 
 @task(name="lineage-signatures", retries=1)
 def signatures_task(
-    texts: list[str], config: MinHashConfig = MinHashConfig()
+    texts: list[str], config: MinHashConfig = MinHashConfig()  # noqa: B008 - frozen default
 ) -> tuple[np.ndarray, np.ndarray]:
     """Compute MinHash signatures of one batch of texts (``minhash.compute_signatures``)."""
     return compute_signatures(texts, config)
