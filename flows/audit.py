@@ -2,17 +2,21 @@
 
 ``audit_sessions`` reads a file of records; ``audit_answer`` one answer and its evidence files.
 
-read records → (per batch) scanner + auditor → ``audits`` / ``audit_claims`` (idempotent) →
-report → run record. Records without evidence are audited by the scanner alone; a failed model
-call leaves its record unlabelled, counted in the run and stored in ``audits.degraded``.
+read records → batches fanned out, one Prefect task each (scanner + auditor, on local
+processes, every core by default, or Dask: ``affidavit.flows.fanout``) → ``audits`` /
+``audit_claims`` (idempotent, written in record order) → report → run record. Records are
+audited independently, so a parallel run equals a sequential one. A batch that still fails
+after its retries is recorded and the run ends FAILED; the other batches land. Records without
+evidence are audited by the scanner alone; a failed model call leaves its record unlabelled,
+counted in the run and stored in ``audits.degraded``.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +24,19 @@ import pyarrow as pa
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from affidavit.flows.context import RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.flows.context import RunFailed, RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.flows.fanout import (
+    AUDITORS,
+    BATCH_RETRIES,
+    AuditBatchOutcome,
+    AuditSpec,
+    BatchPool,
+    audit_batch,
+    audit_batch_in_worker,
+    audit_in_batch,
+    batch_pool,
+    make_auditor,
+)
 from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA, AuditRecord
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.audit import (
@@ -30,10 +46,11 @@ from affidavit.tasks.audit import (
     iter_sessions,
     record_from_files,
 )
-from affidavit.tasks.audit_lexical import LexicalAuditor, audit_lexical
 from affidavit.warehouse.store import Warehouse
 
-AUDITORS = ("lexical", "llm")
+__all__ = ["AUDITORS", "AuditRunResult", "audit_answer", "audit_batch", "audit_sessions",
+           "make_auditor", "store_outcomes"]
+
 DEFAULT_BATCH = 500
 """Records per Prefect task run: large enough that orchestration stays a small share of a run
 (DESIGN.md: task runs per batch, never per row), small enough to write progress often."""
@@ -66,38 +83,6 @@ class AuditRunResult:
     degraded: list[str] = field(default_factory=list)
     messages: list[str] = field(default_factory=list)
     report_path: str | None = None
-
-
-def make_auditor(auditor: str, *, card_path: str | None = None) -> Any:
-    """Build the auditor by name: ``lexical`` (default) or ``llm`` (the configured endpoint).
-
-    Raises:
-        ValueError: For an unknown auditor, or ``llm`` with no endpoint configured.
-        FileNotFoundError: When the card file does not exist.
-    """
-    if auditor == "lexical":
-        return LexicalAuditor()
-    if auditor == "llm":
-        from affidavit.tasks.audit_llm import (
-            LLMAuditor,
-            audit_config_from_env,
-            audit_limits_from_env,
-            read_card,
-        )
-
-        cfg = audit_config_from_env()
-        if cfg is None:
-            raise ValueError("the llm auditor needs AFFIDAVIT_LLM_BASE_URL and "
-                             "AFFIDAVIT_LLM_MODEL")
-        return LLMAuditor(cfg, card=read_card(card_path), **audit_limits_from_env())
-    raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
-
-
-def audit_batch(records: Sequence[AuditRecord], auditor: Any) -> list[AuditOutcome]:
-    """Audit one batch of records with ``auditor`` (lexical or LLM)."""
-    if isinstance(auditor, LexicalAuditor):
-        return audit_lexical(records, auditor)
-    return auditor.audit_records(records)
 
 
 def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunRecord,
@@ -133,7 +118,15 @@ def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunR
     return audits, claims
 
 
-audit_batch_task = task(audit_batch, name="audit-batch", cache_policy=NO_CACHE)
+@task(name="audit-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
+def audit_batch_task(batch_no: int, records: list[AuditRecord], pool: BatchPool
+                     ) -> AuditBatchOutcome:
+    """One Prefect task run per batch of records: audit it where ``pool`` runs batches.
+
+    A failure is retried ``BATCH_RETRIES`` times; nothing is written by the task (the flow
+    writes each batch's rows, in record order), so a retry adds no rows.
+    """
+    return pool.run(batch_no, records)
 
 
 REPORT_MAX_AUDITS = 1000
@@ -143,24 +136,34 @@ them all), so that a run over a million records stays bounded in memory."""
 
 def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, auditor: str,
              card_path: str | None, source: str | None, batch_size: int,
-             progress: Callable[[int], None] | None) -> AuditRunResult:
+             progress: Callable[[int], None] | None, workers: int | None = 1,
+             dask: str | None = None) -> AuditRunResult:
+    """Audit the records in batches, one Prefect task per batch, and write them in order.
+
+    Raises:
+        RunFailed: When a batch still failed after its retries; the other batches are written
+            and the exception carries the result.
+    """
     engine = make_auditor(auditor, card_path=card_path)
     known = {"audits": wh.existing_keys("audits"), "audit_claims": wh.existing_keys("audit_claims")}
     kept_audits: list[dict[str, Any]] = []
     kept_claims: list[dict[str, Any]] = []
+    degradations: list[str] = []
+    failed: list[str] = []
     n_audits = n_claims = 0
     it = iter(records)
-    try:
-        while batch := list(islice(it, batch_size)):
-            run.counts["records_read"] += len(batch)
-            todo = [r for r in batch if (audit_key(r, engine.name),) not in known["audits"]]
-            run.counts["already_audited"] += len(batch) - len(todo)
-            if progress is not None:
-                progress(len(batch))
-            if not todo:
-                continue
-            outcomes = audit_batch_task(todo, engine)
-            a, c = store_outcomes(wh, outcomes, run=run, source=source, known=known)
+    # the first two batches are read ahead: a pool of processes pays off from two batches
+    ahead = [b for b in (list(islice(it, batch_size)), list(islice(it, batch_size))) if b]
+    raw: Iterator[list[AuditRecord]] = chain(ahead, iter(lambda: list(islice(it, batch_size)), []))
+
+    def land(batch_no: int, n_read: int, n_todo: int, fut: Any) -> None:
+        nonlocal n_audits, n_claims, kept_audits, kept_claims
+        fut.wait()
+        state = fut.state
+        if state.is_completed():
+            outcome: AuditBatchOutcome = state.result()
+            degradations.extend(outcome.degradations)
+            a, c = store_outcomes(wh, outcome.outcomes, run=run, source=source, known=known)
             n_audits += len(a)
             n_claims += len(c)
             room = REPORT_MAX_AUDITS - len(kept_audits)
@@ -168,13 +171,45 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
                 kept_audits += a[:room]
                 ids = {x["audit_id"] for x in a[:room]}
                 kept_claims += [x for x in c if x["audit_id"] in ids]
+        else:
+            exc = state.result(raise_on_failure=False)
+            run.counts["batches_failed"] += 1
+            failed.append(f"batch {batch_no + 1} ({n_todo} records) failed after "
+                          f"{BATCH_RETRIES} retries: {type(exc).__name__}: {exc}")
+        if progress is not None:
+            progress(n_read)
+
+    try:
+        with batch_pool(len(ahead), run_inline=lambda no, recs: audit_in_batch(no, recs, engine),
+                        make_spec=lambda: AuditSpec(auditor, card_path), workers=workers,
+                        dask=dask, worker_fn=audit_batch_in_worker) as pool:
+            # batches in flight: enough to keep every worker busy, few enough to bound memory
+            in_flight = 1 if pool.kind == "inline" else 2 * pool.workers
+            pending: deque[tuple[int, int, int, Any]] = deque()
+            submitted: set[tuple[str]] = set()  # keys of records sent in earlier batches
+            for batch_no, batch in enumerate(raw):
+                run.counts["records_read"] += len(batch)
+                todo = [r for r in batch if (k := (audit_key(r, engine.name),))
+                        not in known["audits"] and k not in submitted]
+                submitted.update((audit_key(r, engine.name),) for r in todo)
+                run.counts["already_audited"] += len(batch) - len(todo)
+                fut = None
+                if todo:
+                    run.counts[f"batches_{pool.kind}"] += 1
+                    fut = audit_batch_task.submit(batch_no, todo, pool)
+                pending.append((batch_no, len(batch), len(todo), fut))
+                while pending and (pending[0][3] is None or
+                                   sum(p[3] is not None for p in pending) >= in_flight):
+                    _land_next(pending, land, progress)
+            while pending:
+                _land_next(pending, land, progress)
     finally:
         if hasattr(engine, "close"):
             engine.close()
     failures = run.counts.get("llm_failures", 0)
     if failures:
         run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
-        run.messages += [f"llm: {d}" for d in getattr(engine, "degradations", [])[:20]]
+        run.messages += [f"llm: {d}" for d in degradations[:20]]
     if n_audits > len(kept_audits):
         run.messages.append(f"the report lists the first {len(kept_audits)} of {n_audits} "
                             "audits; the audits table holds them all")
@@ -185,9 +220,28 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
         msg += f"; {run.counts['already_audited']} already audited by {engine.name} (skipped)"
     if failures:
         msg += f"; the llm auditor failed on {failures}"
-    run.finish(RunStatus.COMPLETED, msg)
-    return AuditRunResult(run.run_id, RunStatus.COMPLETED, msg, kept_audits, kept_claims,
-                          dict(run.counts), list(run.degraded), list(run.messages), str(report))
+    status = RunStatus.FAILED if failed else RunStatus.COMPLETED
+    if failed:
+        msg = "; ".join(failed) + f" — {msg}"
+        run.messages.extend(failed)
+    run.finish(status, msg)
+    result = AuditRunResult(run.run_id, status, msg, kept_audits, kept_claims,
+                            dict(run.counts), list(run.degraded), list(run.messages), str(report))
+    if failed:
+        raise RunFailed(msg, result)
+    return result
+
+
+def _land_next(pending: deque[tuple[int, int, int, Any]],
+               land: Callable[[int, int, int, Any], None],
+               progress: Callable[[int], None] | None) -> None:
+    """Write the oldest batch in flight (batches land in record order)."""
+    batch_no, n_read, n_todo, fut = pending.popleft()
+    if fut is None:  # a batch of records audited before: only its progress
+        if progress is not None:
+            progress(n_read)
+        return
+    land(batch_no, n_read, n_todo, fut)
 
 
 def _write_report(wh: Warehouse, run: RunRecord, audits: list[dict[str, Any]],
@@ -217,8 +271,10 @@ def audit_sessions(
     batch_size: int = DEFAULT_BATCH,
     home: str | None = None,
     progress: Callable[[int], None] | None = None,
+    workers: int | None = None,
+    dask: str | None = None,
 ) -> AuditRunResult:
-    """Audit a file of answer records (JSONL, JSON, Parquet), in batches.
+    """Audit a file of answer records (JSONL, JSON, Parquet), in batches fanned out as tasks.
 
     Args:
         path: The sessions file, one record per answer: ``{id, answer, evidence: [{tool,
@@ -232,10 +288,15 @@ def audit_sessions(
         batch_size: Records per task run.
         home: affidavit home.
         progress: Called with the number of records of each finished batch.
+        workers: Local worker processes (default ``$AFFIDAVIT_WORKERS`` or every core; one
+            batch, or one worker, runs in this process).
+        dask: A Dask scheduler address or ``"local"`` (default ``$AFFIDAVIT_DASK_ADDRESS``).
 
     Raises:
         FileNotFoundError: When the file does not exist.
         ValueError: For an unreadable file, an unknown auditor, a bad batch size.
+        RunFailed: When a batch failed after its retries (the others are written; the
+            exception carries the result and the flow run ends FAILED).
     """
     if auditor not in AUDITORS:
         raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
@@ -250,8 +311,12 @@ def audit_sessions(
         records = iter_sessions(path, skips=skips, notes=notes, id_column=id_column,
                                 answer_column=answer_column, evidence_column=evidence_column,
                                 limit=limit)
-        result = _execute(wh, run, records, auditor=auditor, card_path=card_path, source=path,
-                          batch_size=batch_size, progress=progress)
+        try:
+            result = _execute(wh, run, records, auditor=auditor, card_path=card_path,
+                              source=path, batch_size=batch_size, progress=progress,
+                              workers=workers, dask=dask)
+        except RunFailed as failed:
+            result = failed.result
         name = Path(path).name
         if skips:  # counted as the file was streamed: rewrite the run's row with them
             run.counts.update({f"skip:{k}": v for k, v in skips.items()})
@@ -259,10 +324,14 @@ def audit_sessions(
                 # nothing readable in the file: refused, as every command refuses such input
                 run.counts["sources_refused"] = 1
                 notes.append("no answer record could be read: refused")
-            run.finish(RunStatus.COMPLETED, result.message)
+            run.finish(result.status, result.message)
             result.counts = dict(run.counts)
         result.messages = [f"{name}: {n}" for n in notes] + result.messages
+        if result.status is RunStatus.FAILED:
+            raise RunFailed(result.message, result)
         return result
+    except RunFailed:
+        raise
     except BaseException as exc:
         run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         raise

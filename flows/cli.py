@@ -837,6 +837,7 @@ def audit(
             _fail(f"{p}: no such file")
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
+    from affidavit.flows.context import RunFailed
 
     try:
         if sessions is not None:
@@ -851,6 +852,8 @@ def audit(
             assert answer_file is not None
             res = audit_answer(answer_file, list(evidence or []), auditor=auditor,
                                card_path=card, home=home)
+    except RunFailed as exc:  # a batch failed: what landed is shown, then a non-zero exit
+        res = exc.result
     except (ValueError, FileNotFoundError) as exc:
         _fail(str(exc))
         return
@@ -870,6 +873,8 @@ def audit(
                            "claims": by_audit.get(a["audit_id"], [])} for a in res.audits]}
         sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
         _exit_for_refusals(res.counts)
+        if res.status.value == "failed":
+            _fail(res.message)
         return
     shown = res.audits if len(res.audits) <= 20 else [
         a for a in res.audits if a["n_contradicted"] or a["degraded"]][:20]
@@ -898,6 +903,8 @@ def audit(
     if res.report_path:
         console.print(f"report: {res.report_path}")
     _exit_for_refusals(res.counts)
+    if res.status.value == "failed":
+        _fail(res.message)
 
 
 export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")

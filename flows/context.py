@@ -168,7 +168,7 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
     paths = resolve_home(home)
     with home_lock(paths.root, on_wait=lambda root: log.warning(
             "waiting: another affidavit run is writing %s", root)):
-        wh = open_warehouse(str(paths.root))
+        wh = open_warehouse(paths.spec)
         run = RunRecord(wh, flow, parameters).start()
         try:
             yield wh, run

@@ -1,6 +1,8 @@
-"""Research fanned out in batches of claims: one Prefect task per batch, on local processes or Dask.
+"""Work fanned out in batches: one Prefect task per batch, on local processes or Dask.
 
-A batch researches its claims (``affidavit.flows.research_loop.research``), decides them
+Research runs in batches of claims, answer audits in batches of records
+(``affidavit.flows.audit``). A research batch researches its claims
+(``affidavit.flows.research_loop.research``), decides them
 (``affidavit.tasks.tribunal.build_verdict_rows``) and writes its own judgments, queries and
 verdicts. Claims are independent of one another (each has its own rounds, the judge weighs terms
 by the warehouse's IDF, fixed for the run by the preflight), so the verdicts do not depend on how
@@ -232,7 +234,7 @@ class BatchSpec:
     """What a worker process needs to rebuild the run's capabilities (picklable).
 
     Attributes:
-        home: The affidavit home (a local folder every worker can reach).
+        home: The affidavit home (a local folder every worker can reach, or its URL).
         run_id: The run.
         mode: Research mode value.
         judge_kind: ``"lexical"`` or ``"llm"`` (what the preflight found usable).
@@ -272,7 +274,7 @@ def batch_spec(wh: Warehouse, caps: Capabilities, *, run_id: str, mode: Mode, no
                     if p.name == "searxng"), None)
     kind = "llm" if caps.judge_name.startswith("llm") else "lexical"
     return BatchSpec(
-        home=str(wh.paths.root), run_id=run_id, mode=mode.value, judge_kind=kind,
+        home=wh.paths.spec, run_id=run_id, mode=mode.value, judge_kind=kind,
         judge_name=caps.judge_name, llm_config=llm_config_from_env() if kind == "llm" else None,
         idf=corpus_idf(wh), providers=names, searxng_url=searxng, degraded=tuple(caps.degraded),
         credibility_lists=credibility_lists, now=now, fetch_config=fetch_config,
@@ -326,16 +328,19 @@ class BatchPool:
 
     Args:
         kind: ``"inline"``, ``"processes"`` or ``"dask"``.
-        run_inline: Runs a batch in this process (batch_no, claims) → outcome.
-        spec: The run's capabilities for workers (``processes`` and ``dask``).
+        run_inline: Runs a batch in this process (batch_no, items) → outcome.
+        spec: What workers need to run a batch (picklable; ``processes`` and ``dask``).
         workers: Local worker processes (``processes``), or workers of a temporary local Dask
             cluster (``dask`` with address ``local``).
         dask_address: A Dask scheduler address, or ``"local"``.
+        worker_fn: Runs a batch in a worker (spec, batch_no, items) → outcome: a plain,
+            picklable function that does not use Prefect (default ``run_batch_in_worker``,
+            a research batch).
     """
 
-    def __init__(self, kind: str, *, run_inline: Callable[[int, Sequence[Any]], BatchOutcome],
-                 spec: BatchSpec | None = None, workers: int = 1,
-                 dask_address: str | None = None) -> None:
+    def __init__(self, kind: str, *, run_inline: Callable[[int, Sequence[Any]], Any],
+                 spec: Any = None, workers: int = 1, dask_address: str | None = None,
+                 worker_fn: Callable[[Any, int, Sequence[Any]], Any] | None = None) -> None:
         if kind not in ("inline", "processes", "dask"):
             raise ValueError(f"unknown batch pool {kind!r}")
         self.kind = kind
@@ -343,6 +348,7 @@ class BatchPool:
         self._run_inline = run_inline
         self._spec = spec
         self._dask_address = dask_address
+        self._worker_fn = worker_fn or run_batch_in_worker
         self._executor: Any = None
         self._client: Any = None
         self._client_cm: Any = None
@@ -368,16 +374,16 @@ class BatchPool:
         if self._client_cm is not None:
             self._client_cm.__exit__(None, None, None)
 
-    def run(self, batch_no: int, claims: Sequence[Mapping[str, Any]]) -> BatchOutcome:
+    def run(self, batch_no: int, items: Sequence[Any]) -> Any:
         """Run one batch where this pool runs them and wait for its outcome."""
         if self.kind == "inline":
-            return self._run_inline(batch_no, claims)
-        fut: Future[BatchOutcome] | Any
+            return self._run_inline(batch_no, items)
+        fut: Future[Any] | Any
         if self.kind == "processes":
-            fut = self._executor.submit(run_batch_in_worker, self._spec, batch_no, list(claims))
+            fut = self._executor.submit(self._worker_fn, self._spec, batch_no, list(items))
         else:
-            fut = self._client.submit(run_batch_in_worker, self._spec_ref, batch_no,
-                                      list(claims), pure=False)
+            fut = self._client.submit(self._worker_fn, self._spec_ref, batch_no, list(items),
+                                      pure=False)
         return fut.result()
 
 
@@ -385,15 +391,17 @@ class BatchPool:
 def batch_pool(
     n_batches: int,
     *,
-    run_inline: Callable[[int, Sequence[Any]], BatchOutcome],
-    make_spec: Callable[[], BatchSpec],
+    run_inline: Callable[[int, Sequence[Any]], Any],
+    make_spec: Callable[[], Any],
     workers: int | None = None,
     dask: str | None = None,
+    worker_fn: Callable[[Any, int, Sequence[Any]], Any] | None = None,
 ) -> Iterator[BatchPool]:
     """Choose where the batches run and hold that place open for the run.
 
     Dask when an address is given (or ``$AFFIDAVIT_DASK_ADDRESS``); local processes when there
     are at least two batches and two workers; else inline (a pool would cost more than it saves).
+    ``worker_fn`` runs a batch in a worker (``BatchPool``; default: a research batch).
 
     Raises:
         ValueError: For a bad ``$AFFIDAVIT_WORKERS`` or ``workers`` < 1.
@@ -404,10 +412,10 @@ def batch_pool(
     n = workers or default_workers()
     if dask:
         pool = BatchPool("dask", run_inline=run_inline, spec=make_spec(),
-                         workers=workers or 2, dask_address=dask)
+                         workers=workers or 2, dask_address=dask, worker_fn=worker_fn)
     elif n >= 2 and n_batches >= 2:
         pool = BatchPool("processes", run_inline=run_inline, spec=make_spec(),
-                         workers=min(n, n_batches))
+                         workers=min(n, n_batches), worker_fn=worker_fn)
     else:
         pool = BatchPool("inline", run_inline=run_inline)
     with pool:
@@ -417,6 +425,101 @@ def batch_pool(
 def merge_counts(total: Counter[str], outcome: BatchOutcome) -> None:
     """Add a batch's counts to the run's."""
     total.update(outcome.counts)
+
+
+# -- answer audits in batches ------------------------------------------------------------------
+
+AUDITORS = ("lexical", "llm")
+
+
+def make_auditor(auditor: str, *, card_path: str | None = None) -> Any:
+    """Build the auditor by name: ``lexical`` (default) or ``llm`` (the configured endpoint).
+
+    Raises:
+        ValueError: For an unknown auditor, or ``llm`` with no endpoint configured.
+        FileNotFoundError: When the card file does not exist.
+    """
+    if auditor == "lexical":
+        from affidavit.tasks.audit_lexical import LexicalAuditor
+
+        return LexicalAuditor()
+    if auditor == "llm":
+        from affidavit.tasks.audit_llm import (
+            LLMAuditor,
+            audit_config_from_env,
+            audit_limits_from_env,
+            read_card,
+        )
+
+        cfg = audit_config_from_env()
+        if cfg is None:
+            raise ValueError("the llm auditor needs AFFIDAVIT_LLM_BASE_URL and "
+                             "AFFIDAVIT_LLM_MODEL")
+        return LLMAuditor(cfg, card=read_card(card_path), **audit_limits_from_env())
+    raise ValueError(f"unknown auditor {auditor!r}: use lexical or llm")
+
+
+def audit_batch(records: Sequence[Any], auditor: Any) -> list[Any]:
+    """Audit one batch of ``AuditRecord`` with ``auditor`` (lexical or LLM).
+
+    Returns:
+        One ``AuditOutcome`` per record, in order. Records are audited independently of one
+        another, so the outcomes do not depend on how records are batched.
+    """
+    from affidavit.tasks.audit_lexical import LexicalAuditor, audit_lexical
+
+    if isinstance(auditor, LexicalAuditor):
+        return audit_lexical(records, auditor)
+    return list(auditor.audit_records(records))
+
+
+@dataclass(frozen=True)
+class AuditSpec:
+    """What a worker needs to build the run's auditor (picklable).
+
+    Attributes:
+        auditor: ``"lexical"`` or ``"llm"`` (an LLM endpoint from the worker's environment).
+        card_path: The LLM auditor's facts-and-limits card.
+    """
+
+    auditor: str
+    card_path: str | None = None
+
+
+@dataclass
+class AuditBatchOutcome:
+    """One audited batch of records.
+
+    Attributes:
+        batch_no: The batch's position (0-based) in the run.
+        outcomes: One ``AuditOutcome`` per record, in the batch's order.
+        degradations: What the auditor noted going wrong while it audited this batch.
+    """
+
+    batch_no: int
+    outcomes: list[Any]
+    degradations: list[str] = field(default_factory=list)
+
+
+def audit_in_batch(batch_no: int, records: Sequence[Any], auditor: Any) -> AuditBatchOutcome:
+    """Audit one batch with an auditor at hand and gather what it noted meanwhile."""
+    notes = getattr(auditor, "degradations", None)
+    before = len(notes) if notes is not None else 0
+    outcomes = audit_batch(records, auditor)
+    after = getattr(auditor, "degradations", None) or []
+    return AuditBatchOutcome(batch_no, outcomes, [str(d) for d in after[before:]])
+
+
+_AUDITORS: dict[AuditSpec, Any] = {}
+"""Per worker process: the auditor of each spec it was given (built once)."""
+
+
+def audit_batch_in_worker(spec: AuditSpec, batch_no: int,
+                          records: Sequence[Any]) -> AuditBatchOutcome:
+    """Audit one batch in a worker process or on a Dask worker (a plain function: no Prefect)."""
+    if spec not in _AUDITORS:
+        _AUDITORS[spec] = make_auditor(spec.auditor, card_path=spec.card_path)
+    return audit_in_batch(batch_no, records, _AUDITORS[spec])
 
 
 # -- ingest parsing on Dask --------------------------------------------------------------------
@@ -459,13 +562,20 @@ def dask_client(address: str, *, workers: int = 2) -> Iterator[Any]:
         with Client(address) as client:
             yield client
         return
-    env: dict[str, str] = {}
-    api = os.environ.get("PREFECT_API_URL") or _ephemeral_api_url()
-    if api:
-        env["PREFECT_API_URL"] = api
     with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None, env=env) as cluster, Client(cluster) as client:
+                      dashboard_address=None, env=local_worker_env()) as cluster, \
+            Client(cluster) as client:
         yield client
+
+
+def local_worker_env() -> dict[str, str]:
+    """Environment for the workers of a local Dask cluster: the flow's Prefect API.
+
+    ``PREFECT_API_URL``, or the address of the ephemeral server this process runs, so that
+    Prefect tasks sent to the workers report there instead of each starting a server.
+    """
+    api = os.environ.get("PREFECT_API_URL") or _ephemeral_api_url()
+    return {"PREFECT_API_URL": api} if api else {}
 
 
 def _ephemeral_api_url() -> str | None:

@@ -286,11 +286,9 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     Documents without a signature (stored by a run killed before this stage) count as new.
     Only the new documents' signatures are computed; their bands are joined against the stored
     ones (``affidavit.tasks.lineage.update_lineage``). With ``dask`` (a scheduler address, or
-    ``"local"``
-    for a temporary local cluster) the lineage is rebuilt with signatures and band joins as
-    Prefect tasks on Dask (``affidavit.flows.lineage_dask``) when the new documents are at least
-    half of all (a first backfill); the result equals the incremental one, and only rows not
-    stored yet are added. A smaller addition stays incremental, in process.
+    ``"local"`` for a temporary local cluster) the same incremental update runs its
+    signatures, band joins, candidate verification and passage join as Prefect tasks on Dask
+    (``affidavit.flows.lineage_dask``); the result equals the in-process one.
 
     Returns:
         Number of new lineage edges.
@@ -315,32 +313,25 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     text_ids = set(new_doc_ids) if from_store else set(all_docs["doc_id"].to_list())
     texts = wh.texts(sorted(text_ids)).select("doc_id", "text")
     all_docs = all_docs.join(texts, on="doc_id", how="left")
-    # Dask rebuilds the whole lineage; a small addition stays incremental, in process (adding
-    # 25 documents to 20k on Dask rebuilt all of them: 126 s against 40 s incremental)
-    if dask and len(new_doc_ids) * 2 < all_docs.height:
-        run.messages.append(f"lineage: {len(new_doc_ids)} new of {all_docs.height} documents "
-                            "updated incrementally in process, not rebuilt on Dask")
-        dask = None
+    lineage_inputs = dict(
+        stored_docs=all_docs.filter(~is_new).drop("text") if from_store
+        else all_docs.filter(~is_new),
+        stored_signatures=wh.read("signatures"),
+        stored_edges=wh.read("lineage_edges"),
+        stored_passages=wh.scan("passage_grams") if from_store else None,
+        stored_furniture=wh.read("passage_furniture") if from_store else None,
+        config=config,
+    )
     if dask:
-        from affidavit.flows.lineage_dask import run_lineage_on_dask
+        # incremental on the cluster too: only the new documents' work is sent
+        from affidavit.flows.lineage_dask import update_lineage_on_dask
 
-        if from_store:  # the Dask path rebuilds: every text
-            texts = wh.texts(all_docs["doc_id"].to_list()).select("doc_id", "text")
-            all_docs = all_docs.drop("text").join(texts, on="doc_id", how="left")
-        result = run_lineage_on_dask(all_docs, address=None if dask == "local" else dask,
-                                     config=config)
+        result = update_lineage_on_dask(all_docs.filter(is_new),
+                                        address=None if dask == "local" else dask,
+                                        **lineage_inputs)  # type: ignore[arg-type]
         run.counts["lineage_on_dask"] += 1
     else:
-        result = update_lineage(
-            all_docs.filter(is_new),
-            stored_docs=all_docs.filter(~is_new).drop("text") if from_store
-            else all_docs.filter(~is_new),
-            stored_signatures=wh.read("signatures"),
-            stored_edges=wh.read("lineage_edges"),
-            stored_passages=wh.scan("passage_grams") if from_store else None,
-            stored_furniture=wh.read("passage_furniture") if from_store else None,
-            config=config,
-        )
+        result = update_lineage(all_docs.filter(is_new), **lineage_inputs)  # type: ignore[arg-type]
     # signatures last: a document with a signature is done, so a run killed before that point
     # recomputes its lineage next time (edges are keyed, so nothing is added twice)
     n_edges = wh.append_unique("lineage_edges", result.edges)

@@ -45,6 +45,7 @@ from affidavit.tasks.minhash import (
     word_arrays,
 )
 from affidavit.tasks.passages import (
+    NgramJoinFn,
     PassageConfig,
     PassageResult,
     find_shared_passages,
@@ -62,6 +63,7 @@ __all__ = [
     "intersection_sizes",
     "lineage_members",
     "material_config",
+    "pair_overlaps",
     "update_lineage",
 ]
 
@@ -281,21 +283,33 @@ SignaturesFn = Callable[[list[str], MinHashConfig], tuple[np.ndarray, np.ndarray
 BandJoinFn = Callable[
     [np.ndarray, np.ndarray | None, np.ndarray | None, int], tuple[np.ndarray, np.ndarray, int]
 ]
+PairOverlapsFn = Callable[
+    [WordArrays, pl.Series, np.ndarray, np.ndarray, MinHashConfig],
+    tuple[np.ndarray, np.ndarray, np.ndarray],
+]
 
 
 @dataclass(frozen=True, slots=True)
 class StageRunner:
-    """Where the two heavy stages run (default: in process). Used for Dask scale-out.
+    """Where the heavy stages run (default: in process). Used for Dask scale-out.
 
     Attributes:
         signatures: ``(texts, config) -> (signatures, n_shingles)`` like ``compute_signatures``.
         band_join: ``(keys, new_mask, empty_mask, max_bucket) -> (i, j, n_star)`` with ``keys``
             uint64 of shape ``(bands, n_docs)`` (``affidavit.tasks.lsh.band_keys``); like
             ``candidate_index_pairs``.
+        pair_overlaps: Candidate verification: ``(words, texts, a, b, config) -> (shared,
+            size_a, size_b)`` like ``pair_overlaps``, for row pairs ``(a, b)`` of the
+            documents whose words (and texts, for the ``sha1`` scheme) are given; None: in
+            process.
+        passage_join: The passage n-gram self-join, like
+            ``affidavit.tasks.passages.join_shared_ngrams``; None: in process.
     """
 
     signatures: SignaturesFn
     band_join: BandJoinFn
+    pair_overlaps: PairOverlapsFn | None = None
+    passage_join: NgramJoinFn | None = None
 
 
 def _local_band_join(
@@ -743,31 +757,58 @@ def intersection_sizes(
     return out
 
 
+def pair_overlaps(
+    words: WordArrays,
+    texts: Sequence[str] | pl.Series | None,
+    a: np.ndarray,
+    b: np.ndarray,
+    config: MinHashConfig,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Count the shingles pairs of documents share, and each side's distinct shingles.
+
+    The shingle sets are hashed here from the words (``wordmix``) or the texts (``sha1``),
+    as ``_hash_sets`` hashes them, so the counts equal those of the in-process verification
+    whichever documents are given together.
+
+    Args:
+        words: The words of the documents the pairs index (``WordArrays``).
+        texts: Their texts (read only by the ``sha1`` scheme).
+        a: int64 row (into ``words``) of each pair's first member.
+        b: int64 row of each pair's second member.
+        config: Shingle size and hash scheme.
+
+    Returns:
+        ``(shared, size_a, size_b)``, int64 each, shape ``(n_pairs,)``.
+    """
+    if config.hash_scheme == "wordmix":
+        h, off = shingle_hashes_from_words(words, config.shingles.k)
+    else:
+        h, off = shingle_hash_sets(list(texts or []), config.shingles, scheme="sha1")
+    sizes = np.diff(off).astype(np.int64)
+    return intersection_sizes(h, off, a, b), sizes[a], sizes[b]
+
+
 def _verify_pairs(
     prep: _Prepared,
     i: np.ndarray,
     j: np.ndarray,
     passage_chars: np.ndarray,
     config: LineageConfig,
+    runner: StageRunner | None = None,
 ) -> tuple[pl.DataFrame, tuple[np.ndarray, np.ndarray]]:
     """Verify candidate pairs (row indices); return typed, directed edges and the copy links.
 
     ``passage_chars`` is -1 where the passage was not measured (stored as null). The second
-    value holds the row pairs ``(i, j)`` kept as syndication or derivation.
+    value holds the row pairs ``(i, j)`` kept as syndication or derivation. ``runner``:
+    where the shingle overlaps are counted (``StageRunner.pair_overlaps``).
     """
     none = np.zeros(0, dtype=np.int64)
     if len(i) == 0:
         return pl.DataFrame(schema=_EDGE_POLARS), (none, none)
-    _ensure_sets(prep, np.union1d(i, j), config.minhash.shingles.k)
-    hashes, offsets, pos = prep.hashes, prep.offsets, prep.set_pos
-    assert hashes is not None
-    assert offsets is not None
-    assert pos is not None
-    pi, pj = pos[i], pos[j]
-    inter = intersection_sizes(hashes, offsets, pi, pj)
-    sizes = np.diff(offsets)
-    na = sizes[pi]
-    nb = sizes[pj]
+    if runner is not None and runner.pair_overlaps is not None:
+        inter, na, nb = runner.pair_overlaps(prep.words, prep.texts, i, j, config.minhash)
+    else:
+        inter, na, nb = _local_overlaps(prep, i, j, config)
     union = na + nb - inter
     with np.errstate(divide="ignore", invalid="ignore"):
         jac = np.where(union > 0, inter / np.maximum(union, 1), 0.0)
@@ -837,6 +878,20 @@ def _verify_pairs(
     )
     linked = is_syn | is_der
     return edges.sort("parent_doc_id", "child_doc_id"), (i[linked], j[linked])
+
+
+def _local_overlaps(
+    prep: _Prepared, i: np.ndarray, j: np.ndarray, config: LineageConfig
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``pair_overlaps`` in process, on the shingle sets ``prep`` holds (hashing the others)."""
+    _ensure_sets(prep, np.union1d(i, j), config.minhash.shingles.k)
+    hashes, offsets, pos = prep.hashes, prep.offsets, prep.set_pos
+    assert hashes is not None
+    assert offsets is not None
+    assert pos is not None
+    pi, pj = pos[i], pos[j]
+    sizes = np.diff(offsets)
+    return intersection_sizes(hashes, offsets, pi, pj), sizes[pi], sizes[pj]
 
 
 def _components(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
@@ -909,6 +964,7 @@ def _link(
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
     ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+    runner: StageRunner | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
@@ -916,13 +972,15 @@ def _link(
     links found here (row pairs) to a cluster label per row (default: their components);
     ``rank`` is the time rank of each row (default ``_rank``). ``known_bad``,
     ``known_unsettled``, ``known_templates``, ``judge``, ``skip`` and ``ngrams`` go to
-    ``find_shared_passages``.
+    ``find_shared_passages``. ``runner``: where verification and the passage join run.
 
     Returns:
         The edges, and the passage result (None when passages were not looked for).
     """
     n = len(prep.doc_ids)
-    lsh_edges, (li, lj) = _verify_pairs(prep, ci, cj, np.full(len(ci), -1, dtype=np.int64), config)
+    lsh_edges, (li, lj) = _verify_pairs(
+        prep, ci, cj, np.full(len(ci), -1, dtype=np.int64), config, runner
+    )
     if not config.find_passages or n < 2:
         return lsh_edges, None
     # the shingle sets are let go during the passage join (the largest arrays of the run);
@@ -950,6 +1008,7 @@ def _link(
         judge=judge,
         skip=skip,
         ngrams=ngrams,
+        join=runner.passage_join if runner is not None else None,
     )
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
@@ -965,7 +1024,8 @@ def _link(
     seen = pl.DataFrame({"i": li, "j": lj}, schema={"i": pl.Int64, "j": pl.Int64})
     pp = pp.join(seen, on=["i", "j"], how="anti")
     quote_edges, _ = _verify_pairs(
-        prep, pp["i"].to_numpy(), pp["j"].to_numpy(), pp["passage_chars"].to_numpy(), config
+        prep, pp["i"].to_numpy(), pp["j"].to_numpy(), pp["passage_chars"].to_numpy(), config,
+        runner,
     )
     no_quote = pl.lit(False)
     if config.quote_max_runs > 0:
@@ -1354,9 +1414,8 @@ def build_lineage(
             (str | null), ``published_at`` and ``wayback_first_seen`` (datetime UTC | null, or
             ISO strings). Duplicate doc_ids keep their first row.
         config: Thresholds.
-        runner: Where signatures and the band join run (``affidavit.flows.lineage_dask``); the
-        result
-            is the same wherever they run.
+        runner: Where signatures, the band join, verification and the passage join run
+            (``affidavit.flows.lineage_dask``); the result is the same wherever they run.
 
     Returns:
         A ``LineageResult``.
@@ -1384,7 +1443,7 @@ def build_lineage(
         prep.offsets = np.zeros(1, dtype=np.int64)
         prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
-    edges, pr = _link(prep, ci, cj, config, notes)
+    edges, pr = _link(prep, ci, cj, config, notes, runner=runner)
     origins = _origins_of(prep, edges, config, k)
     prep.hashes = None
     return LineageResult(
@@ -1612,6 +1671,7 @@ def update_lineage(
     stored_passages: pl.DataFrame | pl.LazyFrame | None = None,
     stored_furniture: pl.DataFrame | None = None,
     config: LineageConfig = LineageConfig(),
+    runner: StageRunner | None = None,
 ) -> LineageResult:
     """Add documents to a stored lineage, computing only what they change.
 
@@ -1649,6 +1709,9 @@ def update_lineage(
             over the Parquet files is read only where needed).
         stored_furniture: ``PASSAGE_FURNITURE_SCHEMA`` rows already stored.
         config: Thresholds (must be those of the stored run).
+        runner: Where the new documents' signatures, the band join, verification and the
+            passage join run (``affidavit.flows.lineage_dask``); only the new documents' work
+            is sent, and the result is the same wherever it runs.
 
     Returns:
         ``LineageResult`` with only NEW signature, edge and passage rows (passage rows of
@@ -1710,7 +1773,8 @@ def update_lineage(
             else new_docs
         )
         built = build_lineage(
-            src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config
+            src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config,
+            runner=runner,
         )
         built.notes = notes + [n for n in built.notes if n not in notes]
         return built
@@ -1725,12 +1789,15 @@ def update_lineage(
     pn = _prepare(fresh, config)
     _note_inputs(pn, k, notes)
     h_new, off_new = _hash_sets(pn, np.arange(n_new))
-    sigs = np.concatenate(
-        [sigs_old, signatures_from_hashes(h_new, off_new, config.minhash)]
-    ).astype(np.uint32)
+    sigs_new = (
+        runner.signatures(fresh["text"].to_list(), config.minhash)[0]
+        if runner is not None
+        else signatures_from_hashes(h_new, off_new, config.minhash)
+    )
+    sigs = np.concatenate([sigs_old, sigs_new]).astype(np.uint32)
     n_sh = np.concatenate([nsh_old, np.diff(off_new)]).astype(np.int64)
     mat_new = _material_frame(pn, config)
-    ci, cj = _candidates(sigs, n_sh, config, notes, new_mask=new_mask)
+    ci, cj = _candidates(sigs, n_sh, config, notes, new_mask=new_mask, runner=runner)
     known_bad: np.ndarray | None = None
     known_unsettled: np.ndarray | None = None
     known_templates: pl.DataFrame | None = None
@@ -1850,6 +1917,7 @@ def update_lineage(
         judge=judge,
         skip=skip,
         ngrams=ngrams,
+        runner=runner,
     )
     all_edges = pl.concat([stored_e, edges])
     # own text shares, for the clusters whose members time cannot order (``_own_text_share``)
@@ -1916,7 +1984,7 @@ from prefect import task  # noqa: E402  (thin wrappers after the pure functions)
 
 @task(name="lineage-signatures", retries=1)
 def signatures_task(
-    texts: list[str], config: MinHashConfig = MinHashConfig()
+    texts: list[str], config: MinHashConfig = MinHashConfig()  # noqa: B008 - frozen default
 ) -> tuple[np.ndarray, np.ndarray]:
     """Compute MinHash signatures of one batch of texts (``minhash.compute_signatures``)."""
     return compute_signatures(texts, config)

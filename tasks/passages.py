@@ -15,7 +15,7 @@ normalised text is reported.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -27,6 +27,7 @@ __all__ = [
     "PassageConfig",
     "PassageResult",
     "find_shared_passages",
+    "join_shared_ngrams",
     "ngram_hashes_by_doc",
     "repeated_mask",
     "word_ids",
@@ -221,6 +222,32 @@ def word_ids(words_per_doc: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray
     ids = flat.cast(pl.Categorical).to_physical().to_numpy().astype(np.int64)
     lengths = flat.str.len_chars().to_numpy().astype(np.int64)
     return ids, lengths, offsets
+
+
+NgramJoinFn = Callable[[pl.DataFrame], pl.DataFrame]
+
+
+def join_shared_ngrams(grams: pl.DataFrame) -> pl.DataFrame:
+    """Self-join n-gram occurrences on their hash: the shared n-grams of document pairs.
+
+    Rows of different hashes never meet, so the join of any partition of ``grams`` by hash,
+    concatenated over the partitions, holds the same rows (in another order).
+
+    Args:
+        grams: One row per kept (n-gram, document): ``h`` (uint64 hash), ``g`` (int64 global
+            start word), ``doc`` (int64 row), ``cluster`` (int64), and ``is_new`` (bool) when
+            only pairs touching a new document are wanted.
+
+    Returns:
+        One row per shared n-gram of a pair of documents ``i < j`` of different clusters:
+        ``i``, ``j``, ``gi``, ``gj`` (int64 start words in each), in no set order.
+    """
+    joined = grams.join(grams, on="h", suffix="_b").filter(
+        (pl.col("doc") < pl.col("doc_b")) & (pl.col("cluster") != pl.col("cluster_b"))
+    )
+    if "is_new" in grams.columns:
+        joined = joined.filter(pl.col("is_new") | pl.col("is_new_b"))
+    return joined.select(i=pl.col("doc"), j=pl.col("doc_b"), gi=pl.col("g"), gj=pl.col("g_b"))
 
 
 def ngram_hashes_by_doc(
@@ -533,6 +560,7 @@ def find_shared_passages(
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
     ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+    join: NgramJoinFn | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
@@ -579,6 +607,9 @@ def find_shared_passages(
         ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
             and int64 global start positions (into the concatenated words); default: hashed
             here.
+        join: Where the self-join of the kept n-grams runs: a function like
+            ``join_shared_ngrams`` (the default, in process), e.g. one that partitions the
+            n-grams by hash over a cluster (``affidavit.tasks.lineage_scale``).
 
     Returns:
         A ``PassageResult``.
@@ -750,12 +781,7 @@ def find_shared_passages(
     grams = grams.with_columns(n=pl.len().over("h")).filter(pl.col("n") > 1).drop("n")
     if grams.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    joined = grams.join(grams, on="h", suffix="_b").filter(
-        (pl.col("doc") < pl.col("doc_b")) & (pl.col("cluster") != pl.col("cluster_b"))
-    )
-    if new_mask is not None:
-        joined = joined.filter(pl.col("is_new") | pl.col("is_new_b"))
-    joined = joined.select(i=pl.col("doc"), j=pl.col("doc_b"), gi=pl.col("g"), gj=pl.col("g_b"))
+    joined = (join or join_shared_ngrams)(grams)
     if joined.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
     cum = np.zeros(len(lengths) + 1, dtype=np.int64)

@@ -245,10 +245,12 @@ class ArchiveProvider:
         self._passage_tokens([d for pool in pools for d, _ in pool])
         q_terms = [self.index.tokens(q) for q in queries]
         idf = self.index.idf({t for ts in q_terms for t in ts})
-        lens = [len(p) for ps, _ in self._passages.values() for p in ps]
-        avg_len = (sum(lens) / len(lens)) if lens else 1.0
         out = []
         for terms, pool in zip(q_terms, pools, strict=True):
+            # the length normaliser of this query's pool alone: a ranking must not depend on the
+            # documents this provider read before (other claims, other batches, other queries)
+            lens = [len(p) for d, _ in pool for p in self._passages.get(d, ([], []))[0]]
+            avg_len = (sum(lens) / len(lens)) if lens else 1.0
             scored = []
             for rank, (d, doc_score) in enumerate(pool):
                 passages, title = self._passages.get(d, ([], []))

@@ -13,14 +13,24 @@ from typing import Any
 DEFAULT_HOME = ".affidavit"
 """Default home, relative to the working directory (DESIGN.md, Embedded default)."""
 
+OBJECT_STORE_SCHEMES = frozenset({"s3"})
+"""URL schemes a home may use for its tables (through fsspec; ``s3`` needs ``s3fs``)."""
+
+DEFAULT_WORK_DIR = "~/.cache/affidavit"
+"""Local folder under which a home on object storage keeps its local files (``AFFIDAVIT_WORK_DIR``
+overrides it): the DuckDB file, the search index, reports, Prefect's home and the locks."""
+
 
 @dataclass(frozen=True, slots=True)
 class HomePaths:
     """Where everything of one affidavit home lives.
 
     Attributes:
-        root: The home directory.
-        tables: Parquet datasets, one folder per table.
+        root: The home directory (for a home on object storage, its local working folder).
+        url: For a home on object storage, its URL (``s3://bucket/home``); None for a folder.
+        tables: Parquet datasets, one folder per table (local homes).
+        tables_url: Where the Parquet datasets are: ``<url>/tables``, or the local folder.
+        spec: The home as ``resolve_home`` takes it again (its URL, or its folder).
         duckdb: The DuckDB file with views over the Parquet datasets.
         index: The full-text search index of the ``archive`` provider.
         reports: HTML reports and ClaimReview JSON-LD, one folder per run.
@@ -28,10 +38,19 @@ class HomePaths:
     """
 
     root: Path
+    url: str | None = None
 
     @property
     def tables(self) -> Path:  # noqa: D102
         return self.root / "tables"
+
+    @property
+    def tables_url(self) -> str:  # noqa: D102
+        return f"{self.url}/tables" if self.url else str(self.tables)
+
+    @property
+    def spec(self) -> str:  # noqa: D102
+        return self.url or str(self.root)
 
     @property
     def duckdb(self) -> Path:  # noqa: D102
@@ -60,47 +79,63 @@ def resolve_home(
         environ: Environment to read ``AFFIDAVIT_HOME`` from (default ``os.environ``).
 
     Returns:
-        The resolved (absolute) ``HomePaths``; directories are not created here.
+        The resolved (absolute) ``HomePaths``; directories are not created here. For an
+        ``s3://bucket/home`` URL the tables live there and the local files under
+        ``$AFFIDAVIT_WORK_DIR/s3/bucket/home`` (default ``~/.cache/affidavit/…``).
 
     Raises:
-        ValueError: For a URL (``s3://…``, ``gs://…``, ``file://…`` …): the home must be a local
-            folder (see ``check_local_home``).
+        ValueError: For a URL of another scheme (``gs://…``, ``file://…`` …), see
+            ``check_home_url``.
     """
     env = os.environ if environ is None else environ
-    raw = home if home is not None else env.get("AFFIDAVIT_HOME") or DEFAULT_HOME
-    check_local_home(os.fspath(raw))
-    return HomePaths(Path(raw).expanduser().resolve())
+    raw = os.fspath(home if home is not None else env.get("AFFIDAVIT_HOME") or DEFAULT_HOME)
+    scheme = check_home_url(raw)
+    if scheme is None:
+        return HomePaths(Path(raw).expanduser().resolve())
+    rest = raw.strip().split("://", 1)[1].strip("/")
+    if not rest:
+        raise ValueError(f"unsupported home {raw!r}: name a bucket ({scheme}://bucket/home)")
+    work = Path(env.get("AFFIDAVIT_WORK_DIR") or DEFAULT_WORK_DIR).expanduser().resolve()
+    return HomePaths(work / scheme / rest, url=f"{scheme}://{rest}")
 
 
 _URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
-def check_local_home(raw: str) -> None:
-    """Refuse a home given as a URL; the warehouse, its DuckDB file and index are local files.
+def check_home_url(raw: str) -> str | None:
+    """Return the object-store scheme of a home URL, None for a folder; refuse other URLs.
 
-    Without this, ``AFFIDAVIT_HOME=s3://bucket/home`` silently writes a local folder named
-    ``s3:``. Object storage is reached by mounting the bucket (the README says how).
+    Without this, ``AFFIDAVIT_HOME=gs://bucket/home`` would silently write a local folder named
+    ``gs:``.
 
     Args:
         raw: The home as given.
 
-    Raises:
-        ValueError: When ``raw`` starts with a URL scheme (``scheme://``).
+    Returns:
+        ``"s3"`` for an ``s3://`` URL (``OBJECT_STORE_SCHEMES``), None for a local folder.
 
-    >>> check_local_home("/srv/affidavit")
+    Raises:
+        ValueError: When ``raw`` starts with another URL scheme (``scheme://``).
+
+    >>> check_home_url("/srv/affidavit"), check_home_url("s3://bucket/home")
+    (None, 's3')
     >>> try:
-    ...     check_local_home("s3://bucket/home")
+    ...     check_home_url("gs://bucket/home")
     ... except ValueError as exc:
     ...     print(str(exc)[:40])
-    unsupported home 's3://bucket/home': aff
+    unsupported home 'gs://bucket/home': aff
     """
     m = _URL_SCHEME.match(raw.strip())
-    if m:
+    if not m:
+        return None
+    scheme = m.group(1).lower()
+    if scheme not in OBJECT_STORE_SCHEMES:
         raise ValueError(
-            f"unsupported home {raw!r}: affidavit's home must be a local folder "
-            f"(scheme {m.group(1).lower()!r} is not supported); mount the bucket and point "
-            "AFFIDAVIT_HOME at the mount"
+            f"unsupported home {raw!r}: affidavit's home is a local folder or an "
+            f"{' / '.join(sorted(OBJECT_STORE_SCHEMES))}:// URL (scheme {scheme!r} is not "
+            "supported); mount the storage and point AFFIDAVIT_HOME at the mount"
         )
+    return scheme
 
 
 def ensure_home(paths: HomePaths) -> HomePaths:

@@ -36,7 +36,7 @@ def query_views(paths: HomePaths, sql: str, params: Mapping[str, Any] | None = N
         One dict per row, or None when the file is missing, locked by a writer, or lacks a view
         the query needs (the caller then builds the views in memory).
     """
-    if not paths.duckdb.exists():
+    if paths.url or not paths.duckdb.exists():  # object storage: its views need fsspec
         return None
     try:
         with duckdb.connect(str(paths.duckdb), read_only=True) as con:

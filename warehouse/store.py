@@ -8,6 +8,12 @@ Parts are written in ``<home>/tables/_staging`` as ``.tmp`` files (no reader's g
 them), fsynced and renamed into place; what a killed writer left there is swept on open.
 Loads are idempotent: ``append_unique`` drops rows whose key is already stored.
 
+A home on object storage (``s3://bucket/home``, ``HomePaths.url``) keeps the same layout under
+``<url>/tables`` through fsspec (``s3fs``; credentials and endpoint from the usual ``AWS_*``
+variables): a part is one object put whole, and a replaced table's ``current`` pointer is a small
+``CURRENT`` object naming its generation (object stores have no symbolic links). DuckDB reads
+them through the fsspec file system registered on each connection (no ``httpfs`` needed).
+
 Why Parquet files and not a table format (Delta Lake): DuckDB reads Parquet globs natively, so
 the views in ``warehouse.duckdb`` are plain SQL any DuckDB client can run; its delta extension
 cannot be installed offline, so a Delta table would have to be read through pyarrow datasets
@@ -41,6 +47,8 @@ _EMPTY_PART = "part-0000-empty.parquet"
 _META = "_warehouse.json"
 _CURRENT = "current"
 _GENERATION_PART = "part-data.parquet"
+_POINTER = "CURRENT"
+"""A replaced table's pointer object on object storage: the name of its current generation."""
 REPLACED_TABLES = frozenset({"origins", "feeds", "passage_furniture"})
 """Tables rewritten whole by ``Warehouse.replace``; they are stored as generations."""
 WAREHOUSE_VERSION = 2
@@ -261,15 +269,24 @@ class Warehouse:
         self.paths = ensure_home(paths)
         self.staging = self.paths.tables / STAGING_DIR
         self.n_swept = 0
+        self.fs = object_store(paths.url) if paths.url else None
         self._init_layout()
 
     # -- layout ---------------------------------------------------------------------------
     def _read_meta(self) -> dict[str, Any]:
-        meta_path = self.paths.tables / _META
-        if not meta_path.exists():
-            return {}
+        if self.fs is not None:
+            url = f"{self.paths.tables_url}/{_META}"
+            if not self.fs.exists(url):
+                return {}
+            raw = self.fs.cat_file(url).decode("utf-8", "replace")
+            meta_path: Any = url
+        else:
+            meta_path = self.paths.tables / _META
+            if not meta_path.exists():
+                return {}
+            raw = meta_path.read_text(encoding="utf-8")
         try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            meta = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise WarehouseError(f"{meta_path} is not valid JSON: {exc}") from exc
         if not isinstance(meta, dict):
@@ -277,27 +294,40 @@ class Warehouse:
         return meta
 
     def _write_meta(self, meta: dict[str, Any]) -> None:
-        write_text_atomic(json.dumps(meta, sort_keys=True), self.paths.tables / _META,
-                          staging=self.staging)
+        text = json.dumps(meta, sort_keys=True)
+        if self.fs is not None:
+            self.fs.pipe_file(f"{self.paths.tables_url}/{_META}", text.encode("utf-8"))
+            return
+        write_text_atomic(text, self.paths.tables / _META, staging=self.staging)
 
     def _init_layout(self) -> None:
         meta = self._read_meta()
         if int(meta.get("version", 0)) > WAREHOUSE_VERSION:
             raise WarehouseError(
-                f"{self.paths.root} was written by a newer affidavit "
+                f"{self.paths.spec} was written by a newer affidavit "
                 f"(layout {meta['version']} > {WAREHOUSE_VERSION})"
             )
         self.n_swept = sweep_staging(self.paths.tables)
-        from affidavit.warehouse.migrations import migrate
+        if self.fs is None:  # a home on object storage starts at the current layout
+            from affidavit.warehouse.migrations import migrate
 
-        migrate(self)
+            migrate(self)
         for name, schema in TABLES.items():
             if name in REPLACED_TABLES:
-                self._ensure_generations(name)
+                if self.fs is not None:
+                    if not self.fs.exists(f"{self._url(name)}/{_POINTER}"):
+                        self.replace(name, schema.empty_table())
+                else:
+                    self._ensure_generations(name)
                 continue
             # the empty part carries the current columns, so a column added to a schema (an
             # additive change: older parts read it as NULL through union_by_name) is in the views
             # of an old home even before any new part is written
+            if self.fs is not None:
+                url = f"{self._url(name)}/{_EMPTY_PART}"
+                if not self.fs.exists(url) or _remote_schema(self.fs, url).names != schema.names:
+                    _put_parquet(self.fs, schema.empty_table(), url)
+                continue
             empty = self.table_dir(name) / _EMPTY_PART
             if not empty.exists() or pq.read_schema(empty).names != schema.names:
                 write_parquet_atomic(schema.empty_table(), empty, staging=self.staging)
@@ -306,7 +336,7 @@ class Warehouse:
             meta["version"] = WAREHOUSE_VERSION
             self._write_meta(meta)
         # views hold absolute paths: a home that was moved or copied gets them re-pointed here
-        if self.paths.duckdb.exists() and meta.get("views_root") != str(self.paths.root):
+        if self.paths.duckdb.exists() and meta.get("views_root") != self.paths.spec:
             try:
                 self.sync_duckdb()
             except WarehouseError:
@@ -334,12 +364,31 @@ class Warehouse:
             return current.resolve()
         return folder
 
+    def _url(self, name: str) -> str:
+        """Return the URL of table ``name``'s folder on object storage."""
+        self.table_dir(name)  # checks the name
+        return f"{self.paths.tables_url}/{name}"
+
+    def _connect(self, database: str = ":memory:") -> duckdb.DuckDBPyConnection:
+        """Open a DuckDB connection that can read the tables (object storage through fsspec)."""
+        con = duckdb.connect(database)
+        if self.fs is not None:
+            con.register_filesystem(self.fs)
+        return con
+
     def glob(self, name: str) -> str:
         """Return the Parquet glob of table ``name``.
 
         A replaced table is read through its ``current`` pointer (a relative symbolic link to
-        the current generation), so a view never sees two generations at once.
+        the current generation; on object storage the generation the ``CURRENT`` object names),
+        so a view never sees two generations at once.
         """
+        if self.fs is not None:
+            url = self._url(name)
+            if name in REPLACED_TABLES:
+                gen = self.fs.cat_file(f"{url}/{_POINTER}").decode("utf-8").strip()
+                return f"{url}/{gen}/*.parquet"
+            return f"{url}/*.parquet"
         folder = self.table_dir(name)
         current = folder / _CURRENT
         if current.is_symlink() or current.is_dir():
@@ -407,6 +456,10 @@ class Warehouse:
         if t.num_rows == 0:
             return 0
         part = part or uuid.uuid4().hex
+        if self.fs is not None:
+            folder = self.glob(name).rsplit("/", 1)[0]
+            _put_parquet(self.fs, t, f"{folder}/part-{part}.parquet")
+            return t.num_rows
         write_parquet_atomic(t, self.data_dir(name) / f"part-{part}.parquet",
                              staging=self.staging)
         return t.num_rows
@@ -426,6 +479,8 @@ class Warehouse:
             Number of rows written.
         """
         t = conform(table, TABLES[name])
+        if self.fs is not None:
+            return self._replace_remote(name, t)
         folder = self.table_dir(name)
         folder.mkdir(parents=True, exist_ok=True)
         stage = staging_path(self.staging)
@@ -449,13 +504,30 @@ class Warehouse:
                 shutil.rmtree(old, ignore_errors=True)
         return t.num_rows
 
+    def _replace_remote(self, name: str, t: pa.Table) -> int:
+        """``replace`` on object storage: a new generation, then its ``CURRENT`` pointer."""
+        assert self.fs is not None
+        url = self._url(name)
+        gens = sorted(int(p.rsplit("/", 1)[1][4:]) for p in self.fs.glob(f"{url}/gen-*")
+                      if p.rsplit("/", 1)[1][4:].isdigit())
+        gen_name = f"gen-{(gens[-1] + 1) if gens else 1:06d}"
+        _put_parquet(self.fs, t, f"{url}/{gen_name}/{_GENERATION_PART}")
+        pointer = f"{url}/{_POINTER}"
+        previous = (self.fs.cat_file(pointer).decode("utf-8").strip()
+                    if self.fs.exists(pointer) else None)
+        self.fs.pipe_file(pointer, gen_name.encode("utf-8"))
+        for g in gens:
+            if f"gen-{g:06d}" not in (gen_name, previous):
+                self.fs.rm(f"{url}/gen-{g:06d}", recursive=True)
+        return t.num_rows
+
     def existing_keys(self, name: str, key: Sequence[str] | None = None) -> set[tuple[Any, ...]]:
         """Return the set of key tuples already stored in table ``name``."""
         cols = list(key or schema_key(TABLES[name]))
         sql = load_sql("existing_keys").format(
             cols=", ".join(_ident(c) for c in cols), glob=sql_literal(self.glob(name))
         )
-        with duckdb.connect() as con:
+        with self._connect() as con:
             rows = _run(lambda: con.execute(sql).fetchall(), name)
         return {tuple(r) for r in rows}
 
@@ -527,7 +599,7 @@ class Warehouse:
         sql = f"select {cols} from read_parquet({glob}, union_by_name = true)"
         if where:
             sql += f" where {where}"
-        with duckdb.connect() as con:
+        with self._connect() as con:
             tbl = _run(lambda: con.sql(sql, params=params or None).to_arrow_table(), name)
         if not columns:
             tbl = conform(tbl, TABLES[name])
@@ -541,11 +613,19 @@ class Warehouse:
         Raises:
             WarehouseError: For a table that is not in ``affidavit.schemas.registry.TABLES``.
         """
+        if self.fs is not None:
+            import pyarrow.dataset as ds
+            from pyarrow.fs import FSSpecHandler, PyFileSystem
+
+            files = sorted(self.fs.glob(self.glob(name)))
+            return pl.scan_pyarrow_dataset(ds.dataset(
+                files, format="parquet", filesystem=PyFileSystem(FSSpecHandler(self.fs)),
+                schema=TABLES[name]))
         return pl.scan_parquet(self.glob(name))
 
     def query(self, sql: str, params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """Run ``sql`` (with bound ``params``) on an in-memory connection that has every view."""
-        with duckdb.connect() as con:
+        with self._connect() as con:
             _run(lambda: self.create_views(con), "a view")
             df = pl.from_arrow(_run(lambda: con.sql(sql, params=params or None).to_arrow_table(),
                                     "a view"))
@@ -554,7 +634,7 @@ class Warehouse:
 
     def count(self, name: str) -> int:
         """Return the number of rows of table ``name``."""
-        with duckdb.connect() as con:
+        with self._connect() as con:
             row = _run(lambda: con.execute(
                 f"select count(*) from read_parquet({sql_literal(self.glob(name))}, "
                 "union_by_name = true)"
@@ -582,13 +662,13 @@ class Warehouse:
             WarehouseError: When the DuckDB file is locked by another process or corrupt.
         """
         try:
-            with duckdb.connect(str(self.paths.duckdb)) as con:
+            with self._connect(str(self.paths.duckdb)) as con:
                 self.create_views(con)
         except duckdb.Error as exc:
             raise WarehouseError(f"cannot update {self.paths.duckdb}: {exc}") from exc
         meta = self._read_meta()
-        if meta.get("views_root") != str(self.paths.root):
-            meta["views_root"] = str(self.paths.root)
+        if meta.get("views_root") != self.paths.spec:
+            meta["views_root"] = self.paths.spec
             self._write_meta(meta)
         return self.paths.duckdb
 
@@ -599,6 +679,38 @@ class Warehouse:
             return self.read("documents", columns=_DOC_COLS, where="false")
         return self.read("documents", columns=_DOC_COLS, where="doc_id in (select unnest($ids))",
                          params={"ids": ids})
+
+
+def object_store(url: str) -> Any:
+    """Return the fsspec file system of a home URL (``s3://…`` through ``s3fs``).
+
+    Credentials, region and endpoint come from the usual ``AWS_*`` environment variables
+    (``AWS_ENDPOINT_URL`` for a store other than AWS).
+
+    Raises:
+        WarehouseError: When the file system's package is not installed.
+    """
+    import fsspec
+
+    scheme = url.split("://", 1)[0]
+    try:
+        # no listing cache: parts written by other processes (batches, workers) must be seen
+        return fsspec.filesystem(scheme, use_listings_cache=False)
+    except ImportError as exc:
+        raise WarehouseError(f"a {scheme}:// home needs {exc.name or 's3fs'} installed "
+                             "(pip install 'affidavit[s3]')") from exc
+
+
+def _put_parquet(fs: Any, table: pa.Table, url: str) -> None:
+    """Write one Parquet object whole (an object store shows it complete or not at all)."""
+    buf = pa.BufferOutputStream()
+    pq.write_table(table, buf, compression="zstd")
+    fs.pipe_file(url, buf.getvalue().to_pybytes())
+
+
+def _remote_schema(fs: Any, url: str) -> pa.Schema:
+    with fs.open(url, "rb") as fh:
+        return pq.read_schema(fh)
 
 
 def _run(call: Any, name: str) -> Any:

@@ -165,3 +165,76 @@ def test_audit_dev_writes_48_audits_and_twice_adds_none(prefect_harness, tmp_pat
     assert second.counts.get("audits_written", 0) == 0
     assert second.counts.get("audit_claims_written", 0) == 0
     assert _sql(Path(home), "select count(*) from audits") == [(48,)]
+
+
+def _many_sessions(path: Path, n: int = 12) -> Path:
+    """``n`` records: contradicted, overstated and clean answers over one pyproject."""
+    answers = ["wren is at 1.6.3 and needs Python 3.9 or newer.",
+               "wren always installs in 30 ms.", "wren is at version 1.6.3."]
+    rows = [{"id": f"r{i:02d}", "answer": answers[i % 3] + f" Run {i}.",
+             "evidence": [{"tool": "read_file", "input": "pyproject.toml",
+                           "output": PYPROJECT}] if i % 4 else []} for i in range(n)]
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    return path
+
+
+def _audit_tables(home: Path, run_id: str) -> dict[str, list[tuple]]:
+    return {
+        "audits": _sql(home, "select * exclude (run_id, latency_ms, audited_at) from audits "
+                             f"where run_id = '{run_id}' order by record_id"),
+        "audit_claims": _sql(home, "select c.* from audit_claims c join audits a using "
+                                   f"(audit_id) where a.run_id = '{run_id}' order by all"),
+    }
+
+
+def test_batches_on_two_processes_equal_the_sequential_run(prefect_harness, tmp_path):
+    from affidavit.flows.audit import audit_sessions
+
+    src = _many_sessions(tmp_path / "s.jsonl")
+    seq = audit_sessions(str(src), home=str(tmp_path / "a"), workers=1, batch_size=5)
+    par = audit_sessions(str(src), home=str(tmp_path / "b"), workers=2, batch_size=5)
+    assert seq.counts["batches_inline"] == 3
+    assert par.counts["batches_processes"] == 3  # 12 records in batches of 5, on 2 processes
+    a = _audit_tables(tmp_path / "a", seq.run_id)
+    b = _audit_tables(tmp_path / "b", par.run_id)
+    assert len(a["audits"]) == 12
+    assert len(a["audit_claims"]) > 12
+    assert a == b
+    assert [x["record_id"] for x in seq.audits] == [x["record_id"] for x in par.audits]
+    assert seq.message == par.message
+
+
+def test_a_failed_audit_batch_is_recorded_and_the_others_land(prefect_harness, tmp_path,
+                                                              monkeypatch):
+    import affidavit.flows.audit as fa
+    from affidavit.flows.context import RunFailed
+
+    real = fa.audit_in_batch
+    calls: list[int] = []
+
+    def flaky(batch_no, records, auditor):  # noqa: ANN001, ANN202
+        calls.append(batch_no)
+        if batch_no == 1:
+            raise OSError("disk vanished")
+        return real(batch_no, records, auditor)
+
+    monkeypatch.setattr(fa, "audit_in_batch", flaky)
+    home = tmp_path / "home"
+    with pytest.raises(RunFailed, match=r"batch 2 \(5 records\) failed after 2 retries") as info:
+        fa.audit_sessions(str(_many_sessions(tmp_path / "s.jsonl")), home=str(home),
+                          workers=1, batch_size=5)
+    assert calls.count(1) == 3  # tried, then retried twice
+    res = info.value.result
+    assert res.status.value == "failed"
+    assert res.counts["audits_written"] == 7  # batches 1 and 3 landed
+    assert res.counts["batches_failed"] == 1
+    assert _sql(home, "select count(*) from audits") == [(7,)]
+    [(status, message)] = _sql(home, "select status, message from runs")
+    assert status == "failed"
+    assert "disk vanished" in message
+    # the next run audits only what is missing
+    monkeypatch.undo()
+    again = fa.audit_sessions(str(tmp_path / "s.jsonl"), home=str(home), workers=1,
+                              batch_size=5)
+    assert again.counts["audits_written"] == 5
+    assert again.counts["already_audited"] == 7

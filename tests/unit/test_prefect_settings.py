@@ -58,14 +58,22 @@ def test_no_api_configured_means_ephemeral_under_the_home(tmp_path):
     assert configured_prefect_api({"PREFECT_HOME": str(tmp_path / "nowhere")}) is None
 
 
-@pytest.mark.parametrize("home", ["s3://bucket/home", "gs://b/h", "file:///tmp/x",
-                                  "S3://Bucket/home"])
-def test_url_homes_are_refused(home, tmp_path, monkeypatch):
-    with pytest.raises(ValueError, match="must be a local folder"):
+@pytest.mark.parametrize("home", ["gs://b/h", "file:///tmp/x", "HTTP://x/y", "s3://", "s3:///"])
+def test_unsupported_url_homes_are_refused(home, tmp_path, monkeypatch):
+    with pytest.raises(ValueError, match="unsupported home"):
         resolve_home(home)
     monkeypatch.setenv("AFFIDAVIT_HOME", home)
-    with pytest.raises(ValueError, match="is not supported"):
+    with pytest.raises(ValueError, match="unsupported home"):
         resolve_home()
+
+
+def test_an_s3_home_keeps_its_local_files_in_the_work_dir(tmp_path):
+    paths = resolve_home("S3://Bucket/home/", environ={"AFFIDAVIT_WORK_DIR": str(tmp_path)})
+    assert paths.url == "s3://Bucket/home"
+    assert paths.tables_url == "s3://Bucket/home/tables"
+    assert paths.spec == "s3://Bucket/home"
+    assert paths.root == tmp_path / "s3" / "Bucket" / "home"
+    assert resolve_home(str(tmp_path)).spec == str(tmp_path)
 
 
 def _cli(args: list[str], cwd: Path, env: dict[str, str] | None = None
@@ -80,11 +88,11 @@ def _cli(args: list[str], cwd: Path, env: dict[str, str] | None = None
                           capture_output=True, text=True, timeout=120, check=False)
 
 
-def test_cli_refuses_an_s3_home_in_one_line_and_writes_nothing(tmp_path):
-    res = _cli(["verdicts"], tmp_path, {"AFFIDAVIT_HOME": "s3://bucket/home"})
+def test_cli_refuses_an_unsupported_home_url_in_one_line_and_writes_nothing(tmp_path):
+    res = _cli(["verdicts"], tmp_path, {"AFFIDAVIT_HOME": "gs://bucket/home"})
     assert res.returncode == 2
-    assert "unsupported home 's3://bucket/home'" in res.stderr
-    assert not (tmp_path / "s3:").exists()
+    assert "unsupported home 'gs://bucket/home'" in res.stderr
+    assert not (tmp_path / "gs:").exists()
 
 
 def test_read_only_commands_and_bad_arguments_import_no_prefect(tmp_path):

@@ -71,7 +71,8 @@ def test_archive_provider_hits(index: SearchIndex) -> None:
     assert [len(h) for h in out] == [1, 0, 1]
     hit = out[0][0]
     assert hit == SearchHit("archive", "cocoa drought", 1, hit.score, "d1", None, None, None)
-    assert hit.score is not None and hit.score > 0
+    assert hit.score is not None
+    assert hit.score > 0
 
 
 def test_split_passages_keeps_lines_and_cuts_long_paragraphs_at_sentences() -> None:
@@ -117,6 +118,36 @@ def test_archive_provider_ranks_by_best_passage(tmp_path: Path) -> None:
     assert all(h.score and h.score > 0 for h in ranked)
 
 
+def test_archive_ranking_does_not_depend_on_what_the_provider_read_before(
+    tmp_path: Path,
+) -> None:
+    """Scores of one query equal whether other queries (other claims, batches) came first."""
+    docs = {
+        "short": ("Plant", "The desalination plant will supply water.\nIt opens in May."),
+        "mid": ("Water", "Desalination plant costs rose.\nWater supply in the city is low "
+                "and the plant will help the supply of drinking water next year."),
+        "other": ("Sport", "\n".join("The football league results of the long season, round "
+                                      f"{i}, with every score and scorer listed in full."
+                                      for i in range(20))),
+    }
+    ix = SearchIndex.open(tmp_path / "index")
+    ix.add([(d, t, x) for d, (t, x) in docs.items()])
+    q, other = "desalination plant supply water", "football league season scorer"
+
+    def provider() -> ArchiveProvider:
+        return ArchiveProvider(ix, texts=lambda ids: {d: docs[d] for d in ids})
+
+    def scores(hits: list) -> list[tuple[str, float]]:
+        return [(h.doc_id, h.score) for h in hits]
+
+    alone = scores(provider().search_many([q], k=2)[0])
+    assert len(alone) == 2
+    warm = provider()
+    warm.search_many([other], k=2)
+    assert scores(warm.search_many([q], k=2)[0]) == alone
+    assert scores(provider().search_many([other, q], k=2)[1]) == alone
+
+
 def test_searxng_parses_results_and_sends_json_format() -> None:
     seen: list[httpx.Request] = []
 
@@ -129,8 +160,10 @@ def test_searxng_parses_results_and_sends_json_format() -> None:
     [hits] = provider.search_many(["cocoa drought"], k=10)
     assert [h.url for h in hits] == ["https://a.example/cocoa", "http://b.example/x"]
     assert [h.rank for h in hits] == [1, 2]
-    assert hits[0].score == 2.5 and hits[1].score is None
-    assert hits[0].snippet == "Drought in Bahia" and hits[0].doc_id is None
+    assert hits[0].score == 2.5
+    assert hits[1].score is None
+    assert hits[0].snippet == "Drought in Bahia"
+    assert hits[0].doc_id is None
     assert provider.errors == []
     req = seen[0]
     assert req.url.path == "/search"
@@ -176,14 +209,16 @@ def test_config_from_env() -> None:
 def test_probe_providers(index: SearchIndex, tmp_path: Path) -> None:
     ok = _client(lambda _r: httpx.Response(200, json=SEARX_PAYLOAD))
     got = probe_providers(SearchConfig("http://searx.local"), index=index, client=ok)
-    assert got["archive"][0] is True and "2 documents" in got["archive"][1]
+    assert got["archive"][0] is True
+    assert "2 documents" in got["archive"][1]
     assert got["searxng"][0] is True
 
     forbidden = _client(lambda _r: httpx.Response(403))
     empty = SearchIndex.open(tmp_path / "empty")
     got = probe_providers(SearchConfig("http://searx.local"), index=empty, client=forbidden)
     assert got["archive"][0] is False
-    assert got["searxng"][0] is False and "403" in got["searxng"][1]
+    assert got["searxng"][0] is False
+    assert "403" in got["searxng"][1]
 
     got = probe_providers(SearchConfig(), index=None)
     assert got == {
@@ -295,7 +330,10 @@ def test_recorded_cdx_through_mock_transport() -> None:
     cdx = WaybackCDX(client=_client(lambda _r: httpx.Response(status, text=body)))
     lo, hi = _cdx_range(entries["test_search__00.cdx.txt"]["uri"])
     got = cdx.first_seen("nasa.gov", since=lo)
-    assert got is not None and lo is not None and hi is not None and lo <= got <= hi
+    assert got is not None
+    assert lo is not None
+    assert hi is not None
+    assert lo <= got <= hi
     assert got == min(parse_cdx_timestamps(body))
 
     blocked = decoded / "test_search_raises_for_blocked_urls__00.cdx.txt"
