@@ -48,6 +48,7 @@ from affidavit.tasks.passages import (
     PassageConfig,
     PassageResult,
     find_shared_passages,
+    judge_ngrams,
     ngram_hashes_by_doc,
 )
 from affidavit.tasks.shingles import split_words
@@ -368,6 +369,7 @@ assert list(_SIG_POLARS) == SIGNATURES_SCHEMA.names  # noqa: S101
 _NO_TIME = np.iinfo(np.int64).max
 
 
+
 # ----------------------------------------------------------------------------- input
 
 
@@ -646,16 +648,24 @@ def _prep_from_material(
     """A ``_Prepared`` of stored documents, from their passage material (no text is split).
 
     Args:
-        mat: ``PASSAGE_GRAMS_SCHEMA`` rows.
+        mat: ``PASSAGE_GRAMS_SCHEMA`` rows. Without ``word_lengths`` and ``word_has_digit``
+            the words get length 0 and no digit; without ``line_words`` each document is one
+            line.
         meta: The same documents in the same order: ``doc_id``, ``host``, ``_t``, ``_t_exact``
             (``_prepare_docs``).
         config: Thresholds.
         texts: The texts, needed only by the ``sha1`` shingle scheme.
     """
     h, off = _flat(mat["word_hashes"], np.uint64)
-    lens, _ = _flat(mat["word_lengths"], np.int32)
-    dig, _ = _flat(mat["word_has_digit"], bool)
-    lines, l_off = _flat(mat["line_words"], np.int64)
+    if "word_lengths" in mat.columns:
+        lens, _ = _flat(mat["word_lengths"], np.int32)
+        dig, _ = _flat(mat["word_has_digit"], bool)
+    else:
+        lens, dig = np.zeros(len(h), dtype=np.int32), np.zeros(len(h), dtype=bool)
+    if "line_words" in mat.columns:
+        lines, l_off = _flat(mat["line_words"], np.int64)
+    else:  # one line per document
+        lines, l_off = np.diff(off), np.arange(mat.height + 1, dtype=np.int64)
     sents, s_off = _flat(mat["sentence_words"], np.int64)
     quoted, q_off = _flat(mat["quoted_words"], np.int64)
     pairs = [list(zip(q[0::2], q[1::2], strict=True)) for q in _split(quoted, q_off)]
@@ -909,14 +919,15 @@ def _link(
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
     ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+    judged_bad: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
     With ``new_mask`` only pairs touching a new row are kept. ``cluster_fn`` maps the copy
     links found here (row pairs) to a cluster label per row (default: their components);
     ``rank`` is the time rank of each row (default ``_rank``). ``known_bad``,
-    ``known_unsettled``, ``known_templates``, ``judge``, ``skip`` and ``ngrams`` go to
-    ``find_shared_passages``.
+    ``known_unsettled``, ``known_templates``, ``judge``, ``skip``, ``ngrams`` and
+    ``judged_bad`` go to ``find_shared_passages``.
 
     Returns:
         The edges, and the passage result (None when passages were not looked for).
@@ -950,6 +961,7 @@ def _link(
         judge=judge,
         skip=skip,
         ngrams=ngrams,
+        judged_bad=judged_bad,
     )
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
@@ -1603,6 +1615,58 @@ def _load_material(
                      maintain_order="left").select(list(_MAT_POLARS)).cast(_MAT_POLARS)
 
 
+_STORED_COLS = {
+    False: ["doc_id", "config", "word_hashes", "sentence_words", "quoted_words", "ngram_hashes"],
+    True: ["doc_id", "config", "word_hashes", "line_words", "sentence_words", "quoted_words",
+           "ngram_hashes"],
+}
+"""Passage material columns an update reads of stored documents (by ``respect_lines``): no
+word lengths or digit flags (see ``update_lineage``), no line lengths unless n-grams respect
+lines."""
+
+
+def _window_ngrams(
+    ng: np.ndarray, starts: np.ndarray, doc: np.ndarray, n_old: int, new_ng: np.ndarray, n: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The passage n-grams the join needs of each document.
+
+    Every n-gram of a new document, and of a stored one only those within ``n - 1`` words of
+    an n-gram a new document holds. The join pairs a stored document with a new one only on
+    the n-grams they share; its other n-grams matter only where they cover the words of a
+    shared one (as page furniture), which an n-gram starting ``n`` or more words away cannot.
+
+    Args:
+        ng: uint64 n-gram hashes, one per start word, documents in row order.
+        starts: int64 global start word of each.
+        doc: int64 row of each; rows below ``n_old`` are stored documents.
+        n_old: Number of stored rows (they come first).
+        new_ng: uint64 hashes held by new documents (and not settled furniture).
+        n: Words per n-gram.
+
+    Returns:
+        ``(hashes, starts)`` of the n-grams kept, in their order.
+    """
+    old = doc < n_old
+    if not old.any():
+        return ng, starts
+    hit = np.zeros(len(ng) + 1, dtype=np.int64)
+    at = np.flatnonzero(old)[_isin_hashes(ng[old], new_ng)]
+    # within n - 1 positions of a hit, in the same document (start words are consecutive
+    # within a document, and stored n-grams are one per start word)
+    np.add.at(hit, np.maximum(at - (n - 1), 0), 1)
+    np.add.at(hit, np.minimum(at + n, len(ng)), -1)
+    near = np.cumsum(hit[:-1]) > 0
+    keep = ~old | near
+    return ng[keep], starts[keep]
+
+
+def _isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """``np.isin`` by hashing (Polars); bool, shape of ``values``."""
+    if len(among) == 0:
+        return np.zeros(len(values), dtype=bool)
+    return pl.Series(values).is_in(pl.Series(among).implode()).to_numpy()
+
+
 def update_lineage(
     new_docs: pl.DataFrame,
     *,
@@ -1734,7 +1798,44 @@ def update_lineage(
     known_bad: np.ndarray | None = None
     known_unsettled: np.ndarray | None = None
     known_templates: pl.DataFrame | None = None
+    judged_bad: pl.DataFrame | None = None
     skip: np.ndarray | None = None
+    new_ng = np.zeros(0, dtype=np.uint64)
+    texts_all = pl.concat([stored["text"], fresh["text"]])
+    # stored copy links (full rows), with the new ones they form clusters
+    if stored_edges.height == 0:
+        stored_e = pl.DataFrame(schema=_EDGE_POLARS)
+    else:
+        stored_e = stored_edges.select(list(_EDGE_POLARS)).cast(_EDGE_POLARS)
+    row_frame = pl.DataFrame({"doc_id": ids_all.tolist(), "row": np.arange(n_all)},
+                             schema={"doc_id": pl.String, "row": pl.Int64})
+    copies = (
+        stored_e.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
+        .join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}), on="parent_doc_id")
+        .join(row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
+    )
+    sa, sb = copies["a"].to_numpy(), copies["b"].to_numpy()
+
+    def prep_of(mat_old: pl.DataFrame, rows_old: np.ndarray) -> tuple[_Prepared, np.ndarray]:
+        """The prepared stored rows ``rows_old`` (their material) and every new document."""
+        sub = np.concatenate([rows_old, np.arange(n_old, n_all)]).astype(np.int64)
+        prep = _prep_from_material(
+            pl.concat([mat_old, mat_new.select(mat_old.columns)]),
+            meta[sub],
+            config,
+            texts=texts_all.gather(sub),
+        )
+        if n_new and len(pn.words.hashes):  # the new documents' words are the last ones
+            prep.words.lengths[-len(pn.words.hashes):] = pn.words.lengths
+            prep.words.has_digit[-len(pn.words.hashes):] = pn.words.has_digit
+        prep.n_shingles = n_sh[sub]
+        # the new documents' shingle sets are at hand; stored ones are hashed when paired
+        prep.hashes, prep.offsets = h_new, off_new
+        prep.set_pos = np.full(len(sub), -1, dtype=np.int64)
+        prep.set_pos[len(rows_old):] = np.arange(n_new)
+        _sort_sets(prep)
+        return prep, sub
+
     if use_store:
         assert lf is not None
         furn = (
@@ -1752,16 +1853,24 @@ def update_lineage(
             h=pl.col("ngram_hash").cast(pl.UInt64), host="host"
         )
         # one pass over the stored material: the documents sharing an unsettled passage
-        # n-gram with a new one (all of them), and the stored members of candidate pairs
-        all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
-        new_ng = pl.Series(np.setdiff1d(all_new_ng.astype(np.uint64), known_bad))
+        # n-gram with a new one (all of them), and the stored members of candidate pairs.
+        # Their word lengths and digit flags are not read: the passage join measures a
+        # shared run on its later document (``find_shared_passages``), always a new one here
+        new_flat, new_off = _flat(mat_new["ngram_hashes"], np.uint64)
+        all_new_ng = np.unique(new_flat)
+        new_ng = np.setdiff1d(all_new_ng, known_bad)
+        if config.passages.sample_mod > 1:
+            new_ng = new_ng[new_ng % np.uint64(config.passages.sample_mod) == 0]
         cand = np.concatenate([ci, cj])
-        c_ids = pl.Series(ids_all[np.unique(cand[cand < n_old])].tolist(), dtype=pl.String)
+        c_rows = np.unique(cand[cand < n_old])
+        c_ids = pl.Series(ids_all[c_rows].tolist(), dtype=pl.String)
         got = (
             lf.filter(pl.col("config") == cfg_mat)
-            .with_columns(
-                _hit=pl.col("ngram_hashes").list.eval(pl.element().is_in(new_ng.implode()))
-                .list.any()
+            .select(
+                _STORED_COLS[config.passages.respect_lines],
+                _hit=pl.col("ngram_hashes")
+                .list.eval(pl.element().is_in(pl.Series(new_ng).implode()))
+                .list.any(),
             )
             .filter(pl.col("_hit") | pl.col("doc_id").is_in(c_ids.implode()))
             .unique("doc_id", keep="first")
@@ -1772,11 +1881,48 @@ def update_lineage(
             .join(got, on="doc_id", how="inner")
             .sort("row")
         )
-        sub_old = got["row"].to_numpy().astype(np.int64)
-        # stored members of candidate pairs alone are not read by the passage join
-        skip = np.concatenate([~got["_hit"].to_numpy().astype(bool), np.zeros(n_new, bool)])
-        mat_old = got.select(list(_MAT_POLARS)).cast(_MAT_POLARS)
+        got_rows = got["row"].to_numpy().astype(np.int64)
+        hit = got["_hit"].to_numpy().astype(bool)
+        mat_got = got.drop("row", "_hit")
         del got
+        # the copy links the new documents make (their verified LSH candidates) give the
+        # clusters the n-grams are judged in
+        in_c = np.isin(got_rows, c_rows)
+        prep_c, sub_c = prep_of(mat_got.filter(pl.Series(in_c)), got_rows[in_c])
+        pos_c = np.full(n_all, -1, dtype=np.int64)
+        pos_c[sub_c] = np.arange(len(sub_c))
+        _, (li_c, lj_c) = _verify_pairs(
+            prep_c, pos_c[ci], pos_c[cj], np.full(len(ci), -1, dtype=np.int64), config
+        )
+        clusters_all = _components(
+            n_all, np.concatenate([sa, sub_c[li_c]]), np.concatenate([sb, sub_c[lj_c]])
+        )
+        del prep_c
+        # the n-grams a new document holds are judged over every document holding them,
+        # from where they occur alone; a stored document holding none that stays joinable
+        # takes no part in the passage join (``judge_ngrams``)
+        ng_got, ng_off = _flat(mat_got["ngram_hashes"], np.uint64)
+        doc_got = np.repeat(np.arange(len(got_rows)), np.diff(ng_off))
+        sel = hit[doc_got] & _isin_hashes(ng_got, new_ng)
+        sel_new = _isin_hashes(new_flat, new_ng)
+        doc_new = np.repeat(np.arange(n_new), np.diff(new_off))
+        judged_bad = judge_ngrams(
+            np.concatenate([ng_got[sel], new_flat[sel_new]]),
+            np.concatenate([got_rows[doc_got[sel]], n_old + doc_new[sel_new]]),
+            clusters_all,
+            meta["host"].to_list(),
+            config=config.passages,
+        )
+        good = np.setdiff1d(new_ng, judged_bad["h"].to_numpy().astype(np.uint64))
+        joinable = np.zeros(len(got_rows), dtype=bool)
+        joinable[doc_got[sel][_isin_hashes(ng_got[sel], good)]] = True
+        del ng_got, doc_got, sel
+        keep_rows = joinable | in_c
+        sub_old = got_rows[keep_rows]
+        mat_old = mat_got.filter(pl.Series(keep_rows))
+        del mat_got
+        # stored members of candidate pairs alone are not read by the passage join
+        skip = np.concatenate([~joinable[keep_rows], np.zeros(n_new, bool)])
         judge = np.concatenate([np.zeros(len(sub_old), bool), np.ones(n_new, bool)])
         passages_out = mat_new
         # stored judgements kept: templates, settled ones, and those of n-grams no new
@@ -1796,37 +1942,19 @@ def update_lineage(
         )
         judge = None
         passages_out = pl.concat([mat_old, mat_new])
-    sub = np.concatenate([sub_old, np.arange(n_old, n_all)]).astype(np.int64)
-    texts_all = pl.concat([stored["text"], fresh["text"]])
-    sub_mat = pl.concat([mat_old, mat_new])
-    prep = _prep_from_material(sub_mat, meta[sub], config, texts=texts_all.gather(sub))
-    prep.n_shingles = n_sh[sub]
-    # the new documents' shingle sets are at hand; stored ones are hashed when paired
-    prep.hashes, prep.offsets = h_new, off_new
-    prep.set_pos = np.full(len(sub), -1, dtype=np.int64)
-    prep.set_pos[len(sub_old):] = np.arange(n_new)
-    _sort_sets(prep)
+    prep, sub = prep_of(mat_old, sub_old)
     pos = np.full(n_all, -1, dtype=np.int64)
     pos[sub] = np.arange(len(sub))
     ngrams = None
     if use_store and not config.passages.respect_lines:
         # the stored n-gram hashes: one per start word of each document, in order
-        ng, ng_off = _flat(sub_mat["ngram_hashes"], np.uint64)
+        ng, ng_off = _flat(
+            pl.concat([mat_old["ngram_hashes"], mat_new["ngram_hashes"]]), np.uint64
+        )
         doc = np.repeat(np.arange(len(sub)), np.diff(ng_off))
-        ngrams = (ng, prep.words.offsets[doc] + np.arange(len(ng)) - ng_off[doc])
-    # stored copy links (full rows), with the new ones they form clusters
-    if stored_edges.height == 0:
-        stored_e = pl.DataFrame(schema=_EDGE_POLARS)
-    else:
-        stored_e = stored_edges.select(list(_EDGE_POLARS)).cast(_EDGE_POLARS)
-    row_frame = pl.DataFrame({"doc_id": ids_all.tolist(), "row": np.arange(n_all)},
-                             schema={"doc_id": pl.String, "row": pl.Int64})
-    copies = (
-        stored_e.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
-        .join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}), on="parent_doc_id")
-        .join(row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
-    )
-    sa, sb = copies["a"].to_numpy(), copies["b"].to_numpy()
+        starts = prep.words.offsets[doc] + np.arange(len(ng)) - ng_off[doc]
+        ngrams = _window_ngrams(ng, starts, doc, len(sub_old), new_ng,
+                                config.passages.ngram_words)
 
     def cluster_fn(li: np.ndarray, lj: np.ndarray) -> np.ndarray:
         comp = _components(
@@ -1850,6 +1978,7 @@ def update_lineage(
         judge=judge,
         skip=skip,
         ngrams=ngrams,
+        judged_bad=judged_bad,
     )
     all_edges = pl.concat([stored_e, edges])
     # own text shares, for the clusters whose members time cannot order (``_own_text_share``)
@@ -1869,7 +1998,7 @@ def update_lineage(
         x_rows = np.flatnonzero(flagged[comp])
         if lf is None:
             x_order = x_rows
-            mat_x = sub_mat[pos[x_rows]]
+            mat_x = pl.concat([mat_old, mat_new])[pos[x_rows]]
         else:  # their words (the shares need shingle sets only)
             x_old, x_new = x_rows[x_rows < n_old], x_rows[x_rows >= n_old]
             x_order = np.concatenate([x_old, x_new])
