@@ -48,7 +48,7 @@ from affidavit.tasks.passages import (
     PassageConfig,
     PassageResult,
     find_shared_passages,
-    judge_ngrams,
+    ngram_hashes_at,
     ngram_hashes_by_doc,
 )
 from affidavit.tasks.shingles import split_words
@@ -629,13 +629,18 @@ def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
     )
 
 
-def _flat(col: pl.Series, dtype: type) -> tuple[np.ndarray, np.ndarray]:
-    """Flat values and int64 offsets of a list Series."""
+def _flat(col: pl.Series, dtype: type, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """Flat values and int64 offsets of a list Series.
+
+    The values are a copy (writable) unless ``copy`` is False.
+    """
     lens = col.list.len().fill_null(0).to_numpy().astype(np.int64)
     offsets = np.zeros(len(lens) + 1, dtype=np.int64)
     np.cumsum(lens, out=offsets[1:])
     vals = col.explode().drop_nulls().to_numpy() if offsets[-1] else np.zeros(0)
-    return np.array(vals, dtype=dtype), offsets  # a copy: it may be written to
+    if copy:
+        return np.array(vals, dtype=dtype), offsets
+    return np.asarray(vals, dtype=dtype), offsets
 
 
 def _split(vals: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
@@ -643,7 +648,10 @@ def _split(vals: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
 
 
 def _prep_from_material(
-    mat: pl.DataFrame, meta: pl.DataFrame, config: LineageConfig, texts: pl.Series | None = None
+    mat: pl.DataFrame,
+    meta: pl.DataFrame,
+    config: LineageConfig,
+    texts: pl.Series | None = None,
 ) -> _Prepared:
     """A ``_Prepared`` of stored documents, from their passage material (no text is split).
 
@@ -918,16 +926,16 @@ def _link(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
-    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
-    judged_bad: pl.DataFrame | None = None,
+    view: _PassageView | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
     With ``new_mask`` only pairs touching a new row are kept. ``cluster_fn`` maps the copy
     links found here (row pairs) to a cluster label per row (default: their components);
     ``rank`` is the time rank of each row (default ``_rank``). ``known_bad``,
-    ``known_unsettled``, ``known_templates``, ``judge``, ``skip``, ``ngrams`` and
-    ``judged_bad`` go to ``find_shared_passages``.
+    ``known_unsettled``, ``known_templates``, ``judge`` and ``skip`` go to
+    ``find_shared_passages``. With ``view`` the passage join reads its words, sentences,
+    quotes and n-grams instead of ``prep``'s (``_passage_view``).
 
     Returns:
         The edges, and the passage result (None when passages were not looked for).
@@ -943,8 +951,11 @@ def _link(
     prep.set_pos = np.full(n, -1, dtype=np.int64)
     clusters = cluster_fn(li, lj) if cluster_fn is not None else _components(n, li, lj)
     rank = _rank(prep) if rank is None else rank
+    words, sentences, quoted = prep.words, prep.sentence_lengths, prep.quoted
+    if view is not None:
+        words, sentences, quoted = view.words, view.sentence_lengths, view.quoted
     pr = find_shared_passages(
-        prep.words,
+        words,
         prep.hosts,
         config=config.passages,
         clusters=clusters,
@@ -952,17 +963,18 @@ def _link(
         line_lengths=prep.line_lengths if config.passages.respect_lines else None,
         new_mask=new_mask,
         min_chars=config.min_passage_chars,
-        sentence_lengths=prep.sentence_lengths if config.quote_full_sentence else None,
-        quoted_ranges=prep.quoted if config.quote_marked_fragments else None,
+        sentence_lengths=sentences if config.quote_full_sentence else None,
+        quoted_ranges=quoted if config.quote_marked_fragments else None,
         min_sentence_words=config.quote_min_sentence_words,
         known_bad=known_bad,
         known_unsettled=known_unsettled,
         known_templates=known_templates,
         judge=judge,
         skip=skip,
-        ngrams=ngrams,
-        judged_bad=judged_bad,
+        ngrams=None if view is None else view.ngrams,
     )
+    if view is not None:
+        pr.pairs = view.restore(pr.pairs)
     if pr.n_furniture_ngrams:
         notes.append(f"{pr.n_furniture_ngrams} n-gram(s) ignored as page furniture of a host")
     if pr.n_common_ngrams:
@@ -1616,48 +1628,167 @@ def _load_material(
 
 
 _STORED_COLS = {
-    False: ["doc_id", "config", "word_hashes", "sentence_words", "quoted_words", "ngram_hashes"],
+    False: ["doc_id", "config", "word_hashes", "sentence_words", "quoted_words"],
     True: ["doc_id", "config", "word_hashes", "line_words", "sentence_words", "quoted_words",
            "ngram_hashes"],
 }
 """Passage material columns an update reads of stored documents (by ``respect_lines``): no
-word lengths or digit flags (see ``update_lineage``), no line lengths unless n-grams respect
-lines."""
+word lengths or digit flags (see ``update_lineage``); the n-grams only when they respect lines
+(otherwise they are hashed again from the words, in the windows of ``_PassageView``)."""
 
 
-def _window_ngrams(
-    ng: np.ndarray, starts: np.ndarray, doc: np.ndarray, n_old: int, new_ng: np.ndarray, n: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """The passage n-grams the join needs of each document.
+_VIEW_MARGIN = 4
+"""Words kept beyond ``ngram_words + echo_words`` on each side of a shared n-gram in a
+``_PassageView`` (see there); any margin of at least one word more than the furthest look of
+the passage join beyond a stretch of shared words (``echo_words``, and the word after the
+next one for quotation marks) keeps the result exact."""
 
-    Every n-gram of a new document, and of a stored one only those within ``n - 1`` words of
-    an n-gram a new document holds. The join pairs a stored document with a new one only on
-    the n-grams they share; its other n-grams matter only where they cover the words of a
-    shared one (as page furniture), which an n-gram starting ``n`` or more words away cannot.
+
+@dataclass(slots=True)
+class _PassageView:
+    """The words the passage join of an update reads.
+
+    New documents whole, stored ones cut to the stretches around the n-grams they share with
+    new ones. A stored document meets a new one in the join only on the n-grams they share. Around a
+    stretch of shared words, the join looks at most ``echo_words`` words (and, for quotation
+    marks, two words) beyond the first word that differs, and at n-grams and template lines
+    overlapping the stretch (page furniture covering its words). Every n-gram of a stretch of
+    shared words is held by the new document, so windows of ``ngram_words + echo_words +
+    _VIEW_MARGIN`` words on each side of every such n-gram hold everything the join reads;
+    words outside them never reach it. Two windows that do not overlap are more than
+    ``echo_words`` words apart in the view, so runs and stretches never join across a cut.
+
+    Attributes:
+        words: The view's words (``WordArrays``), documents in the rows of ``_Prepared``.
+        sentence_lengths: Words per sentence of each document in the view (sentence ends
+            inside a window, plus the document's end).
+        quoted: Word ranges ``[a, b)`` inside double quotes, in view positions.
+        ngrams: Passage n-grams inside the view: uint64 hashes, int64 global view starts.
+        kept: int64, the word position (in the full documents) of each view word.
+        full_offsets: int64, ``(n_docs + 1,)``: the full documents' word offsets.
+    """
+
+    words: WordArrays
+    sentence_lengths: list[np.ndarray]
+    quoted: list[list[tuple[int, int]]]
+    ngrams: tuple[np.ndarray, np.ndarray]
+    kept: np.ndarray
+    full_offsets: np.ndarray
+
+    def restore(self, pairs: pl.DataFrame) -> pl.DataFrame:
+        """Map the word ranges of ``PassageResult.pairs`` back to the full documents."""
+        if pairs.height == 0:
+            return pairs
+        off_v, off_f, kept = self.words.offsets, self.full_offsets, self.kept
+        cols = []
+        for side in ("i", "j"):
+            d = pairs[side].to_numpy().astype(np.int64)
+            for end in ("lo", "hi"):
+                name = f"{side}_{end}"
+                col = pairs[name]
+                v = col.fill_null(0).to_numpy().astype(np.int64)
+                if end == "lo":
+                    at = np.clip(off_v[d] + v, 0, max(len(kept) - 1, 0))
+                    full = kept[at] - off_f[d] if len(kept) else v
+                else:
+                    at = np.clip(off_v[d] + v - 1, 0, max(len(kept) - 1, 0))
+                    full = kept[at] + 1 - off_f[d] if len(kept) else v
+                full = np.where(v > 0 if end == "hi" else np.ones(len(v), bool), full, v)
+                cols.append(
+                    pl.when(col.is_null()).then(None)
+                    .otherwise(pl.Series(name, full, dtype=pl.Int64)).alias(name)
+                )
+        return pairs.with_columns(cols)
+
+
+def _passage_view(
+    words: WordArrays,
+    mat: pl.DataFrame,
+    *,
+    n_old: int,
+    shared_at: tuple[np.ndarray, np.ndarray],
+    new_sentences: list[list[int]],
+    new_quoted: list[list[tuple[int, int]]],
+    config: LineageConfig,
+) -> _PassageView:
+    """Cut the stored documents of an update to what its passage join reads (``_PassageView``).
 
     Args:
-        ng: uint64 n-gram hashes, one per start word, documents in row order.
-        starts: int64 global start word of each.
-        doc: int64 row of each; rows below ``n_old`` are stored documents.
-        n_old: Number of stored rows (they come first).
-        new_ng: uint64 hashes held by new documents (and not settled furniture).
-        n: Words per n-gram.
+        words: The full words of every row (stored rows first, then the new documents).
+        mat: ``PASSAGE_GRAMS_SCHEMA`` rows of the stored rows, in order: ``sentence_words``
+            and ``quoted_words`` are read.
+        n_old: Number of stored rows.
+        shared_at: ``(rows, starts)``, int64: the stored n-grams a new document holds (row,
+            start word within it). A stored row with none keeps no word.
+        new_sentences: Words per sentence of each new document.
+        new_quoted: Quoted word ranges of each new document.
+        config: ``passages.ngram_words`` and ``passages.echo_words``.
 
     Returns:
-        ``(hashes, starts)`` of the n-grams kept, in their order.
+        A ``_PassageView``.
     """
-    old = doc < n_old
-    if not old.any():
-        return ng, starts
-    hit = np.zeros(len(ng) + 1, dtype=np.int64)
-    at = np.flatnonzero(old)[_isin_hashes(ng[old], new_ng)]
-    # within n - 1 positions of a hit, in the same document (start words are consecutive
-    # within a document, and stored n-grams are one per start word)
-    np.add.at(hit, np.maximum(at - (n - 1), 0), 1)
-    np.add.at(hit, np.minimum(at + n, len(ng)), -1)
-    near = np.cumsum(hit[:-1]) > 0
-    keep = ~old | near
-    return ng[keep], starts[keep]
+    n = config.passages.ngram_words
+    margin = n + config.passages.echo_words + _VIEW_MARGIN
+    off = words.offsets
+    total = int(off[-1])
+    rows, at = shared_at
+    g = off[rows] + at
+    # windows (never across a document's bounds), merged; new documents whole
+    lo = np.concatenate([np.maximum(g - margin, off[rows]), off[n_old : n_old + 1]])
+    hi = np.concatenate([np.minimum(g + n + margin, off[rows + 1]), [total]])
+    order = np.argsort(lo, kind="stable")
+    lo, hi = lo[order], hi[order]
+    opens = np.ones(len(lo), dtype=bool)
+    opens[1:] = lo[1:] > np.maximum.accumulate(hi)[:-1]
+    first = np.flatnonzero(opens)
+    lo, hi = lo[first], np.maximum.reduceat(hi, first)
+    lens = np.maximum(hi - lo, 0)
+    kept = np.repeat(lo - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+    kept = (kept + np.arange(len(kept), dtype=np.int64)).astype(np.int64)
+    off_v = np.searchsorted(kept, off).astype(np.int64)
+    view_words = WordArrays(words.hashes[kept], words.lengths[kept], words.has_digit[kept], off_v)
+    # the view's n-grams, but for those across a cut between two windows
+    vh, vh_off = ngram_hashes_by_doc(view_words, n)
+    vdoc = np.repeat(np.arange(len(off) - 1), np.diff(vh_off))
+    vstart = off_v[vdoc] + np.arange(len(vh)) - vh_off[vdoc]
+    whole = kept[vstart + n - 1] - kept[vstart] == n - 1 if len(vh) else np.zeros(0, bool)
+    ngrams = (vh[whole], vstart[whole].astype(np.int64))
+    # sentence ends inside the windows (or at the document's end), in view positions
+    sv, s_off = _flat(mat["sentence_words"], np.int64)
+    s_doc = np.repeat(np.arange(n_old), np.diff(s_off))
+    csum = np.cumsum(sv)
+    start_sum = np.concatenate([[0], csum])[s_off[:-1]]
+    ends = off[s_doc] + csum - start_sum[s_doc]
+    at_v = np.searchsorted(kept, ends)
+    ok = (kept[np.minimum(at_v, max(len(kept) - 1, 0))] == ends) if len(kept) else ends < 0
+    ok |= ends == off[s_doc + 1]
+    ends_v = np.concatenate([at_v[ok], off_v[1 : n_old + 1]])
+    docs_v = np.concatenate([s_doc[ok], np.arange(n_old)])
+    order = np.lexsort((ends_v, docs_v))
+    ends_v, docs_v = ends_v[order], docs_v[order]
+    prev = np.concatenate([[0], ends_v[:-1]])
+    first = np.ones(len(ends_v), dtype=bool)
+    first[1:] = docs_v[1:] != docs_v[:-1]
+    prev[first] = off_v[docs_v[first]]
+    lens = ends_v - prev
+    lens, docs_v = lens[lens > 0], docs_v[lens > 0]
+    sentences: list[np.ndarray] = (
+        list(np.split(lens, np.searchsorted(docs_v, np.arange(1, n_old)))) if n_old else []
+    )
+    sentences.extend(np.asarray(x, dtype=np.int64) for x in new_sentences)
+    # quoted ranges, in view positions
+    qv, q_off = _flat(mat["quoted_words"], np.int64)
+    q_doc = np.repeat(np.arange(n_old), np.diff(q_off))[0::2]
+    qa = np.searchsorted(kept, off[q_doc] + qv[0::2]) - off_v[q_doc]
+    qb = np.searchsorted(kept, off[q_doc] + qv[1::2]) - off_v[q_doc]
+    inside = qb > qa
+    quoted: list[list[tuple[int, int]]] = [[] for _ in range(n_old)]
+    for d, a, b in zip(
+        q_doc[inside].tolist(), qa[inside].tolist(), qb[inside].tolist(), strict=True
+    ):
+        quoted[d].append((a, b))
+    quoted.extend(new_quoted)
+    return _PassageView(view_words, sentences, quoted, ngrams, kept, off.copy())
 
 
 def _isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
@@ -1798,44 +1929,10 @@ def update_lineage(
     known_bad: np.ndarray | None = None
     known_unsettled: np.ndarray | None = None
     known_templates: pl.DataFrame | None = None
-    judged_bad: pl.DataFrame | None = None
     skip: np.ndarray | None = None
-    new_ng = np.zeros(0, dtype=np.uint64)
-    texts_all = pl.concat([stored["text"], fresh["text"]])
-    # stored copy links (full rows), with the new ones they form clusters
-    if stored_edges.height == 0:
-        stored_e = pl.DataFrame(schema=_EDGE_POLARS)
-    else:
-        stored_e = stored_edges.select(list(_EDGE_POLARS)).cast(_EDGE_POLARS)
-    row_frame = pl.DataFrame({"doc_id": ids_all.tolist(), "row": np.arange(n_all)},
-                             schema={"doc_id": pl.String, "row": pl.Int64})
-    copies = (
-        stored_e.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
-        .join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}), on="parent_doc_id")
-        .join(row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
-    )
-    sa, sb = copies["a"].to_numpy(), copies["b"].to_numpy()
-
-    def prep_of(mat_old: pl.DataFrame, rows_old: np.ndarray) -> tuple[_Prepared, np.ndarray]:
-        """The prepared stored rows ``rows_old`` (their material) and every new document."""
-        sub = np.concatenate([rows_old, np.arange(n_old, n_all)]).astype(np.int64)
-        prep = _prep_from_material(
-            pl.concat([mat_old, mat_new.select(mat_old.columns)]),
-            meta[sub],
-            config,
-            texts=texts_all.gather(sub),
-        )
-        if n_new and len(pn.words.hashes):  # the new documents' words are the last ones
-            prep.words.lengths[-len(pn.words.hashes):] = pn.words.lengths
-            prep.words.has_digit[-len(pn.words.hashes):] = pn.words.has_digit
-        prep.n_shingles = n_sh[sub]
-        # the new documents' shingle sets are at hand; stored ones are hashed when paired
-        prep.hashes, prep.offsets = h_new, off_new
-        prep.set_pos = np.full(len(sub), -1, dtype=np.int64)
-        prep.set_pos[len(rows_old):] = np.arange(n_new)
-        _sort_sets(prep)
-        return prep, sub
-
+    view: _PassageView | None = None
+    # the passage join reads stored documents through a view of windows (``_PassageView``)
+    windowed = use_store and not config.passages.respect_lines
     if use_store:
         assert lf is not None
         furn = (
@@ -1856,23 +1953,23 @@ def update_lineage(
         # n-gram with a new one (all of them), and the stored members of candidate pairs.
         # Their word lengths and digit flags are not read: the passage join measures a
         # shared run on its later document (``find_shared_passages``), always a new one here
-        new_flat, new_off = _flat(mat_new["ngram_hashes"], np.uint64)
-        all_new_ng = np.unique(new_flat)
+        all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
+        all_new_ng = all_new_ng.astype(np.uint64)
         new_ng = np.setdiff1d(all_new_ng, known_bad)
-        if config.passages.sample_mod > 1:
-            new_ng = new_ng[new_ng % np.uint64(config.passages.sample_mod) == 0]
         cand = np.concatenate([ci, cj])
         c_rows = np.unique(cand[cand < n_old])
         c_ids = pl.Series(ids_all[c_rows].tolist(), dtype=pl.String)
+        # windowed: where the stored n-grams meet any n-gram of a new one (furniture too,
+        # for the windows); otherwise whether they meet one still judged
+        look = all_new_ng if windowed else new_ng
+        mark = pl.col("ngram_hashes").list.eval(pl.element().is_in(pl.Series(look).implode()))
         got = (
             lf.filter(pl.col("config") == cfg_mat)
-            .select(
-                _STORED_COLS[config.passages.respect_lines],
-                _hit=pl.col("ngram_hashes")
-                .list.eval(pl.element().is_in(pl.Series(new_ng).implode()))
-                .list.any(),
+            .select(_STORED_COLS[not windowed], _m=mark if windowed else mark.list.any())
+            .filter(
+                (pl.col("_m").list.any() if windowed else pl.col("_m"))
+                | pl.col("doc_id").is_in(c_ids.implode())
             )
-            .filter(pl.col("_hit") | pl.col("doc_id").is_in(c_ids.implode()))
             .unique("doc_id", keep="first")
             .collect()
         )
@@ -1882,47 +1979,39 @@ def update_lineage(
             .sort("row")
         )
         got_rows = got["row"].to_numpy().astype(np.int64)
-        hit = got["_hit"].to_numpy().astype(bool)
-        mat_got = got.drop("row", "_hit")
-        del got
-        # the copy links the new documents make (their verified LSH candidates) give the
-        # clusters the n-grams are judged in
-        in_c = np.isin(got_rows, c_rows)
-        prep_c, sub_c = prep_of(mat_got.filter(pl.Series(in_c)), got_rows[in_c])
-        pos_c = np.full(n_all, -1, dtype=np.int64)
-        pos_c[sub_c] = np.arange(len(sub_c))
-        _, (li_c, lj_c) = _verify_pairs(
-            prep_c, pos_c[ci], pos_c[cj], np.full(len(ci), -1, dtype=np.int64), config
-        )
-        clusters_all = _components(
-            n_all, np.concatenate([sa, sub_c[li_c]]), np.concatenate([sb, sub_c[lj_c]])
-        )
-        del prep_c
-        # the n-grams a new document holds are judged over every document holding them,
-        # from where they occur alone; a stored document holding none that stays joinable
-        # takes no part in the passage join (``judge_ngrams``)
-        ng_got, ng_off = _flat(mat_got["ngram_hashes"], np.uint64)
-        doc_got = np.repeat(np.arange(len(got_rows)), np.diff(ng_off))
-        sel = hit[doc_got] & _isin_hashes(ng_got, new_ng)
-        sel_new = _isin_hashes(new_flat, new_ng)
-        doc_new = np.repeat(np.arange(n_new), np.diff(new_off))
-        judged_bad = judge_ngrams(
-            np.concatenate([ng_got[sel], new_flat[sel_new]]),
-            np.concatenate([got_rows[doc_got[sel]], n_old + doc_new[sel_new]]),
-            clusters_all,
-            meta["host"].to_list(),
-            config=config.passages,
-        )
-        good = np.setdiff1d(new_ng, judged_bad["h"].to_numpy().astype(np.uint64))
-        joinable = np.zeros(len(got_rows), dtype=bool)
-        joinable[doc_got[sel][_isin_hashes(ng_got[sel], good)]] = True
-        del ng_got, doc_got, sel
-        keep_rows = joinable | in_c
-        sub_old = got_rows[keep_rows]
-        mat_old = mat_got.filter(pl.Series(keep_rows))
-        del mat_got
+        if windowed:
+            h_got, off_got = _flat(got["word_hashes"], np.uint64, copy=False)
+            m_flat, m_off = _flat(got["_m"], bool, copy=False)
+            idx = np.flatnonzero(m_flat)
+            m_doc = np.searchsorted(m_off, idx, side="right") - 1
+            m_at = idx - m_off[m_doc]
+            # a stored document takes part in the join when it holds an n-gram still judged
+            holds = _isin_hashes(
+                ngram_hashes_at(h_got, off_got[m_doc] + m_at, config.passages.ngram_words),
+                new_ng,
+            )
+            hit = np.zeros(len(got_rows), dtype=bool)
+            hit[m_doc[holds]] = True
+            use = hit | np.isin(got_rows, c_rows)
+            new_row = np.cumsum(use) - 1
+            in_join = hit[m_doc] & use[m_doc]
+            shared_at = (new_row[m_doc[in_join]], m_at[in_join])
+            old_words = WordArrays(
+                h_got,
+                np.zeros(len(h_got), dtype=np.int32),
+                np.zeros(len(h_got), dtype=bool),
+                off_got,
+            ).take(np.flatnonzero(use))
+            del h_got, m_flat
+            got = got.filter(pl.Series(use))
+            got_rows, hit = got_rows[use], hit[use]
+        else:
+            hit = got["_m"].to_numpy().astype(bool)
+        sub_old = got_rows
         # stored members of candidate pairs alone are not read by the passage join
-        skip = np.concatenate([~joinable[keep_rows], np.zeros(n_new, bool)])
+        skip = np.concatenate([~hit, np.zeros(n_new, bool)])
+        mat_old = got.drop("row", "_m")
+        del got
         judge = np.concatenate([np.zeros(len(sub_old), bool), np.ones(n_new, bool)])
         passages_out = mat_new
         # stored judgements kept: templates, settled ones, and those of n-grams no new
@@ -1942,19 +2031,63 @@ def update_lineage(
         )
         judge = None
         passages_out = pl.concat([mat_old, mat_new])
-    prep, sub = prep_of(mat_old, sub_old)
+    sub = np.concatenate([sub_old, np.arange(n_old, n_all)]).astype(np.int64)
+    texts_all = pl.concat([stored["text"], fresh["text"]])
+    if windowed:
+        # the passage join reads the stored documents' sentences and quotes in the view
+        # (its words: the stored ones without lengths or digit flags, see above)
+        meta_sub = meta[sub]
+        none: list[list[int]] = [[] for _ in range(len(sub))]
+        prep = _Prepared(
+            doc_ids=ids_all[sub],
+            words=WordArrays.concat([old_words, pn.words]),
+            minhash=config.minhash,
+            texts=texts_all.gather(sub),
+            line_lengths=none,
+            sentence_lengths=none,
+            quoted=[[] for _ in range(len(sub))],
+            hosts=meta_sub["host"].to_list(),
+            times=meta_sub["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64),
+            exact=meta_sub["_t_exact"].fill_null(False).to_numpy().astype(bool),
+            n_shingles=np.zeros(len(sub), dtype=np.int64),
+        )
+    else:
+        sub_mat = pl.concat([mat_old, mat_new.select(mat_old.columns)])
+        prep = _prep_from_material(sub_mat, meta[sub], config, texts=texts_all.gather(sub))
+        if n_new and len(pn.words.hashes):  # the new documents' words are the last ones
+            prep.words.lengths[-len(pn.words.hashes):] = pn.words.lengths
+            prep.words.has_digit[-len(pn.words.hashes):] = pn.words.has_digit
+    prep.n_shingles = n_sh[sub]
+    # the new documents' shingle sets are at hand; stored ones are hashed when paired
+    prep.hashes, prep.offsets = h_new, off_new
+    prep.set_pos = np.full(len(sub), -1, dtype=np.int64)
+    prep.set_pos[len(sub_old):] = np.arange(n_new)
+    _sort_sets(prep)
     pos = np.full(n_all, -1, dtype=np.int64)
     pos[sub] = np.arange(len(sub))
-    ngrams = None
-    if use_store and not config.passages.respect_lines:
-        # the stored n-gram hashes: one per start word of each document, in order
-        ng, ng_off = _flat(
-            pl.concat([mat_old["ngram_hashes"], mat_new["ngram_hashes"]]), np.uint64
+    if windowed:
+        view = _passage_view(
+            prep.words,
+            mat_old,
+            n_old=len(sub_old),
+            shared_at=shared_at,
+            new_sentences=pn.sentence_lengths,
+            new_quoted=pn.quoted,
+            config=config,
         )
-        doc = np.repeat(np.arange(len(sub)), np.diff(ng_off))
-        starts = prep.words.offsets[doc] + np.arange(len(ng)) - ng_off[doc]
-        ngrams = _window_ngrams(ng, starts, doc, len(sub_old), new_ng,
-                                config.passages.ngram_words)
+    # stored copy links (full rows), with the new ones they form clusters
+    if stored_edges.height == 0:
+        stored_e = pl.DataFrame(schema=_EDGE_POLARS)
+    else:
+        stored_e = stored_edges.select(list(_EDGE_POLARS)).cast(_EDGE_POLARS)
+    row_frame = pl.DataFrame({"doc_id": ids_all.tolist(), "row": np.arange(n_all)},
+                             schema={"doc_id": pl.String, "row": pl.Int64})
+    copies = (
+        stored_e.filter(pl.col("kind").is_in(list(_STRONG_KINDS)))
+        .join(row_frame.rename({"doc_id": "parent_doc_id", "row": "a"}), on="parent_doc_id")
+        .join(row_frame.rename({"doc_id": "child_doc_id", "row": "b"}), on="child_doc_id")
+    )
+    sa, sb = copies["a"].to_numpy(), copies["b"].to_numpy()
 
     def cluster_fn(li: np.ndarray, lj: np.ndarray) -> np.ndarray:
         comp = _components(
@@ -1977,8 +2110,7 @@ def update_lineage(
         known_templates=known_templates,
         judge=judge,
         skip=skip,
-        ngrams=ngrams,
-        judged_bad=judged_bad,
+        view=view,
     )
     all_edges = pl.concat([stored_e, edges])
     # own text shares, for the clusters whose members time cannot order (``_own_text_share``)

@@ -27,7 +27,7 @@ __all__ = [
     "PassageConfig",
     "PassageResult",
     "find_shared_passages",
-    "judge_ngrams",
+    "ngram_hashes_at",
     "ngram_hashes_by_doc",
     "repeated_mask",
     "word_ids",
@@ -250,6 +250,44 @@ def ngram_hashes_by_doc(
     return h, out
 
 
+def _ngram_multipliers(n: int) -> np.ndarray:
+    """The odd uint64 multipliers of the ``n`` word positions of an n-gram hash (fixed seed)."""
+    gen = np.random.RandomState(20240601)
+    return gen.randint(1, 1 << 62, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(
+        1
+    )
+
+
+def _finalize(h: np.ndarray) -> None:
+    """MurmurHash3's 64-bit finalizer, in place."""
+    with np.errstate(over="ignore"):
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xC4CEB9FE1A85EC53)
+        h ^= h >> np.uint64(33)
+
+
+def ngram_hashes_at(ids: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
+    """The passage n-gram hash of the ``n`` words from each start (as ``ngram_hashes_by_doc``).
+
+    Args:
+        ids: uint64 word hashes (``WordArrays.hashes``), documents concatenated.
+        starts: int64 positions in ``ids``; each needs ``n`` words from it.
+        n: Words per n-gram.
+
+    Returns:
+        uint64, shape of ``starts``.
+    """
+    mult = _ngram_multipliers(n)
+    h = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(n):
+            h += (ids[starts + j].astype(np.uint64) + np.uint64(1)) * mult[j]
+    _finalize(h)
+    return h
+
+
 def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Hash every word n-gram that lies inside one segment (document, or line when given).
 
@@ -260,10 +298,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
     if total < n:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
     m = total - n + 1
-    gen = np.random.RandomState(20240601)  # fixed: hashes live only within one call
-    mult = gen.randint(1, 1 << 62, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(
-        1
-    )
+    mult = _ngram_multipliers(n)
     hs, ss = [], []
     # in blocks of start positions, so that the temporaries stay a block's size
     for a in range(0, m, _HASH_BLOCK):
@@ -274,11 +309,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
             h = np.zeros(k, dtype=np.uint64)
             for j in range(n):
                 h += u[j : j + k] * mult[j]
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xC4CEB9FE1A85EC53)
-            h ^= h >> np.uint64(33)
+            _finalize(h)
         starts = np.arange(a, b, dtype=np.int64)
         doc_of = np.searchsorted(offsets, starts, side="right") - 1
         valid = starts + n <= offsets[doc_of + 1]
@@ -515,35 +546,148 @@ def _known_template_starts(
     return frame.join(known, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
 
 
+def find_shared_passages(
+    words_per_doc: Sequence[list[str]] | WordArrays,
+    hosts: Sequence[str | None],
+    *,
+    config: PassageConfig = PassageConfig(),
+    clusters: np.ndarray | None = None,
+    rank: np.ndarray | None = None,
+    line_lengths: Sequence[Sequence[int]] | None = None,
+    new_mask: np.ndarray | None = None,
+    min_chars: int = 0,
+    sentence_lengths: Sequence[Sequence[int]] | None = None,
+    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
+    min_sentence_words: int = 1,
+    known_bad: np.ndarray | None = None,
+    known_unsettled: np.ndarray | None = None,
+    known_templates: pl.DataFrame | None = None,
+    judge: np.ndarray | None = None,
+    skip: np.ndarray | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+) -> PassageResult:
+    """Find pairs of documents that share a passage of running text, ignoring page furniture.
 
-def _host_codes(hosts: Sequence[str | None]) -> tuple[np.ndarray, np.ndarray]:
-    """Dense int code of each document's host (missing as ""), and whether it has one."""
+    Only pairs in different clusters are joined; within a cluster one representative per
+    n-gram (the member of lowest ``rank``, i.e. the earliest) stands for all, which bounds the
+    join by the number of clusters sharing an n-gram rather than documents.
+
+    Args:
+        words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``),
+            or their ``WordArrays`` (word hashes stand for the words). A shared run's
+            characters and figures are measured on the later document of its pair (``j``;
+            the run's words are the same on both sides), so the lengths and digit flags of a
+            document that can only be the earlier member (a stored document in an incremental
+            run, with ``new_mask``) are never read and may be left at zero.
+        hosts: Host of each document (``None`` for unknown: no host-level furniture rule).
+        config: N-gram size and furniture rules.
+        clusters: int64, shape ``(n_docs,)``: cluster of each document (default: its own).
+        rank: int64, shape ``(n_docs,)``: preference for cluster representatives, lowest
+            first (default: row order).
+        line_lengths: Words in each line of each document (summing to its word count); when
+            given, n-grams never cross a line break, so a short furniture line ("Filed under:
+            Business") cannot glue itself to the running text around it.
+        new_mask: bool, shape ``(n_docs,)``; when given only pairs touching a new document are
+            returned (furniture is still judged over all documents).
+        min_chars: Drop pairs whose longest shared passage is shorter than this.
+        sentence_lengths: Words in each sentence of each document (summing to its word
+            count); when given, ``full_sentence`` tells whether some shared run holds a
+            whole sentence of each of the two documents (else it is false throughout).
+        min_sentence_words: A sentence shorter than this many words does not count for
+            ``full_sentence``.
+        quoted_ranges: Word ranges ``[start, end)`` of each document that stand inside
+            double quotation marks; when given, ``quoted_chars`` is the longest shared run
+            that one document sets in quotation marks and the other does not, and that holds a
+            figure (else 0).
+        known_bad: uint64 passage n-gram hashes already judged furniture or boilerplate
+            for good (``PassageResult.bad_ngrams`` of kind ``common`` or ``host`` of earlier
+            calls: their counts only grow): ignored wherever they stand, never judged again.
+        known_unsettled: uint64 hashes judged furniture earlier by a rule more documents can
+            undo (kind ``own_host``): ignored unless judged again here (``judge``).
+        known_templates: Short template n-grams already judged (``PassageResult.templates``
+            with host names); when given, templates are taken from it and not judged again.
+        judge: bool, shape ``(n_docs,)``: the documents whose n-grams are judged here (every
+            document holding one of them must be among ``words_per_doc``); the other n-grams
+            are furniture only when ``known_bad`` or ``known_unsettled`` says so. Default:
+            judge every n-gram.
+        skip: bool, shape ``(n_docs,)``: documents left out of the join (their n-grams are
+            not read); default none.
+        ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
+            and int64 global start positions (into the concatenated words); default: hashed
+            here.
+
+    Returns:
+        A ``PassageResult``.
+
+    Raises:
+        ValueError: When ``hosts`` and ``words_per_doc`` differ in length.
+    """
+    n_docs = (
+        len(words_per_doc.offsets) - 1
+        if isinstance(words_per_doc, WordArrays)
+        else len(words_per_doc)
+    )
+    if len(hosts) != n_docs:
+        raise ValueError("hosts must have one entry per document")
+    if clusters is None:
+        clusters = np.arange(n_docs, dtype=np.int64)
+    if rank is None:
+        rank = np.arange(n_docs, dtype=np.int64)
+    words = words_per_doc if isinstance(words_per_doc, WordArrays) else word_arrays(words_per_doc)
+    ids, offsets = words.hashes, words.offsets
+    lengths = words.lengths.astype(np.int64)
+    n = config.ngram_words
+    seg_offsets = offsets
+    if line_lengths is not None:
+        flat_lines = np.fromiter(
+            (c for doc_lines in line_lengths for c in doc_lines), dtype=np.int64
+        )
+        seg_offsets = np.concatenate([[0], np.cumsum(flat_lines)]).astype(np.int64)
+        if seg_offsets[-1] != offsets[-1]:
+            raise ValueError("line_lengths must sum to each document's word count")
+        seg_offsets = np.unique(seg_offsets)
+    if ngrams is not None:
+        hashes, starts = ngrams
+    else:
+        hashes, starts = _ngram_hashes(ids, seg_offsets, n)
+    if config.sample_mod > 1:
+        keep = hashes % np.uint64(config.sample_mod) == 0
+        hashes, starts = hashes[keep], starts[keep]
+    if skip is not None and skip.any():
+        keep = ~skip[np.searchsorted(offsets, starts, side="right") - 1]
+        hashes, starts = hashes[keep], starts[keep]
+    if len(hashes) == 0:
+        return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
+    judged_h = None
+    settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
+    if judge is not None:
+        doc_all = np.searchsorted(offsets, starts, side="right") - 1
+        judged = np.unique(hashes[judge[doc_all]])
+        judged_h = pl.Series("h", np.setdiff1d(judged, settled), dtype=pl.UInt64)
+    # n-grams known to be furniture, and not judged again here, cover their words wherever
+    # they stand (before any count)
+    known = settled
+    if known_unsettled is not None and len(known_unsettled):
+        undone = known_unsettled.astype(np.uint64)
+        if judged_h is not None:
+            undone = np.setdiff1d(undone, judged_h.to_numpy())
+        known = np.concatenate([known, undone])
+    known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
+    if judged_h is not None:
+        # only the judged n-grams can join a pair with a judged document
+        keep = _isin(hashes, judged_h.to_numpy())
+        hashes, starts = hashes[keep], starts[keep]
+    # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
+    # built (most n-grams of running text; same result, a fraction of the memory)
+    repeated = repeated_mask(hashes)
+    hashes, starts = hashes[repeated], starts[repeated]
+    doc = np.searchsorted(offsets, starts, side="right") - 1
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
     )
     has_host = host_frame.select(pl.col("host").fill_null("") != "").to_series().to_numpy()
-    return host_of_doc, has_host
-
-
-def _judge(
-    grams: pl.DataFrame,
-    clusters: np.ndarray,
-    rank: np.ndarray,
-    host_of_doc: np.ndarray,
-    has_host: np.ndarray,
-    config: PassageConfig,
-    judged_h: pl.Series | None,
-) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame, int, int]:
-    """Judge the n-grams of ``grams`` (``h``, ``g``, ``doc``) furniture or boilerplate.
-
-    Returns:
-        ``(grams, too_many, bad_ngrams, n_common, n_furniture)``: the occurrences shared by
-        several clusters (with ``cluster``, ``rank``, ``is_bad``), the occurrences of n-grams
-        in more than ``config.max_docs`` documents (``h``, ``g``), the n-grams judged bad
-        (``PassageResult.bad_ngrams``) and their counts. Only n-grams in ``judged_h`` are
-        judged when it is given.
-    """
+    grams = pl.DataFrame({"h": hashes, "g": starts, "doc": doc.astype(np.int64)})
     grams = grams.unique(subset=["doc", "h"], keep="first")
     grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
     too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
@@ -600,198 +744,6 @@ def _judge(
             ),
         ]
     ).sort("h")
-    return grams, too_many, bad_ngrams, n_common, n_furniture
-
-
-def judge_ngrams(
-    hashes: np.ndarray,
-    doc: np.ndarray,
-    clusters: np.ndarray,
-    hosts: Sequence[str | None],
-    *,
-    config: PassageConfig = PassageConfig(),
-) -> pl.DataFrame:
-    """Judge passage n-grams page furniture or boilerplate from where they occur.
-
-    The judgement of ``find_shared_passages`` on its own: it depends only on which documents
-    (their clusters and hosts) hold each n-gram, so a caller holding every occurrence of some
-    n-grams (an incremental run: the stored documents sharing them with new ones) can judge
-    them without reading those documents' words, and pass the result as ``judged_bad``.
-
-    Args:
-        hashes: uint64, the n-gram of each occurrence (every occurrence of each n-gram).
-        doc: int64, the document of each occurrence (any distinct id per document).
-        clusters: int64, cluster of each document, indexed by ``doc``.
-        hosts: Host of each document, indexed by ``doc``.
-        config: Furniture rules.
-
-    Returns:
-        ``PassageResult.bad_ngrams`` rows: ``h`` (uint64), ``kind`` (str).
-    """
-    host_of_doc, has_host = _host_codes(hosts)
-    keep = repeated_mask(np.asarray(hashes, dtype=np.uint64))
-    grams = pl.DataFrame(
-        {
-            "h": np.asarray(hashes, dtype=np.uint64)[keep],
-            "g": np.zeros(int(keep.sum()), dtype=np.int64),
-            "doc": np.asarray(doc, dtype=np.int64)[keep],
-        }
-    )
-    rank = np.zeros(len(clusters), dtype=np.int64)
-    return _judge(grams, clusters, rank, host_of_doc, has_host, config, None)[2]
-
-def find_shared_passages(
-    words_per_doc: Sequence[list[str]] | WordArrays,
-    hosts: Sequence[str | None],
-    *,
-    config: PassageConfig = PassageConfig(),
-    clusters: np.ndarray | None = None,
-    rank: np.ndarray | None = None,
-    line_lengths: Sequence[Sequence[int]] | None = None,
-    new_mask: np.ndarray | None = None,
-    min_chars: int = 0,
-    sentence_lengths: Sequence[Sequence[int]] | None = None,
-    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
-    min_sentence_words: int = 1,
-    known_bad: np.ndarray | None = None,
-    known_unsettled: np.ndarray | None = None,
-    known_templates: pl.DataFrame | None = None,
-    judge: np.ndarray | None = None,
-    skip: np.ndarray | None = None,
-    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
-    judged_bad: pl.DataFrame | None = None,
-) -> PassageResult:
-    """Find pairs of documents that share a passage of running text, ignoring page furniture.
-
-    Only pairs in different clusters are joined; within a cluster one representative per
-    n-gram (the member of lowest ``rank``, i.e. the earliest) stands for all, which bounds the
-    join by the number of clusters sharing an n-gram rather than documents.
-
-    Args:
-        words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``),
-            or their ``WordArrays`` (word hashes stand for the words). A shared run's
-            characters and figures are measured on the later document of its pair (``j``;
-            the run's words are the same on both sides), so the lengths and digit flags of a
-            document that can only be the earlier member (a stored document in an incremental
-            run, with ``new_mask``) are never read and may be left at zero.
-        hosts: Host of each document (``None`` for unknown: no host-level furniture rule).
-        config: N-gram size and furniture rules.
-        clusters: int64, shape ``(n_docs,)``: cluster of each document (default: its own).
-        rank: int64, shape ``(n_docs,)``: preference for cluster representatives, lowest
-            first (default: row order).
-        line_lengths: Words in each line of each document (summing to its word count); when
-            given, n-grams never cross a line break, so a short furniture line ("Filed under:
-            Business") cannot glue itself to the running text around it.
-        new_mask: bool, shape ``(n_docs,)``; when given only pairs touching a new document are
-            returned (furniture is still judged over all documents).
-        min_chars: Drop pairs whose longest shared passage is shorter than this.
-        sentence_lengths: Words in each sentence of each document (summing to its word
-            count); when given, ``full_sentence`` tells whether some shared run holds a
-            whole sentence of each of the two documents (else it is false throughout).
-        min_sentence_words: A sentence shorter than this many words does not count for
-            ``full_sentence``.
-        quoted_ranges: Word ranges ``[start, end)`` of each document that stand inside
-            double quotation marks; when given, ``quoted_chars`` is the longest shared run
-            that one document sets in quotation marks and the other does not, and that holds a
-            figure (else 0).
-        known_bad: uint64 passage n-gram hashes already judged furniture or boilerplate
-            for good (``PassageResult.bad_ngrams`` of kind ``common`` or ``host`` of earlier
-            calls: their counts only grow): ignored wherever they stand, never judged again.
-        known_unsettled: uint64 hashes judged furniture earlier by a rule more documents can
-            undo (kind ``own_host``): ignored unless judged again here (``judge``).
-        known_templates: Short template n-grams already judged (``PassageResult.templates``
-            with host names); when given, templates are taken from it and not judged again.
-        judge: bool, shape ``(n_docs,)``: the documents whose n-grams are judged here (every
-            document holding one of them must be among ``words_per_doc``); the other n-grams
-            are furniture only when ``known_bad`` or ``known_unsettled`` says so. Default:
-            judge every n-gram.
-        skip: bool, shape ``(n_docs,)``: documents left out of the join (their n-grams are
-            not read); default none.
-        ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
-            and int64 global start positions (into the concatenated words); default: hashed
-            here.
-        judged_bad: N-grams the caller judged furniture or boilerplate over every document
-            holding them (``judge_ngrams``): ``h`` (uint64), ``kind``. They are not judged
-            again, cover their words like ``known_bad``, and are returned in ``bad_ngrams``
-            and counted.
-
-    Returns:
-        A ``PassageResult``.
-
-    Raises:
-        ValueError: When ``hosts`` and ``words_per_doc`` differ in length.
-    """
-    n_docs = (
-        len(words_per_doc.offsets) - 1
-        if isinstance(words_per_doc, WordArrays)
-        else len(words_per_doc)
-    )
-    if len(hosts) != n_docs:
-        raise ValueError("hosts must have one entry per document")
-    if clusters is None:
-        clusters = np.arange(n_docs, dtype=np.int64)
-    if rank is None:
-        rank = np.arange(n_docs, dtype=np.int64)
-    words = words_per_doc if isinstance(words_per_doc, WordArrays) else word_arrays(words_per_doc)
-    ids, offsets = words.hashes, words.offsets
-    lengths = words.lengths.astype(np.int64)
-    n = config.ngram_words
-    seg_offsets = offsets
-    if line_lengths is not None:
-        flat_lines = np.fromiter(
-            (c for doc_lines in line_lengths for c in doc_lines), dtype=np.int64
-        )
-        seg_offsets = np.concatenate([[0], np.cumsum(flat_lines)]).astype(np.int64)
-        if seg_offsets[-1] != offsets[-1]:
-            raise ValueError("line_lengths must sum to each document's word count")
-        seg_offsets = np.unique(seg_offsets)
-    if ngrams is not None:
-        hashes, starts = ngrams
-    else:
-        hashes, starts = _ngram_hashes(ids, seg_offsets, n)
-    if config.sample_mod > 1:
-        keep = hashes % np.uint64(config.sample_mod) == 0
-        hashes, starts = hashes[keep], starts[keep]
-    if skip is not None and skip.any():
-        keep = ~skip[np.searchsorted(offsets, starts, side="right") - 1]
-        hashes, starts = hashes[keep], starts[keep]
-    if len(hashes) == 0:
-        return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
-    judged_h = None
-    settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
-    if judged_bad is not None and judged_bad.height:
-        settled = np.union1d(settled, judged_bad["h"].to_numpy().astype(np.uint64))
-    if judge is not None:
-        doc_all = np.searchsorted(offsets, starts, side="right") - 1
-        judged = np.unique(hashes[judge[doc_all]])
-        judged_h = pl.Series("h", np.setdiff1d(judged, settled), dtype=pl.UInt64)
-    # n-grams known to be furniture, and not judged again here, cover their words wherever
-    # they stand (before any count)
-    known = settled
-    if known_unsettled is not None and len(known_unsettled):
-        undone = known_unsettled.astype(np.uint64)
-        if judged_h is not None:
-            undone = np.setdiff1d(undone, judged_h.to_numpy())
-        known = np.concatenate([known, undone])
-    known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
-    if judged_h is not None:
-        # only the judged n-grams can join a pair with a judged document
-        keep = _isin(hashes, judged_h.to_numpy())
-        hashes, starts = hashes[keep], starts[keep]
-    # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
-    # built (most n-grams of running text; same result, a fraction of the memory)
-    repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated]
-    doc = np.searchsorted(offsets, starts, side="right") - 1
-    host_of_doc, has_host = _host_codes(hosts)
-    grams = pl.DataFrame({"h": hashes, "g": starts, "doc": doc.astype(np.int64)})
-    grams, too_many, bad_ngrams, n_common, n_furniture = _judge(
-        grams, clusters, rank, host_of_doc, has_host, config, judged_h
-    )
-    if judged_bad is not None and judged_bad.height:
-        bad_ngrams = pl.concat([bad_ngrams, judged_bad.select("h", "kind")]).sort("h")
-        n_common += int((judged_bad["kind"] == "common").sum())
-        n_furniture += int((judged_bad["kind"] != "common").sum())
     bad_starts = np.concatenate(
         [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
