@@ -611,6 +611,37 @@ def test_quote_edges_form_a_forest_and_skip_compilations():
     assert n_clique > quotes.height
 
 
+
+def test_stock_sentences_under_the_link_bar_do_not_make_a_compilation():
+    """Passages too short to join lineages among this many documents are stock phrases any
+    story may share by chance: they do not make a rewrite a compilation."""
+    stock_a = "Traders in Oslo said the quarter looked better than feared."
+    stock_b = "Markets in Tokyo were closed for a public holiday on Monday."
+    rows = [
+        doc("release", _RELEASE, host="harlow.example", hours=0),
+        doc("wire_a", f"{_OWN_WORDS[0]} {stock_a} {_TAILS[0]}", host="a.example", hours=1),
+        doc("wire_b", f"{_OWN_WORDS[1]} {stock_b} {_TAILS[1]}", host="b.example", hours=2),
+        doc("other", OTHER, host="wire.example", hours=3),
+        doc("independent", INDEPENDENT, host="grain.example", hours=4),
+        doc(
+            "rewrite",
+            f"{_OWN_WORDS[2]} {stock_a} {_QUOTED_SENTENCE} {_TAILS[2]} {stock_b} {_TAILS[3]}",
+            host="news.example",
+            hours=12,
+        ),
+    ]
+    # a bar of 40 + 40 * log10(6) = 71 characters: over the stock sentences (59 and 60
+    # characters), under the quoted one (82)
+    config = LineageConfig(quote_chars_per_decade=40.0, quote_base_docs=1)
+    assert 60 < config.quote_link_chars(len(rows)) <= len(_QUOTED_SENTENCE)
+    res = build_lineage(frame(rows), config=config)
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["rewrite"] == "release"
+    # at the bar of a few documents (40) the two stock sentences are passages it shares with
+    # two other lineages: a compilation
+    plain = build_lineage(frame(rows)).origins
+    assert plain.filter(pl.col("doc_id") == "rewrite")["origin_doc_id"].item() == "rewrite"
+
 def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
     import numpy as np
 
