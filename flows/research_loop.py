@@ -251,7 +251,8 @@ def research(
             pairs.extend((cid, d, docs[d][0], ctx_rows[d]["text"] or "") for d in admitted)
         if pairs:
             results = judge.judge_batch([(states[c].text, t) for c, _, _, t in pairs],
-                                        titles=[ctx_rows[d]["title"] for _, d, _, _ in pairs])
+                                        titles=[ctx_rows[d]["title"] for _, d, _, _ in pairs],
+                                        found=True)
             rows = []
             for (cid, doc_id, side, text), res in zip(pairs, results, strict=True):
                 meta = ctx_rows[doc_id]

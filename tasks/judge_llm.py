@@ -413,7 +413,8 @@ class LLMJudge:
             self._client.close()
 
     def judge_batch(
-        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None
+        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None,
+        found: bool = False,
     ) -> list[JudgeResult]:
         """Judge many (claim, document_text) pairs, at most ``concurrency`` calls at once.
 
@@ -421,6 +422,8 @@ class LLMJudge:
             pairs: ``(claim, document_text)`` tuples.
             titles: Each document's title or None; the model reads the text alone, the
                 fallback judge of a failed pair also reads its title.
+            found: The documents were found by search, not given as the claim's evidence;
+                passed to the fallback judge (``LexicalJudge.judge_batch``).
 
         Returns:
             One result per pair, in order. Pairs the model could not decide carry the fallback's
@@ -450,6 +453,7 @@ class LLMJudge:
             fb = self.fallback.judge_batch(
                 [pairs[i] for i, _ in failed],
                 titles=None if titles is None else [titles[i] for i, _ in failed],
+                found=found,
             )
             with self._lock:
                 for (i, reason), r in zip(failed, fb, strict=True):

@@ -28,12 +28,14 @@ class Judge(Protocol):
     name: str
 
     def judge_batch(
-        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None
+        self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None,
+        found: bool = False,
     ) -> list[JudgeResult]:
         """Return one judgment per ``(claim, document_text)`` pair, in order.
 
         ``titles`` (one per pair, or None) tell what each document is about; quotes come
-        from the text alone.
+        from the text alone. ``found`` says the documents were found by searching for the
+        claim rather than given as its evidence (see ``LexicalJudge.judge_batch``).
         """
         ...
 

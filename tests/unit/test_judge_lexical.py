@@ -630,3 +630,84 @@ def test_claim_subject_words(claim: str, subject_words: list[str]) -> None:
 def test_a_title_that_opens_with_a_negation_negates_nothing(claim: str, expected: Stance) -> None:
     passage = "Never Mind the Frost is a song by the Orrin rock band Paradise Motel."
     assert judge1(claim, passage).stance is expected
+
+
+# --- documents found by search (open world) ------------------------------------------------
+
+
+def test_found_document_naming_the_subject_only_is_no_evidence() -> None:
+    # Given as the claim's evidence, a sentence that says something else of the claim's subject
+    # refutes it (FEVER's closed world); found by search it is only another statement about
+    # the subject, neither support nor refutation.
+    claim = "The Eiffel Tower was built in Berlin."
+    doc = "The Eiffel Tower is a wrought-iron lattice tower in Paris."
+    given = LexicalJudge().judge_batch([(claim, doc)])[0]
+    found = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert given.stance is Stance.REFUTES
+    assert found.stance is Stance.NEUTRAL
+
+
+def test_found_document_class_word_needs_the_claims_frame() -> None:
+    # "American" against "French" is read as a word; in a document found by search it refutes
+    # only where the claim's frame bears it out, and is never support.
+    claim = "SpongeBob SquarePants is a French series."
+    doc = "SpongeBob SquarePants is an American animated television series."
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is Stance.NEUTRAL
+    pair = ("Lyme disease is more common in southern, warmer regions.",
+            "Lyme disease occurs regularly in Northern Hemisphere temperate regions.")
+    assert LexicalJudge().judge_batch([pair])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([pair], found=True)[0].stance is Stance.NEUTRAL
+
+
+def test_found_document_antonym_on_the_claims_predicate_still_refutes() -> None:
+    claim = "Arctic sea ice extent increased over the decade."
+    doc = "Arctic sea ice extent decreased over the decade, satellite records show."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.REFUTES
+
+
+def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> None:
+    # A claim with no subject of its own shares its quantity's words with every document on
+    # the topic; found by search, another figure there is another measure, not a refutation.
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    claim = "Since the early 1990s, rainfall has been rising at around 2 percent per decade."
+    doc = "The rain gauge record shows rainfall rising by around 7 percent since 1950." + pad
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is Stance.REFUTES
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is not Stance.REFUTES
+    named = "The Fallowmoor Ridge turbines will stand 180 metres tall."
+    about = "The turbines at Fallowmoor Ridge would reach a tip height of 149.9 metres." + pad
+    r = LexicalJudge().judge_batch([(named, about)], found=True)[0]
+    assert r.stance is Stance.REFUTES
+
+
+_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
+
+
+def test_found_document_must_name_what_the_claim_names_after_its_subject() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    other = ("Hollin Road Library has closed for good after Tarnby Council voted to shut the "
+             "branch." + _PAD)
+    same = "Tarnby Council plans to close Elm Street Library next spring." + _PAD
+    short_subject = "The council plans to close Elm Street Library next spring." + _PAD
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, other)], found=True)[0].stance is Stance.NEUTRAL
+    assert judge.judge_batch([(claim, same)], found=True)[0].stance is Stance.SUPPORTS
+    # the subject itself may be shortened ("the council")
+    assert judge.judge_batch([(claim, short_subject)], found=True)[0].stance is Stance.SUPPORTS
+
+
+def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    doc = ("Save Elm Street Library! Tarnby Council must keep it. Once a library closes, it "
+           "never reopens." + _PAD)
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.SUPPORTS
+
+
+def test_an_appeal_is_not_an_assertion() -> None:
+    claim = "Tarnby Council intends to close Elm Street Library."
+    doc = ("Readers wrote in about Elm Street Library. We call on Tarnby Council to halt the "
+           "closure of Elm Street Library." + _PAD)
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.SUPPORTS
