@@ -18,8 +18,10 @@ import polars as pl
 
 from affidavit.flows.context import RunRecord
 from affidavit.schemas.enums import AnchorKind, Mode, Side, Stance
+from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.anchor import AnchorCache, anchor_quote
 from affidavit.tasks.gates import BudgetItem, gate_budget, gate_saturation, reason_code
+from affidavit.tasks.judge_frame import published_before_claim
 from affidavit.tasks.judges import Judge
 from affidavit.tasks.queries import MODES, detect_gaps, plan_queries
 from affidavit.tasks.search import SearchHit, SearchProvider
@@ -102,7 +104,7 @@ def evidence_context(wh: Warehouse, doc_ids: Sequence[str]) -> pl.DataFrame:
     """Return, per document: url, host, text, content hash, origin and the origin's host."""
     ids = sorted(set(doc_ids))
     return wh.query(
-        "select d.doc_id, d.url, d.host, d.title, d.text, d.content_sha256, "
+        "select d.doc_id, d.url, d.host, d.title, d.text, d.content_sha256, d.published_at, "
         "coalesce(o.origin_doc_id, d.doc_id) as origin_doc_id, "
         "coalesce(od.host, d.host) as origin_host "
         "from documents d left join origins o on o.doc_id = d.doc_id "
@@ -271,6 +273,14 @@ def research(
                 else:
                     kind, start, end, reason = AnchorKind.FAILED, None, None, "no_quote"
                 stance = Stance(res.stance)
+                if stance in (Stance.SUPPORTS, Stance.PARTIAL) and (
+                    year := published_before_claim(states[cid].text, meta["published_at"])
+                ):
+                    # a done fact of a year cannot be reported before that year began
+                    stance = Stance.NEUTRAL
+                    res = JudgeResult(stance, res.relevance, res.quote,
+                                      f"published before {year}, the year of the claimed fact; "
+                                      + res.rationale, res.judge, res.is_failure)
                 # admitted when its quote is anchored, whichever side's query found it: a stance
                 # is read from the document's own text, so support a prosecutor query happens to
                 # find is support (rejecting it lost support that was never judged again)

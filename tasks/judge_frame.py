@@ -30,6 +30,7 @@ import re
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import lru_cache
 
 from affidavit.tasks.judge_lexical import (
@@ -48,6 +49,7 @@ from affidavit.tasks.judge_lexical import _stem as stem
 
 __all__ = [
     "ClaimFrame",
+    "published_before_claim",
     "DocFrames",
     "FrameConfig",
     "FrameVerdict",
@@ -497,6 +499,11 @@ class ClaimFrame:
             supports the claim only in part.
         estimates: Per figure, whether it is an end of a range or a factor
             (``is_estimate_figure``): another value does not refute it.
+        is_projection: Whether the claim is a possibility ("could", "may", "might"): another
+            projection's figure ("up to two feet by 2100") does not refute it.
+        targets: Per figure, whether it is the value a change reached ("doubled its headcount
+            to 180"): a level stated with no change and no period of the claim ("it has 22
+            employees", at some other time) does not refute it.
         name_words: The claim's capitalised names as written, without those whose every
             term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
             term's).
@@ -519,6 +526,8 @@ class ClaimFrame:
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
     estimates: tuple[bool, ...] = ()
+    targets: tuple[bool, ...] = ()
+    is_projection: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -584,6 +593,20 @@ _FISCAL_YEAR_RE = re.compile(
 )
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
+_PROJECTION_RE = re.compile(r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps)\b")
+"""Epistemic modals: the claim states a possibility (closed-class English)."""
+_CHANGE_TO_RE = re.compile(
+    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
+    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
+    r"slash|trim)\w*\b[^.;]{0,40}?\bto\s+(?:about |around |some |nearly |almost |roughly )?$"
+)
+"""A change verb and "to" right before a figure: the figure is the value the change reached
+("has doubled its headcount to 180"). Closed-class English verbs of change."""
+_CHANGE_WORD_RE = re.compile(
+    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
+    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
+    r"slash|trim|up|down|more|fewer|less|added|lost|from)\w*\b"
+)
 
 
 def _name_groups(claim: str) -> list[str]:
@@ -704,6 +727,38 @@ def _quantities(folded: str) -> list[Figure]:
     ]
 
 
+def published_before_claim(claim: str, published_at: datetime | None) -> int | None:
+    """The year a done-fact claim reports when a document was published before it (else None).
+
+    "The audience award at the 2024 festival went to a documentary" is a done fact of 2024: a
+    document published in 2023 cannot report it, whatever it says of an earlier edition. A
+    claim of a plan or an expectation ("will open in 2025"), one naming no year, or a document
+    with no publication time gives None. The claim's earliest year is used ("the 2025 budget,
+    approved in December 2024" may be reported in 2024).
+
+    Args:
+        claim: The claim's text.
+        published_at: The document's publication time (timezone-aware or naive), or None.
+
+    Returns:
+        The claim's earliest year when the document's publication year is earlier, else None.
+
+    >>> from datetime import datetime
+    >>> published_before_claim("The 2024 award went to a documentary.", datetime(2023, 10, 19))
+    2024
+    >>> published_before_claim("The 2024 award will go to a film.", datetime(2023, 10, 19))
+    >>> published_before_claim("The 2024 award went to a documentary.", datetime(2024, 10, 19))
+    """
+    if published_at is None:
+        return None
+    folded = " ".join(fold_text(claim).split())
+    years = read_time(folded, months_as_quarters=False).years
+    if not years or _PLAN_RE.search(folded) or not _DONE_RE.search(folded):
+        return None
+    first = min(years)
+    return first if published_at.year < first else None
+
+
 def parse_claim_frame(
     claim: str, idf: Mapping[str, float], default: float
 ) -> ClaimFrame:
@@ -809,6 +864,10 @@ def parse_claim_frame(
         weak_subject=weak_subject,
         degrees=claim_degrees(plain),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
+        is_projection=bool(_PROJECTION_RE.search(folded)),
+        targets=tuple(
+            bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
+        ),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -1167,9 +1226,10 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted, estimate in zip(
+        for cf, head, lower, counted, estimate, target in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
-            frame.estimates or (False,) * len(frame.figures), strict=True,
+            frame.estimates or (False,) * len(frame.figures),
+            frame.targets or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
@@ -1207,6 +1267,12 @@ def judge_frames(
                     continue
                 if has_plan_any and not frame.is_plan:
                     continue  # an expected figure does not refute a reported one
+                if frame.is_plan and not has_plan_any:
+                    continue  # nor a reported figure (another year's) a planned or expected one
+                if frame.is_projection and has_plan_any:
+                    continue  # one projection ("could reach seven feet") against another
+                if target and frame.time.empty and not _CHANGE_WORD_RE.search(s.folded):
+                    continue  # a level at some other time, not what the change reached
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if counts and not same_noun:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")

@@ -1118,12 +1118,21 @@ class LexicalJudge:
             if word_level and conflicts[0] in loose.rationale:
                 # decided by a word-level cue in a document found by search: only the claim's
                 # frame, read in the document, can make it a refutation
-                if framed is not None and framed.stance is Stance.REFUTES:
-                    return framed
+                if framed is not None and framed.stance is not Stance.NEUTRAL:
+                    return framed  # the frame's reading (a refutation, or support) decides
                 return result(Stance.NEUTRAL, f"{loose.rationale}, not borne out by the "
                               "claim's frame")
             if framed is None or loose.stance is Stance.NEUTRAL:
                 return loose if framed is None else framed
+            measured = [f for f in claim.figures if f.unit in MEASURED_UNITS]
+            if found and measured and not any(
+                _close(f, g) for f in measured for sent in window
+                for g in normalize_figures(sent) if g.unit == f.unit
+            ):
+                # found by search, the best sentences share the claim's words but state none
+                # of its measured figures (8 percent, £1.50): not evidence about its quantity
+                return result(Stance.NEUTRAL, f"{loose.rationale}, none of the claim's measured "
+                              "figures stated")
             # A claim of several facts is often carried by several sentences together: it is
             # read over the best sentences, as before frames (its frames decide refutation).
             return JudgeResult(loose.stance, loose.relevance, loose.quote,

@@ -681,15 +681,15 @@ def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> No
     assert r.stance is Stance.REFUTES
 
 
-_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
+_HALL_PAD = " The hall opened in 1931. Its roof was repaired in 1988. The car park has 40 spaces."
 
 
 def test_found_document_must_name_what_the_claim_names_after_its_subject() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     other = ("Hollin Road Library has closed for good after Tarnby Council voted to shut the "
-             "branch." + _PAD)
-    same = "Tarnby Council plans to close Elm Street Library next spring." + _PAD
-    short_subject = "The council plans to close Elm Street Library next spring." + _PAD
+             "branch." + _HALL_PAD)
+    same = "Tarnby Council plans to close Elm Street Library next spring." + _HALL_PAD
+    short_subject = "The council plans to close Elm Street Library next spring." + _HALL_PAD
     judge = LexicalJudge()
     assert judge.judge_batch([(claim, other)], found=True)[0].stance is Stance.NEUTRAL
     assert judge.judge_batch([(claim, same)], found=True)[0].stance is Stance.SUPPORTS
@@ -700,7 +700,7 @@ def test_found_document_must_name_what_the_claim_names_after_its_subject() -> No
 def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     doc = ("Save Elm Street Library! Tarnby Council must keep it. Once a library closes, it "
-           "never reopens." + _PAD)
+           "never reopens." + _HALL_PAD)
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.SUPPORTS
 
@@ -708,6 +708,61 @@ def test_generality_over_an_indefinite_noun_is_not_the_claims_fact() -> None:
 def test_an_appeal_is_not_an_assertion() -> None:
     claim = "Tarnby Council intends to close Elm Street Library."
     doc = ("Readers wrote in about Elm Street Library. We call on Tarnby Council to halt the "
-           "closure of Elm Street Library." + _PAD)
+           "closure of Elm Street Library." + _HALL_PAD)
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.SUPPORTS
+
+
+def test_a_done_fact_of_a_year_is_not_reported_before_that_year() -> None:
+    from datetime import UTC, datetime
+
+    from affidavit.tasks.judge_frame import published_before_claim
+
+    claim = "The audience award at the 2024 Tarnby Film Festival went to a documentary."
+    assert published_before_claim(claim, datetime(2023, 10, 19, tzinfo=UTC)) == 2024
+    assert published_before_claim(claim, datetime(2024, 10, 19, tzinfo=UTC)) is None
+    assert published_before_claim(claim, None) is None
+    plan = "The 2024 Tarnby Film Festival will open with a documentary."
+    assert published_before_claim(plan, datetime(2023, 10, 19, tzinfo=UTC)) is None
+    budget = "The 2025 budget was approved by the council in December 2024."
+    assert published_before_claim(budget, datetime(2024, 12, 19, tzinfo=UTC)) is None
+
+
+def test_a_level_at_another_time_does_not_refute_the_value_a_change_reached() -> None:
+    pad = " The firm was founded in Tarnby. Its software plans delivery routes. It sells abroad."
+    claim = "Kelvane has doubled its headcount to 180 employees."
+    level = "Kelvane raised a seed round last week. It has 22 employees and 60 customers." + pad
+    change = "Kelvane has grown its headcount to 120 employees this year." + pad
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, level)], found=True)[0].stance is not Stance.REFUTES
+    assert judge.judge_batch([(claim, change)], found=True)[0].stance is Stance.REFUTES
+
+
+def test_found_claim_of_several_facts_needs_one_of_its_measured_figures() -> None:
+    claim = "Traffic through the Tarnby Tunnel dropped by 8 percent after the toll increase."
+    other = ("Traffic in the Tarnby Tunnel will stop for ten nights in May after the toll "
+             "increase. Drivers will use the coast road. Emergency vehicles will be escorted. "
+             "We apologise.")
+    stated = ("Traffic through the Tarnby Tunnel fell by 8 percent in the three months after the "
+              "toll went up. Drivers used the coast road. Hauliers complained. Tolls fund "
+              "repairs.")
+    pairs = [(claim, other), (claim, stated)]
+    found = LexicalJudge().judge_batch(pairs, found=True)
+    given = LexicalJudge().judge_batch(pairs)
+    assert given[0].stance is Stance.PARTIAL
+    assert found[0].stance is Stance.NEUTRAL
+    # an antonym read as words ("increase" against "fell") gives way to the frame's reading
+    assert found[1].stance is Stance.SUPPORTS
+
+
+def test_figures_of_another_modality_do_not_refute() -> None:
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    judge = LexicalJudge()
+    plan = "Tarnby Council will close 30 of its libraries."
+    reported = "Tarnby Council closed 12 of its libraries in 2019, the report said." + pad
+    other_plan = "Tarnby Council will close 12 of its libraries, the report said." + pad
+    assert judge.judge_batch([(plan, reported)])[0].stance is not Stance.REFUTES
+    assert judge.judge_batch([(plan, other_plan)])[0].stance is Stance.REFUTES
+    projection = "The Tarn estuary could rise by seven feet by the year 2100."
+    other = "The report said the Tarn estuary could rise by up to two feet by 2100." + pad
+    assert judge.judge_batch([(projection, other)])[0].stance is not Stance.REFUTES
