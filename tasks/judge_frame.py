@@ -184,7 +184,7 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    r"\b(?:not(?!\s+(?:only|just|merely|least)\b)|no|never|none|nobody|nothing|neither|nor|"
+    r"\b(?:not(?!\s+(?:\w+\s+){0,2}?(?:only|just|merely|solely|simply|least)\b)|no|never|none|nobody|nothing|neither|nor|"
     r"without|cannot|untrue|false)\b|n't\b"
 )
 _DENIAL_RE = re.compile(
@@ -499,6 +499,9 @@ class ClaimFrame:
             supports the claim only in part.
         estimates: Per figure, whether it is an end of a range or a factor
             (``is_estimate_figure``): another value does not refute it.
+        is_conditional: Whether the claim is a conditional ("If the effect was saturated,
+            adding more would add nothing"): a sentence stating its consequent's predicate
+            does not refute the hypothetical.
         is_projection: Whether the claim is a possibility ("could", "may", "might"): another
             projection's figure ("up to two feet by 2100") does not refute it.
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
@@ -528,6 +531,7 @@ class ClaimFrame:
     estimates: tuple[bool, ...] = ()
     targets: tuple[bool, ...] = ()
     is_projection: bool = False
+    is_conditional: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -865,6 +869,7 @@ def parse_claim_frame(
         degrees=claim_degrees(plain),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
+        is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
         ),
@@ -1371,7 +1376,11 @@ def judge_frames(
         if frame.is_negated and not (has_neg or denies):
             # A negated claim ("sea level is not rising") is refuted by a sentence that states
             # its predicate without the negation, and never supported by one.
-            if bears and not strict and not has_plan and p >= cfg.predicate_support:
+            if (
+                bears and not strict and not has_plan and p >= cfg.predicate_support
+                and not frame.is_conditional
+                and not _CLAIM_DENIAL_RE.search(s.folded)  # "X is a hoax" repeated, not denied
+            ):
                 keep("REFUTES", rel + 0.3, i, "states what the negated claim denies")
             continue
         if n_figs:

@@ -828,6 +828,14 @@ def _neg_count(
 ) -> int:
     """Count negation cues; with ``near``, only word cues within ``window`` terms of one of them."""
     _, neg, _ = _stem_sets()
+    k = len(_RESTRICTIVE_NOT_RE.findall(folded))
+    if k:
+        # "not only", "not due to just": a restriction is denied, not the predicate
+        folded = _RESTRICTIVE_NOT_RE.sub(lambda m: "~~~" + m.group(0)[3:], folded)
+        terms = list(terms)
+        for _ in range(k):
+            if "not" in terms:
+                terms.remove("not")
     if near is None or window <= 0:
         n = sum(1 for t in terms if t in neg)
     else:
@@ -838,6 +846,13 @@ def _neg_count(
             if t in neg and any(abs(i - j) <= window for j in anchors)
         )
     return n + len(_NEG_PHRASE_RE.findall(folded))
+
+
+_RESTRICTIVE_NOT_RE = re.compile(
+    r"\bnot\s+(?:\w+\s+){0,2}?(?:only|just|merely|solely|simply)\b"
+)
+"""A negation of a restriction ("not only", "is not due to just warming"): the predicate itself
+is asserted, not denied (closed-class English)."""
 
 
 class LexicalJudge:

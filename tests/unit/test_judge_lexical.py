@@ -766,3 +766,21 @@ def test_figures_of_another_modality_do_not_refute() -> None:
     projection = "The Tarn estuary could rise by seven feet by the year 2100."
     other = "The report said the Tarn estuary could rise by up to two feet by 2100." + pad
     assert judge.judge_batch([(projection, other)])[0].stance is not Stance.REFUTES
+
+
+def test_a_negated_restriction_asserts_the_predicate() -> None:
+    claim = "Tarn sea level rise is not caused only by melting ice."
+    doc = "Tarn sea level rise is caused by melting ice, the survey found."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.REFUTES
+    negated = "Tarn sea level rise is not caused by melting ice."
+    assert LexicalJudge().judge_batch([(negated, doc)], found=True)[0].stance is Stance.REFUTES
+
+
+def test_a_repeated_denial_is_not_refuted_by_the_predicate() -> None:
+    pad = " The survey team met in March. Its report ran to 90 pages. Two authors disagreed."
+    judge = LexicalJudge()
+    hoax = "The Tarn flood defence scheme is a hoax invented by developers."
+    said = ("A councillor has said that the Tarn flood defence scheme is a hoax invented by "
+            "developers." + pad)
+    assert judge.judge_batch([(hoax, said)], found=True)[0].stance is not Stance.REFUTES
