@@ -150,7 +150,8 @@ def candidate_index_pairs(
 
     Returns:
         ``(i, j, n_star_buckets)``: int64 arrays with ``i < j``, distinct pairs, sorted; and the
-        number of buckets handled as stars.
+        number of buckets handled as stars (with ``new_mask``, of those holding a new
+        document).
     """
     n = signatures.shape[0]
     if new_mask is not None and len(new_mask) != n:
@@ -191,6 +192,13 @@ def candidate_index_pairs(
         frame = frame.filter(~pl.Series(np.tile(empty_mask, bands)))
     if new_mask is not None:
         frame = frame.with_columns(is_new=pl.Series(np.tile(new_mask, bands)))
+        # only buckets holding a new document can give a pair touching one: the others are
+        # dropped before any bucket is counted (an update's work follows the new documents)
+        frame = frame.join(
+            frame.filter("is_new").select("band", "key").unique(),
+            on=["band", "key"],
+            how="semi",
+        )
     else:
         frame = frame.with_columns(is_new=pl.lit(True))
     frame = frame.with_columns(size=pl.len().over("band", "key")).filter(pl.col("size") > 1)

@@ -28,6 +28,7 @@ __all__ = [
     "PassageResult",
     "find_shared_passages",
     "join_shared_ngrams",
+    "ngram_hashes_at",
     "ngram_hashes_by_doc",
     "repeated_mask",
     "word_ids",
@@ -276,6 +277,44 @@ def ngram_hashes_by_doc(
     return h, out
 
 
+def _ngram_multipliers(n: int) -> np.ndarray:
+    """The odd uint64 multipliers of the ``n`` word positions of an n-gram hash (fixed seed)."""
+    gen = np.random.RandomState(20240601)
+    return gen.randint(1, 1 << 62, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(
+        1
+    )
+
+
+def _finalize(h: np.ndarray) -> None:
+    """MurmurHash3's 64-bit finalizer, in place."""
+    with np.errstate(over="ignore"):
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xFF51AFD7ED558CCD)
+        h ^= h >> np.uint64(33)
+        h *= np.uint64(0xC4CEB9FE1A85EC53)
+        h ^= h >> np.uint64(33)
+
+
+def ngram_hashes_at(ids: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
+    """The passage n-gram hash of the ``n`` words from each start (as ``ngram_hashes_by_doc``).
+
+    Args:
+        ids: uint64 word hashes (``WordArrays.hashes``), documents concatenated.
+        starts: int64 positions in ``ids``; each needs ``n`` words from it.
+        n: Words per n-gram.
+
+    Returns:
+        uint64, shape of ``starts``.
+    """
+    mult = _ngram_multipliers(n)
+    h = np.zeros(len(starts), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(n):
+            h += (ids[starts + j].astype(np.uint64) + np.uint64(1)) * mult[j]
+    _finalize(h)
+    return h
+
+
 def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     """Hash every word n-gram that lies inside one segment (document, or line when given).
 
@@ -286,10 +325,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
     if total < n:
         return np.zeros(0, np.uint64), np.zeros(0, np.int64)
     m = total - n + 1
-    gen = np.random.RandomState(20240601)  # fixed: hashes live only within one call
-    mult = gen.randint(1, 1 << 62, n, dtype=np.int64).astype(np.uint64) * np.uint64(2) + np.uint64(
-        1
-    )
+    mult = _ngram_multipliers(n)
     hs, ss = [], []
     # in blocks of start positions, so that the temporaries stay a block's size
     for a in range(0, m, _HASH_BLOCK):
@@ -300,11 +336,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
             h = np.zeros(k, dtype=np.uint64)
             for j in range(n):
                 h += u[j : j + k] * mult[j]
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xC4CEB9FE1A85EC53)
-            h ^= h >> np.uint64(33)
+            _finalize(h)
         starts = np.arange(a, b, dtype=np.int64)
         doc_of = np.searchsorted(offsets, starts, side="right") - 1
         valid = starts + n <= offsets[doc_of + 1]
@@ -530,7 +562,7 @@ def _known_template_starts(
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
-    keep = np.isin(hashes, known["h"].to_numpy())
+    keep = _isin(hashes, known["h"].to_numpy().astype(np.uint64))
     frame = pl.DataFrame(
         {
             "h": hashes[keep],
@@ -570,7 +602,11 @@ def find_shared_passages(
 
     Args:
         words_per_doc: Normalised words of each document (``affidavit.tasks.shingles.split_words``),
-            or their ``WordArrays`` (word hashes stand for the words).
+            or their ``WordArrays`` (word hashes stand for the words). A shared run's
+            characters and figures are measured on the later document of its pair (``j``;
+            the run's words are the same on both sides), so the lengths and digit flags of a
+            document that can only be the earlier member (a stored document in an incremental
+            run, with ``new_mask``) are never read and may be left at zero.
         hosts: Host of each document (``None`` for unknown: no host-level furniture rule).
         config: N-gram size and furniture rules.
         clusters: int64, shape ``(n_docs,)``: cluster of each document (default: its own).
@@ -811,7 +847,10 @@ def find_shared_passages(
     # a run of consecutive n-grams from `start` to `end` covers words start .. end + n - 1
     start = runs["start"].to_numpy()
     stop = np.minimum(runs["end"].to_numpy() + n, len(lengths))
-    chars = cum[stop] - cum[start] + (stop - start - 1)
+    # characters and figures are measured on the later document (j): the run's words are the
+    # same on both sides, and j is the new document of a pair in an incremental run
+    run_diag = runs["diag"].to_numpy()
+    chars = cum[stop + run_diag] - cum[start + run_diag] + (stop - start - 1)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
         flat_sent = np.fromiter(
@@ -853,7 +892,7 @@ def find_shared_passages(
         # report rather than to an official's stock wording that many stories quote
         digits = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(words.has_digit, out=digits[1:])
-        quoted_run &= (digits[stop] - digits[start]) > 0
+        quoted_run &= (digits[stop + run_diag] - digits[start + run_diag]) > 0
     doc_i = runs["i"].to_numpy().astype(np.int64)
     doc_j = runs["j"].to_numpy().astype(np.int64)
     diag_all = runs["diag"].to_numpy()

@@ -13,7 +13,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   origins. Then the same call adding ``--increment`` (1%) more documents to the stored result
   as the warehouse holds it (signatures, edges, furniture, and the passage material as a
   Parquet file read lazily; no stored text): ``increment_share`` is its wall time over the
-  build's. Wall times exclude synthesising the corpus.
+  build's, and ``increment_cpu_share`` the same for CPU time (user and system, all threads
+  of the process), steadier than wall time on a machine other work shares. Wall times
+  exclude synthesising the corpus.
 * ``datatrove``: its MinHash deduplication (the four local stages: signatures, buckets,
   clusters, filter; ``LocalPipelineExecutor`` with ``--workers`` tasks) on the same documents,
   for sizes up to ``--datatrove-max``. ``datatrove[processing]`` pins trafilatura < 1.12, which
@@ -234,20 +236,20 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     n_new = max(1, int(round(n_docs * increment)))
     base, extra = docs.head(n_docs - n_new), docs.tail(n_new)
     empty = docs.head(0)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     built = update_lineage(
         base,
         stored_docs=empty,
         stored_signatures=pl.DataFrame(),
         stored_edges=pl.DataFrame(),
     )
-    t_build = time.perf_counter() - t0
+    t_build, c_build = time.perf_counter() - t0, time.process_time() - c0
     rss_build = _rss_gib(resource.RUSAGE_SELF)
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
     built.passages.write_parquet(folder / "passage_grams.parquet")
     signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
     del built
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     added = update_lineage(
         extra,
         stored_docs=base.drop("text"),
@@ -256,7 +258,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
         stored_furniture=furniture,
     )
-    t_inc = time.perf_counter() - t0
+    t_inc, c_inc = time.perf_counter() - t0, time.process_time() - c0
     origins = added.origins
     pred = dict(zip(origins["doc_id"].to_list(), origins["origin_doc_id"].to_list(), strict=True))
     agreement, recall = pair_agreement(pred, planted_groups(n_docs))
@@ -268,6 +270,9 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         "increment_docs": n_new,
         "increment_s": round(t_inc, 1),
         "increment_share": round(t_inc / t_build, 3),
+        "build_cpu_s": round(c_build, 1),
+        "increment_cpu_s": round(c_inc, 1),
+        "increment_cpu_share": round(c_inc / c_build, 3),
         "peak_rss_build_gib": rss_build,
         "peak_rss_main_gib": _rss_gib(resource.RUSAGE_SELF),
         "edges": dict(edges.group_by("kind").len().sort("kind").iter_rows()),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime, timedelta
 
+import numpy as np
 import polars as pl
 import pytest
 
@@ -610,6 +611,37 @@ def test_quote_edges_form_a_forest_and_skip_compilations():
     assert n_clique > quotes.height
 
 
+
+def test_stock_sentences_under_the_link_bar_do_not_make_a_compilation():
+    """Passages too short to join lineages among this many documents are stock phrases any
+    story may share by chance: they do not make a rewrite a compilation."""
+    stock_a = "Traders in Oslo said the quarter looked better than feared."
+    stock_b = "Markets in Tokyo were closed for a public holiday on Monday."
+    rows = [
+        doc("release", _RELEASE, host="harlow.example", hours=0),
+        doc("wire_a", f"{_OWN_WORDS[0]} {stock_a} {_TAILS[0]}", host="a.example", hours=1),
+        doc("wire_b", f"{_OWN_WORDS[1]} {stock_b} {_TAILS[1]}", host="b.example", hours=2),
+        doc("other", OTHER, host="wire.example", hours=3),
+        doc("independent", INDEPENDENT, host="grain.example", hours=4),
+        doc(
+            "rewrite",
+            f"{_OWN_WORDS[2]} {stock_a} {_QUOTED_SENTENCE} {_TAILS[2]} {stock_b} {_TAILS[3]}",
+            host="news.example",
+            hours=12,
+        ),
+    ]
+    # a bar of 40 + 40 * log10(6) = 71 characters: over the stock sentences (59 and 60
+    # characters), under the quoted one (82)
+    config = LineageConfig(quote_chars_per_decade=40.0, quote_base_docs=1)
+    assert 60 < config.quote_link_chars(len(rows)) <= len(_QUOTED_SENTENCE)
+    res = build_lineage(frame(rows), config=config)
+    origin_of = dict(zip(res.origins["doc_id"], res.origins["origin_doc_id"], strict=True))
+    assert origin_of["rewrite"] == "release"
+    # at the bar of a few documents (40) the two stock sentences are passages it shares with
+    # two other lineages: a compilation
+    plain = build_lineage(frame(rows)).origins
+    assert plain.filter(pl.col("doc_id") == "rewrite")["origin_doc_id"].item() == "rewrite"
+
 def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
     import numpy as np
 
@@ -728,3 +760,90 @@ def test_update_verifies_a_stored_candidate_sharing_no_passage(pool, monkeypatch
     assert inc.edges.equals(scratch.edges)
     assert inc.edges["kind"].to_list() == [EdgeKind.DERIVATION.value]
     assert inc.origins.equals(scratch.origins)
+
+
+def _synthetic_archive(n_docs: int, seed: int) -> pl.DataFrame:
+    """Documents of random words with what the passage join looks at: copies, rewrites
+    quoting one sentence (some in quotation marks, with a figure), loosely edited shared
+    paragraphs (echoes), a footer line per host, and a stock sentence many stories carry."""
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{k}" for k in range(400)] + [f"{k}.5" for k in range(20)]
+
+    def sentence(k: int) -> str:
+        words = [vocab[x] for x in rng.integers(0, len(vocab), k)]
+        return " ".join([words[0].capitalize(), *words[1:]]) + "."
+
+    paragraphs = [" ".join(sentence(int(rng.integers(9, 16))) for _ in range(5)) for _ in range(30)]
+    stock = "The company said in a statement that it expects demand to stay firm next year."
+    footers = {h: f"Read more stories from {h} every day of the week on our site." for h in "abcd"}
+    texts: list[str] = []
+    hosts: list[str] = []
+    for i in range(n_docs):
+        host = "abcd"[i % 4]
+        r = rng.random()
+        if i > 5 and r < 0.15:  # a copy of an earlier text, one word changed
+            words = texts[int(rng.integers(0, i))].split(" ")
+            words[int(rng.integers(0, len(words)))] = "changed"
+            body = " ".join(words)
+        else:
+            parts = [sentence(int(rng.integers(8, 18))) for _ in range(int(rng.integers(6, 14)))]
+            if rng.random() < 0.4:  # a shared paragraph, loosely edited (an echo)
+                words = paragraphs[int(rng.integers(0, len(paragraphs)))].split(" ")
+                for k in rng.integers(0, len(words), len(words) // 6):
+                    words[k] = vocab[int(rng.integers(0, len(vocab)))]
+                parts.insert(int(rng.integers(0, len(parts))), " ".join(words))
+            if i > 5 and r < 0.45:  # a rewrite quoting one sentence of an earlier text
+                src = [s for s in texts[int(rng.integers(0, i))].split("\n")[0].split(". ") if s]
+                quote = src[int(rng.integers(0, len(src)))].rstrip(".") + "."
+                if rng.random() < 0.5:
+                    quote = f'She said: "{quote}"'
+                parts.insert(int(rng.integers(0, len(parts))), quote)
+            if rng.random() < 0.2:
+                parts.append(stock)
+            body = " ".join(parts)
+        texts.append(body if "\n" in body else f"{body}\n{footers[host]}")
+        hosts.append(f"{host}.example")
+    return frame(
+        [
+            {
+                "doc_id": f"s{i:04d}",
+                "text": t,
+                "host": h,
+                "published_at": T0 + timedelta(hours=i),
+                "wayback_first_seen": None,
+            }
+            for i, (t, h) in enumerate(zip(texts, hosts, strict=True))
+        ]
+    )
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed):
+    # stored documents meet the new ones through windows of their words around the shared
+    # n-grams (``_PassageView``): copies, quotes, echoes, footers and stock sentences must
+    # come out as a build of everything gives them
+    docs = _synthetic_archive(240, seed)
+    first, rest = docs.head(200), docs.tail(40)
+    config = LineageConfig()
+    stored, inc = _from_store(first, rest, config)
+    scratch = build_lineage(docs, config=config)
+    key = ["parent_doc_id", "child_doc_id"]
+    new_ids = rest["doc_id"].implode()
+    touches_new = pl.col("parent_doc_id").is_in(new_ids) | pl.col("child_doc_id").is_in(new_ids)
+    want = scratch.edges.filter(touches_new).sort(key)
+    assert want.filter(pl.col("kind") == EdgeKind.QUOTE.value).height >= 3
+    assert want.filter(pl.col("kind") == EdgeKind.SYNDICATION.value).height >= 1
+    assert inc.edges.sort(key).equals(want)
+    if scratch.edges.filter(~touches_new).sort(key).equals(stored.edges.sort(key)):
+        assert inc.origins.sort("doc_id").equals(scratch.origins.sort("doc_id"))
+    # else: new documents changed an edge between two stored ones, which an update keeps
+    # the same as an update that reads and splits the stored texts again
+    again = update_lineage(
+        rest,
+        stored_docs=first,
+        stored_signatures=stored.signatures,
+        stored_edges=stored.edges,
+        config=config,
+    )
+    assert again.edges.sort(key).equals(inc.edges.sort(key))
+    assert again.origins.sort("doc_id").equals(inc.origins.sort("doc_id"))
