@@ -195,7 +195,8 @@ _DENIAL_RE = re.compile(
 _ATTRIB_RE = re.compile(
     r"\b(?:rumou?rs?|rumou?red|allegations?|alleged(?:ly)?|alleges?|reportedly|"
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
-    r"campaigners|petition|posts|gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    r"campaigners|petition|(?:online|social media|forum) posts|posts? (?:online|on social)|"
+    r"gossip|unconfirmed|supposedly|purportedly|hearsay|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
     r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"

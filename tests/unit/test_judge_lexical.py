@@ -784,3 +784,15 @@ def test_a_repeated_denial_is_not_refuted_by_the_predicate() -> None:
     said = ("A councillor has said that the Tarn flood defence scheme is a hoax invented by "
             "developers." + pad)
     assert judge.judge_batch([(hoax, said)], found=True)[0].stance is not Stance.REFUTES
+
+
+def test_posts_are_jobs_not_hearsay() -> None:
+    # "posts" counts jobs ("210 posts will go"); only posts online are someone else's word
+    claim = "Tarnby Radio is going to shut its Elm Street studio centre."
+    pad = " This figure was incorrect. We apologise for the error. Staff have been told."
+    jobs = "Posts in Tarnby Radio Studios are affected by the closure of Elm Street." + pad
+    online = ("Social media posts say Tarnby Radio is going to shut its Elm Street studio "
+              "centre." + pad)
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, jobs)], found=True)[0].stance is Stance.SUPPORTS
+    assert judge.judge_batch([(claim, online)], found=True)[0].stance is not Stance.SUPPORTS
