@@ -547,6 +547,54 @@ def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any]
         return [], f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
 
 
+SCHEDULER_PROBE_S = 30.0
+"""Seconds a Dask scheduler has to answer a first connection (distributed's own default
+connect timeout is 30 s)."""
+
+
+def check_scheduler(address: str, *, timeout: float = SCHEDULER_PROBE_S) -> None:
+    """Make sure a Dask scheduler answers at ``address`` before any work is sent there.
+
+    A port that accepts and never answers (a dashboard, any other service) would otherwise
+    hang the connection past its timeout, and one that answers in another protocol (HTTP)
+    makes distributed read a length from the reply and fail with a ``MemoryError``. The first
+    connection runs in a daemon thread with a wall-clock bound.
+
+    Args:
+        address: The scheduler's address (``tcp://host:8786``).
+        timeout: Seconds to wait for it.
+
+    Raises:
+        RuntimeError: No Dask scheduler answered in time, or the reply was not Dask's.
+    """
+    import threading
+
+    from distributed import Client
+
+    box: dict[str, BaseException | bool] = {}
+
+    def connect() -> None:
+        try:
+            client = Client(address, timeout=timeout, set_as_default=False)
+            client.close()
+            box["ok"] = True
+        except BaseException as exc:  # noqa: BLE001 - MemoryError from a non-Dask reply
+            box["exc"] = exc
+
+    t = threading.Thread(target=connect, name="dask-scheduler-probe", daemon=True)
+    t.start()
+    t.join(timeout + 5.0)
+    if box.get("ok") is True:
+        return
+    exc = box.get("exc")
+    why = (f"{type(exc).__name__}: {str(exc)[:120]}" if isinstance(exc, BaseException)
+           else "no answer")
+    raise RuntimeError(
+        f"no Dask scheduler answers at {address} within {timeout:g} s ({why}); give the "
+        "scheduler's address (its port, usually 8786, not the dashboard's)"
+    )
+
+
 @contextmanager
 def dask_client(address: str, *, workers: int = 2) -> Iterator[Any]:
     """Connect to a Dask scheduler, or start a temporary local cluster for ``"local"``.
@@ -559,6 +607,7 @@ def dask_client(address: str, *, workers: int = 2) -> Iterator[Any]:
     from distributed import Client, LocalCluster
 
     if address != "local":
+        check_scheduler(address)
         with Client(address) as client:
             yield client
         return
