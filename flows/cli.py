@@ -158,6 +158,11 @@ def _fail(message: str, code: int = EXIT_ERROR) -> None:
     raise typer.Exit(code)
 
 
+VERIFY_MAX_BYTES = 200_000
+"""Largest text ``verify`` takes (UTF-8 bytes): the text and the claims drawn from it travel as
+Prefect flow-run parameters, which Prefect's API limits to 524,288 bytes in all; the margin
+leaves room for the claims' other fields."""
+
 SHOW_ALL_UP_TO = 20
 """Runs with at most this many verdicts print the verdict table without ``--show``."""
 
@@ -651,6 +656,12 @@ def verify(
     if bad > len(body[:65536]) // 20:
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
               "encoding than UTF-8)")
+    size = len(body.encode("utf-8"))
+    if size > VERIFY_MAX_BYTES:
+        _fail(f"cannot verify {file or 'the text'}: {size:,} bytes is over verify's "
+              f"{VERIFY_MAX_BYTES:,} (the text travels as a Prefect flow-run parameter, "
+              "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
+              "use run --claims")
     if not as_json:
         _starting("verify")
     _apply_allow(allow_private)

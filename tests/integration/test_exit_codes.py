@@ -143,3 +143,14 @@ def test_empty_text_to_verify_is_refused_like_an_empty_input(tmp_path, text):
     res = _invoke(["verify", text, "--home", str(tmp_path / "h")])
     assert res.exit_code == EXIT_ERROR, res.output
     assert "the text is empty" in res.output
+
+
+def test_text_over_verifys_limit_is_refused_before_any_run(tmp_path):
+    from affidavit.flows.cli import VERIFY_MAX_BYTES
+
+    big = tmp_path / "big.txt"
+    big.write_text("The Lumen Bridge opened on 14 May 2024. " * (VERIFY_MAX_BYTES // 40 + 10))
+    res = _invoke(["verify", "--file", str(big), "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR, res.output
+    assert "run --claims" in res.output
+    assert not (tmp_path / "h").exists()  # refused before a run (or a home) was started
