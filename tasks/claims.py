@@ -1332,17 +1332,21 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
         else:
             delim = "\t" if fmt == "tsv" else ","
             csv.field_size_limit(10_000_000)
-            reader = csv.DictReader(fh, delimiter=delim)
+            # strict: a quote never closed is an error, not a field that swallows every line
+            # after it (those rows would be lost into one bogus claim)
+            reader = csv.DictReader(fh, delimiter=delim, strict=True)
+            start = 2
             try:
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
                         note(f"line {reader.line_num}: more fields than the header")
-                        continue
-                    yield rec
+                    else:
+                        yield rec
+                    start = reader.line_num + 1
             except csv.Error as exc:
                 skips["bad_csv_row"] += 1
-                note(f"line {reader.line_num}: {exc}; rest of the file skipped")
+                note(f"line {start}: {exc} (a quote not closed?); rest of the file skipped")
 
 
 def pick_column(

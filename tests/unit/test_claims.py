@@ -582,6 +582,16 @@ def test_read_csv_ragged_row_counted(tmp_path: Path) -> None:
     assert skips["bad_csv_row"] == 1
 
 
+def test_read_csv_unclosed_quote_is_counted_not_merged(tmp_path: Path) -> None:
+    p = tmp_path / "c.csv"
+    p.write_text('claim,id\nThe bridge opened in 2023.,1\n"unterminated quote, 2\n'
+                 'The bridge opened in 2024.,3\n', encoding="utf-8")
+    rows, skips, notes = read_claims_file(p)
+    assert [r["text"] for r in rows] == ["The bridge opened in 2023."]
+    assert skips["bad_csv_row"] == 1
+    assert any("line 3" in n and "rest of the file skipped" in n for n in notes)
+
+
 def test_read_json_object_of_records(tmp_path: Path) -> None:
     p = tmp_path / "c.json"
     p.write_text(json.dumps({"a1": {"statement": "X is Y"}, "a2": {"statement": "Z is W"}}))
