@@ -18,10 +18,9 @@ import polars as pl
 
 from affidavit.flows.context import RunRecord
 from affidavit.schemas.enums import AnchorKind, Mode, Side, Stance
-from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.anchor import AnchorCache, anchor_quote
 from affidavit.tasks.gates import BudgetItem, gate_budget, gate_saturation, reason_code
-from affidavit.tasks.judge_frame import published_before_claim
+from affidavit.tasks.judge_frame import date_gate
 from affidavit.tasks.judges import Judge
 from affidavit.tasks.queries import MODES, detect_gaps, plan_queries
 from affidavit.tasks.search import SearchHit, SearchProvider
@@ -272,15 +271,9 @@ def research(
                     kind, start, end, reason = anc.kind, anc.span_start, anc.span_end, anc.reason
                 else:
                     kind, start, end, reason = AnchorKind.FAILED, None, None, "no_quote"
+                # a done fact of a year cannot be reported before that year began
+                res = date_gate(states[cid].text, meta["published_at"], res)
                 stance = Stance(res.stance)
-                if stance in (Stance.SUPPORTS, Stance.PARTIAL) and (
-                    year := published_before_claim(states[cid].text, meta["published_at"])
-                ):
-                    # a done fact of a year cannot be reported before that year began
-                    stance = Stance.NEUTRAL
-                    res = JudgeResult(stance, res.relevance, res.quote,
-                                      f"published before {year}, the year of the claimed fact; "
-                                      + res.rationale, res.judge, res.is_failure)
                 # admitted when its quote is anchored, whichever side's query found it: a stance
                 # is read from the document's own text, so support a prosecutor query happens to
                 # find is support (rejecting it lost support that was never judged again)

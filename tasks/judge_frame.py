@@ -33,8 +33,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
 
+from affidavit.schemas.enums import Stance
+from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
+    RESTRICTIVE_WORDS,
     STOPWORDS,
     Figure,
     FrameConfig,
@@ -49,6 +52,7 @@ from affidavit.tasks.judge_lexical import _stem as stem
 
 __all__ = [
     "ClaimFrame",
+    "date_gate",
     "published_before_claim",
     "DocFrames",
     "FrameConfig",
@@ -184,7 +188,8 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    r"\b(?:not(?!\s+(?:\w+\s+){0,2}?(?:only|just|merely|solely|simply|least)\b)|no|never|none|nobody|nothing|neither|nor|"
+    rf"\b(?:not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
+    r"no|never|none|nobody|nothing|neither|nor|"
     r"without|cannot|untrue|false)\b|n't\b"
 )
 _DENIAL_RE = re.compile(
@@ -600,17 +605,19 @@ _FISCAL_YEAR_RE = re.compile(
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
 _PROJECTION_RE = re.compile(r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps)\b")
 """Epistemic modals: the claim states a possibility (closed-class English)."""
+_CHANGE_STEMS = (
+    r"doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|cut|"
+    r"reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|slash|trim"
+)
+"""Beginnings of English verbs of change (closed class)."""
 _CHANGE_TO_RE = re.compile(
-    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
-    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
-    r"slash|trim)\w*\b[^.;]{0,40}?\bto\s+(?:about |around |some |nearly |almost |roughly )?$"
+    rf"\b(?:{_CHANGE_STEMS})\w*\b[^.;]{{0,40}}?\bto\s+"
+    r"(?:about |around |some |nearly |almost |roughly )?$"
 )
 """A change verb and "to" right before a figure: the figure is the value the change reached
-("has doubled its headcount to 180"). Closed-class English verbs of change."""
+("has doubled its headcount to 180")."""
 _CHANGE_WORD_RE = re.compile(
-    r"\b(?:doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|"
-    r"cut|reduc|expand|shr[iau]nk|climb|drop|jump|surg|swell|swoll|boost|rais|lift|lower|"
-    r"slash|trim|up|down|more|fewer|less|added|lost|from)\w*\b"
+    rf"\b(?:{_CHANGE_STEMS}|up|down|more|fewer|less|added|lost|from)\w*\b"
 )
 
 
@@ -762,6 +769,28 @@ def published_before_claim(claim: str, published_at: datetime | None) -> int | N
         return None
     first = min(years)
     return first if published_at.year < first else None
+
+
+def date_gate(claim: str, published_at: datetime | None, result: JudgeResult) -> JudgeResult:
+    """A support read in a document published before the claimed fact's year, made NEUTRAL.
+
+    Args:
+        claim: The claim's text.
+        published_at: The document's publication time, or None.
+        result: The judge's reading of the document.
+
+    Returns:
+        ``result`` itself, or a NEUTRAL copy (same quote, the reason prepended) when it is
+        SUPPORTS or PARTIAL and :func:`published_before_claim` gives a year.
+    """
+    if result.stance not in (Stance.SUPPORTS, Stance.PARTIAL):
+        return result
+    year = published_before_claim(claim, published_at)
+    if year is None:
+        return result
+    return JudgeResult(Stance.NEUTRAL, result.relevance, result.quote,
+                       f"published before {year}, the year of the claimed fact; "
+                       + result.rationale, result.judge, result.is_failure)
 
 
 def parse_claim_frame(

@@ -848,9 +848,9 @@ def _neg_count(
     return n + len(_NEG_PHRASE_RE.findall(folded))
 
 
-_RESTRICTIVE_NOT_RE = re.compile(
-    r"\bnot\s+(?:\w+\s+){0,2}?(?:only|just|merely|solely|simply)\b"
-)
+RESTRICTIVE_WORDS = "only|just|merely|solely|simply"
+"""Words of restriction: "not" before one of them (within two words) denies the restriction."""
+_RESTRICTIVE_NOT_RE = re.compile(rf"\bnot\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS})\b")
 """A negation of a restriction ("not only", "is not due to just warming"): the predicate itself
 is asserted, not denied (closed-class English)."""
 

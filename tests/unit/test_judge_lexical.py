@@ -727,6 +727,16 @@ def test_a_done_fact_of_a_year_is_not_reported_before_that_year() -> None:
     budget = "The 2025 budget was approved by the council in December 2024."
     assert published_before_claim(budget, datetime(2024, 12, 19, tzinfo=UTC)) is None
 
+    from affidavit.tasks.judge_frame import date_gate
+
+    support = JudgeResult(Stance.SUPPORTS, 0.8, "q", "covers 80% of the claim", "lexical")
+    early = date_gate(claim, datetime(2023, 10, 19, tzinfo=UTC), support)
+    assert early.stance is Stance.NEUTRAL
+    assert early.quote == "q"
+    assert date_gate(claim, datetime(2024, 10, 19, tzinfo=UTC), support) is support
+    refutes = JudgeResult(Stance.REFUTES, 0.8, "q", "antonym", "lexical")
+    assert date_gate(claim, datetime(2023, 10, 19, tzinfo=UTC), refutes) is refutes
+
 
 def test_a_level_at_another_time_does_not_refute_the_value_a_change_reached() -> None:
     pad = " The firm was founded in Tarnby. Its software plans delivery routes. It sells abroad."
