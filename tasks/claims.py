@@ -1250,6 +1250,8 @@ TEXT_COLUMNS = ("claim", "text", "statement", "claim_text", "sentence", "questio
 ID_COLUMNS = ("claim_id", "id", "example_id", "uid")
 LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
 _MAX_MESSAGES = 20
+_MAX_KEYS_NAMED = 12
+"""Keys of a record without the text column named in its skip note (the rest are counted)."""
 
 
 MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
@@ -1294,7 +1296,14 @@ def _format_of(path: Path) -> str:
     raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
 
 
-def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]) -> Iterator[Any]:
+def _iter_records(path: Path, fmt: str, skips: Counter[str],
+                  messages: list[str]) -> Iterator[tuple[str, Any]]:
+    """Yield ``(where, record)`` for each record of a claims file.
+
+    ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
+    counted) or ``record N`` (the N-th record of a JSON document).
+    """
+
     def note(msg: str) -> None:
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
@@ -1305,10 +1314,12 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 if not line.strip():
                     continue
                 try:
-                    yield loads_untrusted_json(line)
+                    rec = loads_untrusted_json(line)
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
                     note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    continue
+                yield f"line {lineno}", rec
         elif fmt == "json":
             try:
                 data = loads_untrusted_json(fh.read())
@@ -1328,7 +1339,8 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 skips["not_an_object"] += 1
                 note("JSON document is neither a list nor an object of records")
                 return
-            yield from data
+            for n, rec in enumerate(data, 1):
+                yield f"record {n}", rec
         else:
             delim = "\t" if fmt == "tsv" else ","
             csv.field_size_limit(10_000_000)
@@ -1342,7 +1354,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                         skips["bad_csv_row"] += 1
                         note(f"line {reader.line_num}: more fields than the header")
                     else:
-                        yield rec
+                        yield f"line {start}", rec
                     start = reader.line_num + 1
             except csv.Error as exc:
                 skips["bad_csv_row"] += 1
@@ -1427,11 +1439,11 @@ def read_claims_file(
     cols: tuple[str | None, str | None, str | None] | None = None
     if limit == 0:
         return rows, skips, messages
-    for n, rec in enumerate(_iter_records(p, fmt, skips, messages), 1):
+    for where, rec in _iter_records(p, fmt, skips, messages):
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: not an object: skipped")
+                messages.append(f"{p.name}: {where}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -1450,18 +1462,24 @@ def read_claims_file(
         tcol, icol, lcol = cols
         if tcol is None or tcol not in rec:
             skips["missing_text"] += 1
+            if tcol is not None and len(messages) < _MAX_MESSAGES:
+                keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
+                more = len(rec) - _MAX_KEYS_NAMED
+                messages.append(f"{p.name}: {where}: no {tcol!r} (the claim text column); "
+                                f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
+                                "skipped")
             continue
         value = rec.get(tcol)
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: {tcol} is a "
+                messages.append(f"{p.name}: {where}: {tcol} is a "
                                 f"{type(value).__name__}, not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: a lone UTF-16 surrogate: skipped")
+                messages.append(f"{p.name}: {where}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
         if text is not None:
@@ -1472,7 +1490,7 @@ def read_claims_file(
         if not text:
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: the claim is empty: skipped")
+                messages.append(f"{p.name}: {where}: the claim is empty: skipped")
             continue
         rows.append(
             {
