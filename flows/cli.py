@@ -528,6 +528,8 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    if claims is not None:
+        _check_claims(claims)  # light imports only: before the first line
     if not as_json:
         _starting("run")
     _apply_allow(allow_private)
@@ -541,6 +543,18 @@ def run(
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts", mode=mode, show=show)
+
+
+def _check_claims(path: str) -> None:
+    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1)."""
+    from affidavit.tasks.input_checks import check_claims_file
+
+    try:
+        check_claims_file(path)
+    except FileNotFoundError:
+        _fail(f"{path}: no such file")
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -652,8 +666,9 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty")
-    bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
-    if bad > len(body[:65536]) // 20:
+    from affidavit.tasks.sanitize import looks_binary
+
+    if looks_binary(body):
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
               "encoding than UTF-8)")
     size = len(body.encode("utf-8"))
@@ -841,11 +856,22 @@ def audit(
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
-    for p in [answer_file, sessions, card, *(evidence or [])]:
-        if p is not None and Path(p).is_dir():
-            _fail(f"{p}: is a directory, not a file")
-        if p is not None and not Path(p).is_file():
+    from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+
+    # every input is checked before Prefect starts or the home is touched (seconds saved, and
+    # nothing written for a command that is refused)
+    checks = [(answer_file, lambda p: check_text_file(p, "answer file")),
+              (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
+              *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
+    for p, check in checks:
+        if p is None:
+            continue
+        try:
+            check(p)
+        except FileNotFoundError:
             _fail(f"{p}: no such file")
+        except (ValueError, OSError) as exc:
+            _fail(describe_error(exc))
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed

@@ -54,6 +54,7 @@ from affidavit.tasks.audit_scanner import (
     scan_answer,
 )
 from affidavit.tasks.claims import pick_column, split_answer_claims
+from affidavit.tasks.input_checks import check_sessions_file, check_text_file
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -197,18 +198,14 @@ def iter_sessions(
 
     Raises:
         FileNotFoundError: When the file does not exist (at the call, not at the first record).
-        ValueError: On an unsupported extension or a negative ``limit`` (at the call), or an
-            unreadable JSON or Parquet file (at the first record).
+        ValueError: On a file that :func:`affidavit.tasks.input_checks.check_sessions_file`
+            refuses (binary data, an unsupported extension) or a negative ``limit`` (at the
+            call), or an unreadable JSON or Parquet file (at the first record).
     """
     p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(p)
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
-    if (suffixes[-1] if suffixes else "") not in (".jsonl", ".ndjson", ".jsonlines", ".json",
-                                                  ".parquet"):
-        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+    check_sessions_file(p)
     return _records(p, skips, notes, (id_column, answer_column, evidence_column), limit)
 
 
@@ -309,19 +306,18 @@ def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Pa
 
     Raises:
         FileNotFoundError: When a file does not exist.
-        ValueError: When the answer is empty.
+        ValueError: When the answer is empty, or a file is not text (see
+            :func:`affidavit.tasks.input_checks.check_text_file`).
     """
     ap = Path(answer_path)
-    if not ap.is_file():
-        raise FileNotFoundError(ap)
+    check_text_file(ap, "answer file")
     answer = ap.read_bytes().decode("utf-8", "replace")
     if not answer.strip():
         raise ValueError(f"{ap} holds no answer text")
     items = []
     for e in evidence_paths:
         ep = Path(e)
-        if not ep.is_file():
-            raise FileNotFoundError(ep)
+        check_text_file(ep, "evidence file")
         items.append(EvidenceItem("read_file", str(e), ep.read_bytes().decode("utf-8", "replace")))
     return AuditRecord(ap.name, answer, tuple(items), None)
 

@@ -33,6 +33,7 @@ from typing import Any
 
 from affidavit.schemas.claims import make_claim_id, normalize_claim_text
 from affidavit.schemas.enums import Volatility
+from affidavit.tasks.input_checks import claims_format
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -1282,20 +1283,6 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
     return io.StringIO(dec.text, newline="")
 
 
-def _format_of(path: Path) -> str:
-    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
-    ext = suffixes[-1] if suffixes else ""
-    if ext in (".jsonl", ".ndjson", ".jsonlines"):
-        return "jsonl"
-    if ext == ".json":
-        return "json"
-    if ext in (".csv",):
-        return "csv"
-    if ext in (".tsv", ".tab"):
-        return "tsv"
-    raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
-
-
 def _iter_records(path: Path, fmt: str, skips: Counter[str],
                   messages: list[str]) -> Iterator[tuple[str, Any]]:
     """Yield ``(where, record)`` for each record of a claims file.
@@ -1432,7 +1419,7 @@ def read_claims_file(
         raise ValueError(f"{p.name}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    fmt = _format_of(p)
+    fmt = claims_format(p)
     rows: list[dict[str, str | None]] = []
     skips: Counter[str] = Counter()
     messages: list[str] = []

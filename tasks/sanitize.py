@@ -17,6 +17,7 @@ __all__ = [
     "display_text",
     "find_lone_surrogate",
     "loads_untrusted_json",
+    "looks_binary",
     "strip_control_chars",
 ]
 
@@ -30,6 +31,36 @@ _BIDI_RE = re.compile("[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 DISPLAY_CHARS = 200
 """Characters of one untrusted field shown in the terminal (a table cell, a note)."""
+
+
+SNIFF_CHARS = 65_536
+"""Characters of a text's head that :func:`looks_binary` inspects (64 Ki: a bounded cost for a
+file of any size; binary junk shows in its first bytes)."""
+
+NOT_TEXT_SHARE = 1 / 20
+"""Share of replaced or control characters in a text's head above which it is not text: binary
+data, or another encoding than the one it was decoded with. One in twenty: ``verify``'s rule
+since it first refused binary input; real text has next to none (a stray byte or two)."""
+
+
+def looks_binary(text: str) -> bool:
+    r"""Tell whether decoded text is binary data rather than text.
+
+    Counts U+FFFD (bytes that did not decode) and control characters other than tab, newline,
+    carriage return and form feed in the first :data:`SNIFF_CHARS` characters.
+
+    Args:
+        text: The decoded text (bytes decoded with ``errors="replace"``).
+
+    Returns:
+        True when more than :data:`NOT_TEXT_SHARE` of that head is such characters.
+
+    >>> looks_binary("All 12 tests pass.\n"), looks_binary("PK\x03\x04\x00\x00\ufffd\ufffd")
+    (False, True)
+    """
+    head = text[:SNIFF_CHARS]
+    bad = sum(1 for c in head if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    return bad > len(head) * NOT_TEXT_SHARE
 
 
 class UntrustedJSONError(ValueError):
