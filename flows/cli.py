@@ -83,11 +83,18 @@ def _apply_allow(value: str | None) -> None:
         _fail(str(exc), 2)
 
 
-def _env(home: str | None, *, write: bool = True) -> None:
-    """Check the home is a usable folder; point Prefect at it before any flow imports it.
+_HOME_URL: list[str] = []
+"""The object-store home of this command, once resolved (its errors are told naming it)."""
+
+
+def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> None:
+    """Check the home is usable; point Prefect at it before any flow imports it.
 
     A command that writes (``write``) holds the home's writer lock until it exits; one that
-    only reads takes no lock and starts no Prefect server.
+    only reads takes no lock, starts no Prefect server and creates nothing. A home on object
+    storage is asked once whether it can be used (credentials, endpoint, bucket). With
+    ``must_exist`` (commands that show what a home holds) a home that does not exist is
+    refused.
     """
     import os
     import tempfile
@@ -103,24 +110,43 @@ def _env(home: str | None, *, write: bool = True) -> None:
     except ValueError as exc:
         _fail(str(exc), 2)
         return
+    if paths.root.exists() and not paths.root.is_dir():
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              "a folder): it is a file")
+    exists = paths.tables.is_dir()
+    if paths.url and (write or must_exist):  # source and origins do not use the home
+        from affidavit.warehouse.object_store import ObjectStoreError, check_object_store_home
+
+        _HOME_URL[:] = [paths.url]
+        try:
+            exists = check_object_store_home(paths)
+        except ObjectStoreError as exc:
+            _fail(str(exc))
+    if must_exist and not exists:
+        _fail(f"no affidavit home at {paths.spec}: nothing to show (backfill, run, verify or "
+              "demo make one; set --home or AFFIDAVIT_HOME to an existing home)")
+    if not write:
+        return
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
             pass
-        if write:
-            apply_prefect_environment(paths)
-            _lock_home(paths.root)
-            from affidavit.flows.context import pin_ephemeral_server_port
+        apply_prefect_environment(paths)
+        _lock_home(paths.root)
+        from affidavit.flows.context import pin_ephemeral_server_port
 
-            pin_ephemeral_server_port()
+        pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
 
 
 def _read_home(home: str | None) -> Any:
-    """Resolve the home of a command that only reads (no lock, no Prefect)."""
-    _env(home, write=False)
+    """Resolve the home of a command that shows what a home holds (no lock, no Prefect).
+
+    A home that does not exist is refused (one line, exit 1), and nothing is created.
+    """
+    _env(home, write=False, must_exist=True)
     from affidavit.warehouse.home import resolve_home
 
     return resolve_home(home)
@@ -1021,6 +1047,10 @@ def _main() -> None:
         if os.environ.get("AFFIDAVIT_DEBUG"):
             raise
         message = describe_error(exc)
+        if _HOME_URL:  # an error of the object store: name the home and what to set
+            from affidavit.warehouse.object_store import object_store_error_message
+
+            message = object_store_error_message(exc, _HOME_URL[0]) or message
         if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
             # Prefect cannot reach the server PREFECT_API_URL names
             message += (" (PREFECT_API_URL): start that Prefect server, or unset "
