@@ -55,6 +55,7 @@ from affidavit.tasks.audit_scanner import (
 )
 from affidavit.tasks.claims import pick_column, split_answer_claims
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+from affidavit.tasks.sanitize import UntrustedJSONError, loads_untrusted_json
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -161,16 +162,17 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
                 if not line.strip():
                     continue
                 try:
-                    yield lineno, json.loads(line)
-                except json.JSONDecodeError as exc:
+                    rec = loads_untrusted_json(line)
+                except UntrustedJSONError as exc:  # deep nesting, huge integers too
                     skips["bad_json"] += 1
-                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+                    note(f"line {lineno}: invalid JSON: {exc}")
+                    continue
+                yield lineno, rec
         elif ext == ".json":
             try:
-                data = json.load(fh)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path.name} is not valid JSON ({exc.msg} at line "
-                                 f"{exc.lineno})") from None
+                data = loads_untrusted_json(fh.read())
+            except UntrustedJSONError as exc:
+                raise ValueError(f"{path.name} is not valid JSON: {exc}") from None
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
                 data = lists[0] if len(lists) == 1 else [data]
