@@ -17,7 +17,9 @@ Labels (DESIGN.md, *Answer audit*):
   in one path ("both failures in a.py") where the evidence names another; an item put "only
   under" one section of a JSON file that another section also holds; a failure cause ("ran out
   of memory") where the output names another (a timeout); a count of records that is ``wc -l``'s
-  count of lines of a file shown with a header row.
+  count of lines of a file shown with a header row; a test outcome the test run counts
+  otherwise ("all 12 tests pass" against ``11 passed, 1 failed``; skipped tests are not
+  failures).
 * ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
   does not cover, on a claim the evidence otherwise speaks to. The range is covered when an
   output holds the word itself, or, for "all/every/each/both", when every passage about a member
