@@ -1001,7 +1001,7 @@ def export_claimreview_cmd(
         if x == "UNVERIFIED":
             _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
                   "finding); see the README", 2)
-    _env(home)
+    _env(home, must_exist=True)  # it shows what a home holds: a missing one is refused
     import os
 
     from affidavit.flows.context import open_warehouse, utcnow

@@ -113,7 +113,8 @@ def test_read_only_commands_and_bad_arguments_import_no_prefect(tmp_path):
     assert res.stdout.strip().endswith("NO_PREFECT")
 
 
-@pytest.mark.parametrize("command", [["verdicts"], ["recall", "bridge"]])
+@pytest.mark.parametrize("command", [["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"]])
 def test_read_only_commands_refuse_a_home_that_does_not_exist_and_create_nothing(tmp_path,
                                                                                  command):
     home = tmp_path / "nowhere"
