@@ -479,6 +479,7 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    _check_some_input_exists(paths)
     if not as_json:
         _starting("backfill")
     _env(home)
@@ -556,6 +557,8 @@ def run(
     _check_choices(mode, judge)
     if claims is not None:
         _check_claims(claims)  # light imports only: before the first line
+    elif not from_unresolved:
+        _check_some_input_exists(feed or [])
     if not as_json:
         _starting("run")
     _apply_allow(allow_private)
@@ -569,6 +572,20 @@ def run(
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts", mode=mode, show=show)
+
+
+def _check_some_input_exists(inputs: list[str]) -> None:
+    """Refuse up front when every input is a local file that does not exist (one line, exit 1).
+
+    Nothing could be read, so nothing is started (Prefect takes seconds) and no home is
+    created. When some input exists or is a URL, the run goes on and each missing file is a
+    refused input in its notes, as the README's exit codes say.
+    """
+    missing = [p for p in inputs if "://" not in p and not Path(p).exists()]
+    if inputs and len(missing) == len(inputs):
+        more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
+            if len(missing) > 1 else ""
+        _fail(f"{missing[0]}: no such file{more}")
 
 
 def _check_claims(path: str) -> None:

@@ -116,3 +116,18 @@ def test_checks_read_only_the_head_of_a_file(tmp_path):
         fh.write(BINARY)  # past the sniffed head: found later, as counted bad lines
     assert os.path.getsize(path) > 65_536
     check_sessions_file(path)
+
+
+@pytest.mark.parametrize("command", [["backfill"], ["run", "--feed"]])
+def test_inputs_that_all_do_not_exist_are_refused_before_prefect(no_prefect, tmp_path, command):
+    line = _refused([*command, str(tmp_path / "missing.xml")], tmp_path / "h")
+    assert "missing.xml: no such file" in line
+
+
+def test_a_missing_input_beside_a_readable_one_is_left_to_the_run(tmp_path):
+    from affidavit.flows.cli import _check_some_input_exists
+
+    good = tmp_path / "docs.jsonl"
+    good.write_text('{"id": "1", "text": "x"}\n', encoding="utf-8")
+    _check_some_input_exists([str(good), str(tmp_path / "missing.jsonl")])  # no refusal
+    _check_some_input_exists(["https://example.org/feed.xml"])  # a URL is polled, not checked
