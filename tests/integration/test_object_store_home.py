@@ -149,3 +149,16 @@ def test_object_store_errors_are_told_with_the_variables_to_set():
     assert "AWS_SECRET_ACCESS_KEY" in denied
     assert object_store_error_message(ValueError("a bug"), url, env) is None
     assert object_store_error_message(FileNotFoundError("claims.jsonl"), url, env) is None
+
+
+def test_the_warehouse_tells_object_store_errors_in_one_line(fresh_s3fs):
+    """Flows open the warehouse themselves (deployments, no CLI): same one line there."""
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse, WarehouseError
+
+    with pytest.raises(WarehouseError) as info:
+        Warehouse(resolve_home("s3://no-such-bucket/affidavit"))
+    line = str(info.value)
+    assert "\n" not in line
+    assert line.startswith("cannot use the home s3://no-such-bucket/affidavit: the bucket "
+                           "'no-such-bucket' does not exist")
