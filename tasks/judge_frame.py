@@ -1101,6 +1101,14 @@ object does not reach past them ("deny them\u2014an ideological phenomenon calle
 denial")."""
 
 
+_FALSITY_RE = re.compile(
+    r"\b(?:is|are|was|were|be|been|being)\s+(?:\w+\s+)?(?:false|untrue|wrong|incorrect|"
+    r"inaccurate|baseless|unfounded|fabricated|a myth|a hoax)\b"
+)
+"""A verdict of falsity ("Claims that X are false", "the rumour that X is untrue"): with an
+attribution in the sentence, the document's own denial of what it attributes."""
+
+
 def _denials(folded: str) -> list[int]:
     """Character offsets of the denial cues of a sentence that are not negated themselves."""
     return [
@@ -1427,9 +1435,9 @@ def judge_frames(
                 or (n_figs and matched and on_quantity)
                 or (frame_share >= cfg.predicate_support and bool(pred_here))
             )
-        denies = has_denial and _cue_before(
+        denies = (has_denial and _cue_before(
             s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
-        )
+        )) or (has_attrib and bool(_FALSITY_RE.search(s.folded)))
         if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
             not strict
         ):

@@ -1148,6 +1148,15 @@ class LexicalJudge:
                 # of its measured figures (8 percent, £1.50): not evidence about its quantity
                 return result(Stance.NEUTRAL, f"{loose.rationale}, none of the claim's measured "
                               "figures stated")
+            if loose.stance is Stance.SUPPORTS and not all(
+                any(_close(f, g) for sent in window for g in normalize_figures(sent))
+                for f in claim.figures if f.unit != "year"
+            ):
+                # "over the coming 25 or 30 years ... likely to warm" against sentences that
+                # state no such period: the claim's figures are part of what it states (a
+                # year is its time frame, which a document often states once, in its lede)
+                return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
+                              "not the claim's figures")
             # A claim of several facts is often carried by several sentences together: it is
             # read over the best sentences, as before frames (its frames decide refutation).
             return JudgeResult(loose.stance, loose.relevance, loose.quote,

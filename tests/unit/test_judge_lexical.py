@@ -881,3 +881,26 @@ def test_an_agents_act_of_debunking_is_not_supported_by_the_debunked_figure() ->
     )
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is Stance.NEUTRAL, r.rationale
+
+
+def test_a_claim_of_several_facts_is_not_fully_supported_without_its_figures() -> None:
+    # "Over the coming 25 or 30 years, scientists say, the climate is likely to gradually warm"
+    # against sentences on warming that name no such period: part of the claim, not all of it
+    claim = (
+        "Over the coming 30 years, scientists say, the Varn glacier is likely to retreat"
+        " gradually, lose its lower tongue and expose the old moraine near Brell."
+    )
+    rest = _SURVEY_PAD + " The Tessa drought lasted four years."
+    without = (
+        "Scientists say the Varn glacier is likely to retreat gradually, lose its lower tongue"
+        " and expose the old moraine near Brell." + rest
+    )
+    stated = (
+        "Scientists say that over the coming 30 years the Varn glacier is likely to retreat"
+        " gradually, lose its lower tongue and expose the old moraine near Brell." + rest
+    )
+    r = LexicalJudge().judge_batch([(claim, without)], found=True)[0]
+    assert r.stance is Stance.PARTIAL, r.rationale
+    assert "figures" in r.rationale
+    r = LexicalJudge().judge_batch([(claim, stated)], found=True)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
