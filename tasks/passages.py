@@ -10,7 +10,8 @@ covered by furniture are furniture too, so n-grams straddling a furniture line a
 are dropped as well. The remaining n-grams are self-joined on their hash, which yields only the
 pairs that share text (no all-pairs comparison); consecutive shared n-grams on one diagonal (the
 same offset between the two documents) form a shared passage, whose length in characters of
-normalised text is reported.
+normalised text is reported; passages of one offset that only ignored n-grams keep apart, with
+equal words between them, are one (``PassageConfig.bridge_ignored``).
 """
 
 from __future__ import annotations
@@ -111,6 +112,18 @@ class PassageConfig:
             stretch is an echo. Unrelated English texts agree by chance on ~1-2% of aligned
             words (the sum of squared word frequencies); two copies of one paragraph each
             edited at 30% of its words agree on ~50%, lightly edited copies on most.
+        bridge_ignored: Runs of one pair on one alignment that only ignored n-grams (furniture,
+            boilerplate) keep apart are one passage when the words between them are equal in
+            both texts, and the words equal on both sides next to it belong to it too
+            (``_bridge_runs``): among many documents a stock phrase inside a quoted sentence
+            ("the company said in a statement") occurs in more than ``furniture_max_clusters``
+            stories and would cut the quotation into fragments, none a whole sentence nor
+            long enough alone. Measured: synthetic scale corpus at 100k documents, rewrites
+            whose verbatim quote of 85-221 characters came out as no quote edge 102 -> 2,
+            planted agreement 0.9357 -> 0.9416 (bridging only between runs, not at the ends:
+            0.9368); lineage-dev pair F1 per pool 0.9992 -> 0.9998 (derivation recall 0.9977
+            -> 1.0), corpus 0.9814 -> 0.9820 (either way); verdicts-dev status accuracy
+            0.9667, origins exact 0.9, unchanged.
     """
 
     ngram_words: int = 8
@@ -126,6 +139,7 @@ class PassageConfig:
     furniture_own_host_clusters: int = 2
     echo_words: int = 10
     echo_share: float = 0.25
+    bridge_ignored: bool = True
 
     def __post_init__(self) -> None:
         """Reject impossible settings early."""
@@ -355,6 +369,102 @@ F1, synthetic scale corpus planted agreement at 30k documents): 0 with ``echo_sh
 by chance often enough to take real derivations' quotes for echoes."""
 
 
+def _extend_equal(
+    edge: np.ndarray,
+    step: int,
+    i: np.ndarray,
+    j: np.ndarray,
+    diag: np.ndarray,
+    ids: np.ndarray,
+    offsets: np.ndarray,
+) -> np.ndarray:
+    """Move word positions of document ``i`` past the words equal in ``j`` at the same alignment.
+
+    Args:
+        edge: int64 global word positions in ``i`` (a word shared at offset ``diag``).
+        step: +1 to move forward, -1 backward.
+        i: int64 row of the first document, per position.
+        j: int64 row of the second document, per position.
+        diag: int64 global word offset from ``i`` to ``j``, per position.
+        ids: uint64 word hashes, all documents concatenated.
+        offsets: int64, shape ``(n_docs + 1,)``.
+
+    Returns:
+        int64, shape of ``edge``: the last position reached before the first word that differs
+        (or a document's bound).
+    """
+    last = len(ids) - 1
+    edge = edge.copy()
+    act = np.arange(len(edge))
+    while len(act):
+        cand = edge[act] + step
+        other = cand + diag[act]
+        valid = (
+            (cand >= offsets[i[act]]) & (cand < offsets[i[act] + 1])
+            & (other >= offsets[j[act]]) & (other < offsets[j[act] + 1])
+        )
+        eq = valid & (ids[np.clip(cand, 0, last)] == ids[np.clip(other, 0, last)])
+        act = act[eq]
+        edge[act] = cand[eq]
+    return edge
+
+
+def _bridge_runs(
+    runs: pl.DataFrame, ids: np.ndarray, offsets: np.ndarray, n: int
+) -> pl.DataFrame:
+    """Join runs of one pair and alignment that only ignored n-grams keep apart.
+
+    A shared run stops where the n-gram join kept no n-gram: at a word that differs, or at
+    words covered by n-grams judged furniture or boilerplate (a stock phrase in more than
+    ``furniture_max_clusters`` stories), which the join leaves out. A quotation may hold such
+    a phrase: among many documents a stock phrase of a quoted sentence ("the company said
+    in a statement") is in enough stories to be ignored, and would cut the quotation into
+    fragments, none a whole sentence nor long enough alone. Runs of one pair on one alignment
+    whose words in between are equal in both documents are one verbatim passage; the words
+    equal on both sides just before its first and after its last run are part of it too.
+    Ignored n-grams never start a passage (a passage needs a kept n-gram), so page furniture
+    shared alone links nothing. Every word looked at is inside a stretch of equal words whose
+    n-grams both documents hold, so an update's ``_PassageView`` holds it.
+
+    Args:
+        runs: One row per run: ``i``, ``j``, ``diag`` (int64, global word offset from ``i`` to
+            ``j``), ``start``, ``end`` (int64, global starts of its first and last n-gram),
+            ``n`` (shared n-grams).
+        ids: uint64 word hashes, all documents concatenated.
+        offsets: int64, shape ``(n_docs + 1,)``.
+        n: Words per n-gram.
+
+    Returns:
+        ``runs`` with bridged runs merged (``start``, ``end`` widened to the equal words, ``n``
+        summed), in no set order.
+    """
+    if runs.height == 0:
+        return runs
+    r = runs.sort("i", "j", "diag", "start")
+    i = r["i"].to_numpy().astype(np.int64)
+    j = r["j"].to_numpy().astype(np.int64)
+    diag = r["diag"].to_numpy().astype(np.int64)
+    lo = _extend_equal(r["start"].to_numpy().astype(np.int64), -1, i, j, diag, ids, offsets)
+    hi = _extend_equal(
+        r["end"].to_numpy().astype(np.int64) + n - 1, 1, i, j, diag, ids, offsets
+    ) + 1
+    same = np.zeros(len(i), dtype=bool)
+    same[1:] = (i[1:] == i[:-1]) & (j[1:] == j[:-1]) & (diag[1:] == diag[:-1])
+    reach = np.zeros(len(i), dtype=bool)
+    reach[1:] = hi[:-1] >= lo[1:]
+    group = np.cumsum(~(same & reach))
+    return (
+        r.with_columns(lo=pl.Series(lo), hi=pl.Series(hi), group=pl.Series(group))
+        .group_by("group")
+        .agg(
+            pl.col("i").first(), pl.col("j").first(), pl.col("diag").first(),
+            pl.col("run").first(),
+            start=pl.col("lo").min(), end=(pl.col("hi") - n).max(), n=pl.col("n").sum(),
+        )
+        .drop("group")
+    )
+
+
 def _echoed(
     runs: pl.DataFrame,
     ids: np.ndarray,
@@ -407,25 +517,10 @@ def _echoed(
     hi = st["hi"].to_numpy()
     last = len(ids) - 1
 
-    def extend(edge: np.ndarray, step: int) -> np.ndarray:
-        # move past words equal on both sides (a verbatim continuation the n-gram join did
-        # not keep, e.g. words next to furniture) up to the first word that differs
-        edge = edge.copy()
-        act = np.arange(len(edge))
-        while len(act):
-            cand = edge[act] + (step if step > 0 else -1)
-            other = cand + diag[act]
-            valid = (
-                (cand >= offsets[i[act]]) & (cand < offsets[i[act] + 1])
-                & (other >= offsets[j[act]]) & (other < offsets[j[act] + 1])
-            )
-            eq = valid & (ids[np.clip(cand, 0, last)] == ids[np.clip(other, 0, last)])
-            act = act[eq]
-            edge[act] = cand[eq]
-        return edge
-
-    lo = extend(lo, -1)  # first shared word
-    hi = extend(hi - 1, 1) + 1  # one past the last shared word
+    # move past words equal on both sides (a verbatim continuation the n-gram join did not
+    # keep, e.g. words next to furniture) up to the first word that differs
+    lo = _extend_equal(lo, -1, i, j, diag, ids, offsets)  # first shared word
+    hi = _extend_equal(hi - 1, 1, i, j, diag, ids, offsets) + 1  # one past the last shared word
     k = np.arange(1, w + 1)
     # the window starts one word beyond the first word that differs
     pos = np.concatenate([lo[:, None] - 1 - k[None, :], hi[:, None] + k[None, :]], axis=1)
@@ -829,6 +924,8 @@ def find_shared_passages(
         .group_by("i", "j", "diag", "run")
         .agg(start=pl.col("gi").min(), end=pl.col("gi").max(), n=pl.len())
     )
+    if config.bridge_ignored:
+        runs = _bridge_runs(runs, ids, offsets, n)
     # an echoed run (``_echoed``) counts as shared text of the pair (``n_runs``) but is no
     # passage one text quotes from the other
     quoted_word = None

@@ -63,3 +63,40 @@ def test_a_quotation_closely_paraphrased_after_is_no_echo():
         words, [None, None], config=PassageConfig(echo_words=10), min_chars=1
     )
     assert plain.pairs.height == 0  # without the marks, the paraphrase makes it an echo
+
+
+@pytest.mark.parametrize("bridge", [True, False])
+def test_a_quotation_holding_a_stock_phrase_is_one_passage(bridge):
+    # a quoted sentence holds a stock phrase that many unrelated stories carry (boilerplate):
+    # the join ignores its n-grams, which cut the quotation in two; the words between are
+    # equal in both texts, so it is one passage, as long as the sentence
+    stock = "the company said in a statement released to reporters on".split()
+    sentence = (
+        "shipments from the northern plant rose sharply last quarter as".split()
+        + stock
+        + "monday according to figures released by the port authority".split()
+    )
+    docs = [
+        _words("a", 30) + sentence + _words("b", 30),  # the origin
+        _words("c", 30) + sentence + _words("d", 30),  # quotes its sentence
+    ]
+    # the stock phrase, with words of their own on either side, in seven unrelated stories
+    docs += [_words(f"u{k}x", 12) + stock + _words(f"u{k}y", 12) for k in range(7)]
+    config = PassageConfig(furniture_max_clusters=6, bridge_ignored=bridge)
+    res = find_shared_passages(
+        docs,
+        [None] * len(docs),
+        config=config,
+        min_chars=1,
+        sentence_lengths=[[30, len(sentence), 30]] * 2 + [[24 + len(stock)]] * 7,
+        min_sentence_words=8,
+    )
+    assert res.n_common_ngrams > 0  # the stock phrase is boilerplate
+    pair = res.pairs.filter((res.pairs["i"] == 0) & (res.pairs["j"] == 1))
+    assert pair.height == 1
+    whole = sum(len(w) for w in sentence) + len(sentence) - 1
+    assert (pair["passage_chars"][0] == whole) == bridge
+    assert pair["full_sentence"][0] == bridge
+    assert pair["n_runs"][0] == (1 if bridge else 2)
+    # the stock phrase shared alone makes no pair
+    assert res.pairs.filter(res.pairs["i"] >= 2).height == 0
