@@ -1106,7 +1106,9 @@ _FALSITY_RE = re.compile(
     r"inaccurate|baseless|unfounded|fabricated|a myth|a hoax)\b"
 )
 """A verdict of falsity ("Claims that X are false", "the rumour that X is untrue"): with an
-attribution in the sentence, the document's own denial of what it attributes."""
+attribution in the sentence, the document's own denial of what it attributes, unless the claim
+is itself about someone's act of calling a thing false ("Trump claims global warming is a hoax",
+``ClaimFrame.is_act``), which such a sentence restates."""
 
 
 def _denials(folded: str) -> list[int]:
@@ -1437,7 +1439,7 @@ def judge_frames(
             )
         denies = (has_denial and _cue_before(
             s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
-        )) or (has_attrib and bool(_FALSITY_RE.search(s.folded)))
+        )) or (has_attrib and not frame.is_act and bool(_FALSITY_RE.search(s.folded)))
         if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
             not strict
         ):

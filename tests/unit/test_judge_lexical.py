@@ -904,3 +904,15 @@ def test_a_claim_of_several_facts_is_not_fully_supported_without_its_figures() -
     assert "figures" in r.rationale
     r = LexicalJudge().judge_batch([(claim, stated)], found=True)[0]
     assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_calling_a_claim_false_refutes_it_but_restating_an_act_of_calling_does_not() -> None:
+    pad = _SURVEY_PAD + " The Tessa drought lasted four years."
+    claim = "The town of Brell banned all diesel ferries in 2023."
+    doc = "Claims that the town of Brell banned all diesel ferries in 2023 are false." + pad
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+    claim = "Mayor Drew Hale claims the Brell dam is a hoax."
+    doc = "Fact: Mayor Drew Hale claimed the Brell dam is a hoax." + pad
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.REFUTES, r.rationale
