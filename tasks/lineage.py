@@ -36,6 +36,7 @@ from affidavit.tasks.lsh import (
     optimal_bands,
 )
 from affidavit.tasks.minhash import (
+    Ragged,
     WordArrays,
     compute_signatures,
     shingle_hash_sets,
@@ -478,9 +479,9 @@ class _Prepared:
     words: WordArrays  # normalised words as hashes, lengths, digit flags
     minhash: MinHashConfig  # shingle size and hash scheme
     texts: pl.Series  # the texts (for the sha1 scheme, which hashes shingle strings)
-    line_lengths: list[list[int]]
-    sentence_lengths: list[list[int]]
-    quoted: list[list[tuple[int, int]]]  # word ranges [start, end) inside double quotes
+    line_lengths: Ragged  # words per line, int32
+    sentence_lengths: Ragged  # words per sentence, int32
+    quoted: Ragged  # int32 (k, 2): word ranges [start, end) inside double quotes
     hosts: list[str | None]
     times: np.ndarray  # int64 µs, _NO_TIME when unknown, (n,)
     exact: np.ndarray  # bool (n,): the time is a publication time, not a capture upper bound
@@ -504,61 +505,70 @@ word rather than by Python objects."""
 
 
 def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
-    """Split every text into normalised words (kept as arrays) and sentence/line/quote spans."""
+    """Split every text into normalised words (kept as arrays) and sentence/line/quote spans.
+
+    Texts are read ``_PREPARE_BATCH`` at a time; only fixed-width arrays outlive a batch.
+    """
     norm = config.minhash.shingles.normalize
     parts: list[WordArrays] = []
-    words: list[list[str]] = []
-    line_lengths: list[list[int]] = []
-    sentence_lengths: list[list[int]] = []
-    quoted: list[list[tuple[int, int]]] = []
+    line_parts: list[Ragged] = []
+    sentence_parts: list[Ragged] = []
+    quoted_parts: list[Ragged] = []
     stop_needed = config.quote_sentence_needs_stop
-    for text in frame["text"].to_list():
-        # per line, so passages can respect line breaks; the words equal split_words(text)
-        # (a line or sentence break is whitespace, which is a word boundary anyway)
-        doc_words: list[str] = []
-        doc_lines: list[int] = []
-        doc_sents: list[int] = []
-        doc_quoted: list[tuple[int, int]] = []
-        carry = 0  # words of an unfinished sentence (a line without a full stop)
-        for line in text.split("\n"):
-            n_before = len(doc_words)
-            inside = False  # within double quotation marks (reset at each line)
-            for sent in _SENTENCE_BREAK.split(line):
-                n_sent = 0
-                for piece in _QUOTE_MARK.split(sent):
-                    if piece in _QUOTE_CHARS:
-                        inside = not inside
-                        continue
-                    piece_words = split_words(piece, normalize=norm)
-                    if inside and piece_words:
-                        doc_quoted.append((len(doc_words), len(doc_words) + len(piece_words)))
-                    doc_words.extend(piece_words)
-                    n_sent += len(piece_words)
-                doc_sents.append(n_sent + carry)
-                carry = 0
-            doc_lines.append(len(doc_words) - n_before)
-            if stop_needed and not _SENTENCE_END.search(line):
-                carry = doc_sents.pop()
-        if carry:
-            doc_sents.append(carry)
-        words.append(doc_words)
-        if len(words) >= _PREPARE_BATCH:
-            parts.append(word_arrays(words))
-            words = []
-        line_lengths.append(doc_lines)
-        sentence_lengths.append(doc_sents)
-        quoted.append(doc_quoted)
-    parts.append(word_arrays(words))
-    all_words = WordArrays.concat(parts)
+    texts = frame["text"]
+    for a in range(0, max(texts.len(), 1), _PREPARE_BATCH):
+        words: list[list[str]] = []
+        line_lengths: list[list[int]] = []
+        sentence_lengths: list[list[int]] = []
+        quoted: list[list[tuple[int, int]]] = []
+        for text in texts.slice(a, _PREPARE_BATCH).to_list():
+            # per line, so passages can respect line breaks; the words equal split_words(text)
+            # (a line or sentence break is whitespace, which is a word boundary anyway)
+            doc_words: list[str] = []
+            doc_lines: list[int] = []
+            doc_sents: list[int] = []
+            doc_quoted: list[tuple[int, int]] = []
+            carry = 0  # words of an unfinished sentence (a line without a full stop)
+            for line in text.split("\n"):
+                n_before = len(doc_words)
+                inside = False  # within double quotation marks (reset at each line)
+                for sent in _SENTENCE_BREAK.split(line):
+                    n_sent = 0
+                    for piece in _QUOTE_MARK.split(sent):
+                        if piece in _QUOTE_CHARS:
+                            inside = not inside
+                            continue
+                        piece_words = split_words(piece, normalize=norm)
+                        if inside and piece_words:
+                            doc_quoted.append(
+                                (len(doc_words), len(doc_words) + len(piece_words))
+                            )
+                        doc_words.extend(piece_words)
+                        n_sent += len(piece_words)
+                    doc_sents.append(n_sent + carry)
+                    carry = 0
+                doc_lines.append(len(doc_words) - n_before)
+                if stop_needed and not _SENTENCE_END.search(line):
+                    carry = doc_sents.pop()
+            if carry:
+                doc_sents.append(carry)
+            words.append(doc_words)
+            line_lengths.append(doc_lines)
+            sentence_lengths.append(doc_sents)
+            quoted.append(doc_quoted)
+        parts.append(word_arrays(words))
+        line_parts.append(Ragged.from_lists(line_lengths, np.int32))
+        sentence_parts.append(Ragged.from_lists(sentence_lengths, np.int32))
+        quoted_parts.append(Ragged.from_lists(quoted, np.int32, width=2))
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     return _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
-        words=all_words,
+        words=WordArrays.concat(parts),
         minhash=config.minhash,
-        texts=frame["text"],
-        line_lengths=line_lengths,
-        sentence_lengths=sentence_lengths,
-        quoted=quoted,
+        texts=texts,
+        line_lengths=Ragged.concat(line_parts),
+        sentence_lengths=Ragged.concat(sentence_parts),
+        quoted=Ragged.concat(quoted_parts),
         hosts=frame["host"].to_list(),
         times=times,
         exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
@@ -591,6 +601,26 @@ def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return shingle_hash_sets(texts, config.shingles, scheme="sha1")
 
 
+def _batch_signatures(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """MinHash signatures of the given rows, hashing ``_PREPARE_BATCH`` documents at a time.
+
+    Only one batch's shingle sets are held at once; the values equal
+    ``signatures_from_hashes`` over all rows at once (each document's signature depends on its
+    own shingles alone).
+
+    Returns:
+        ``(sigs, n_shingles)``: uint32 ``(len(rows), num_perm)``, int64 ``(len(rows),)``.
+    """
+    rows = np.asarray(rows, dtype=np.int64)
+    sigs = np.zeros((len(rows), prep.minhash.num_perm), dtype=np.uint32)
+    n_sh = np.zeros(len(rows), dtype=np.int64)
+    for a in range(0, len(rows), _PREPARE_BATCH):
+        h, off = _hash_sets(prep, rows[a : a + _PREPARE_BATCH])
+        sigs[a : a + len(off) - 1] = signatures_from_hashes(h, off, prep.minhash)
+        n_sh[a : a + len(off) - 1] = np.diff(off)
+    return sigs, n_sh
+
+
 def material_config(config: LineageConfig) -> str:
     """The string form of what the stored passage material depends on.
 
@@ -612,19 +642,12 @@ def _list_column(values: np.ndarray, offsets: np.ndarray, dtype: pl.DataType) ->
     return pl.Series(pl.from_arrow(arr)).cast(pl.List(dtype))
 
 
-def _nested_offsets(lists: Sequence[Sequence[object]]) -> np.ndarray:
-    counts = np.zeros(len(lists) + 1, dtype=np.int64)
-    counts[1:] = [len(x) for x in lists]
-    return np.cumsum(counts)
-
-
 def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
     """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays)."""
     w = prep.words
     lines = prep.line_lengths if config.passages.respect_lines else None
     ng, ng_off = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
-    flat_q = [v for d in prep.quoted for ab in d for v in ab]
-    q_off = _nested_offsets(prep.quoted) * 2
+    q = prep.quoted
     return pl.DataFrame(
         {
             "doc_id": prep.doc_ids.tolist(),
@@ -633,16 +656,16 @@ def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
             "word_lengths": _list_column(w.lengths.astype(np.int32), w.offsets, pl.Int32),
             "word_has_digit": _list_column(w.has_digit.astype(bool), w.offsets, pl.Boolean),
             "line_words": _list_column(
-                np.fromiter((c for d in prep.line_lengths for c in d), dtype=np.int32),
-                _nested_offsets(prep.line_lengths),
-                pl.Int32,
+                prep.line_lengths.values.astype(np.int32), prep.line_lengths.offsets, pl.Int32
             ),
             "sentence_words": _list_column(
-                np.fromiter((c for d in prep.sentence_lengths for c in d), dtype=np.int32),
-                _nested_offsets(prep.sentence_lengths),
+                prep.sentence_lengths.values.astype(np.int32),
+                prep.sentence_lengths.offsets,
                 pl.Int32,
             ),
-            "quoted_words": _list_column(np.asarray(flat_q, dtype=np.int32), q_off, pl.Int32),
+            "quoted_words": _list_column(
+                q.values.astype(np.int32).reshape(-1), q.offsets * 2, pl.Int32
+            ),
             "ngram_hashes": _list_column(ng.astype(np.uint64), ng_off, pl.UInt64),
         },
         schema=_MAT_POLARS,
@@ -661,10 +684,6 @@ def _flat(col: pl.Series, dtype: type, *, copy: bool = True) -> tuple[np.ndarray
     if copy:
         return np.array(vals, dtype=dtype), offsets
     return np.asarray(vals, dtype=dtype), offsets
-
-
-def _split(vals: np.ndarray, offsets: np.ndarray) -> list[list[int]]:
-    return [vals[a:b].tolist() for a, b in zip(offsets[:-1], offsets[1:], strict=True)]
 
 
 def _prep_from_material(
@@ -696,15 +715,14 @@ def _prep_from_material(
         lines, l_off = np.diff(off), np.arange(mat.height + 1, dtype=np.int64)
     sents, s_off = _flat(mat["sentence_words"], np.int64)
     quoted, q_off = _flat(mat["quoted_words"], np.int64)
-    pairs = [list(zip(q[0::2], q[1::2], strict=True)) for q in _split(quoted, q_off)]
     return _Prepared(
         doc_ids=np.asarray(mat["doc_id"].to_list(), dtype=object),
         words=WordArrays(h, lens, dig, off),
         minhash=config.minhash,
         texts=texts if texts is not None else pl.Series("text", [""] * mat.height),
-        line_lengths=_split(lines, l_off),
-        sentence_lengths=_split(sents, s_off),
-        quoted=pairs,
+        line_lengths=Ragged(lines, l_off),
+        sentence_lengths=Ragged(sents, s_off),
+        quoted=Ragged(quoted.reshape(-1, 2), q_off // 2),
         hosts=meta["host"].to_list(),
         times=meta["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64),
         exact=meta["_t_exact"].fill_null(False).to_numpy().astype(bool),
@@ -1476,18 +1494,15 @@ def build_lineage(
     _note_inputs(prep, k, notes)
     all_rows = np.arange(len(prep.doc_ids))
     if runner is None:
-        prep.hashes, prep.offsets = _hash_sets(prep, all_rows)
-        prep.set_pos = all_rows.copy()
-        prep.n_shingles = np.diff(prep.offsets)
-        sigs = signatures_from_hashes(prep.hashes, prep.offsets, config.minhash)
-        _sort_sets(prep)
+        sigs, prep.n_shingles = _batch_signatures(prep, all_rows)
     else:
         sigs, n_sh = runner.signatures(frame["text"].to_list(), config.minhash)
         prep.n_shingles = np.asarray(n_sh, dtype=np.int64)
-        # shingle sets are hashed lazily, only for documents in a candidate pair
-        prep.hashes = np.zeros(0, dtype=np.uint64)
-        prep.offsets = np.zeros(1, dtype=np.int64)
-        prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
+    # shingle sets are hashed again lazily, only for documents in a candidate pair: holding
+    # every document's set at once (and sorting them) was the build's largest memory
+    prep.hashes = np.zeros(0, dtype=np.uint64)
+    prep.offsets = np.zeros(1, dtype=np.int64)
+    prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
     edges, pr = _link(prep, ci, cj, config, notes, runner=runner)
     origins = _origins_of(prep, edges, config, k)
@@ -1750,8 +1765,8 @@ class _PassageView:
     """
 
     words: WordArrays
-    sentence_lengths: list[np.ndarray]
-    quoted: list[list[tuple[int, int]]]
+    sentence_lengths: Ragged
+    quoted: Ragged
     ngrams: tuple[np.ndarray, np.ndarray]
     kept: np.ndarray
     full_offsets: np.ndarray
@@ -1788,8 +1803,8 @@ def _passage_view(
     *,
     n_old: int,
     shared_at: tuple[np.ndarray, np.ndarray],
-    new_sentences: list[list[int]],
-    new_quoted: list[list[tuple[int, int]]],
+    new_sentences: Ragged,
+    new_quoted: Ragged,
     config: LineageConfig,
 ) -> _PassageView:
     """Cut the stored documents of an update to what its passage join reads (``_PassageView``).
@@ -1853,22 +1868,21 @@ def _passage_view(
     prev[first] = off_v[docs_v[first]]
     lens = ends_v - prev
     lens, docs_v = lens[lens > 0], docs_v[lens > 0]
-    sentences: list[np.ndarray] = (
-        list(np.split(lens, np.searchsorted(docs_v, np.arange(1, n_old)))) if n_old else []
-    )
-    sentences.extend(np.asarray(x, dtype=np.int64) for x in new_sentences)
+    s_counts = np.zeros(n_old + 1, dtype=np.int64)
+    np.cumsum(np.bincount(docs_v, minlength=n_old)[:n_old], out=s_counts[1:])
+    sentences = Ragged.concat([Ragged(lens.astype(np.int64), s_counts), new_sentences])
     # quoted ranges, in view positions
     qv, q_off = _flat(mat["quoted_words"], np.int64)
     q_doc = np.repeat(np.arange(n_old), np.diff(q_off))[0::2]
     qa = np.searchsorted(kept, off[q_doc] + qv[0::2]) - off_v[q_doc]
     qb = np.searchsorted(kept, off[q_doc] + qv[1::2]) - off_v[q_doc]
     inside = qb > qa
-    quoted: list[list[tuple[int, int]]] = [[] for _ in range(n_old)]
-    for d, a, b in zip(
-        q_doc[inside].tolist(), qa[inside].tolist(), qb[inside].tolist(), strict=True
-    ):
-        quoted[d].append((a, b))
-    quoted.extend(new_quoted)
+    q_counts = np.zeros(n_old + 1, dtype=np.int64)
+    np.cumsum(np.bincount(q_doc[inside], minlength=n_old)[:n_old], out=q_counts[1:])
+    quoted = Ragged.concat(
+        [Ragged(np.stack([qa[inside], qb[inside]], axis=1).astype(np.int64), q_counts),
+         new_quoted]
+    )
     return _PassageView(view_words, sentences, quoted, ngrams, kept, off.copy())
 
 
@@ -2126,7 +2140,7 @@ def update_lineage(
         # the passage join reads the stored documents' sentences and quotes in the view
         # (its words: the stored ones without lengths or digit flags, see above)
         meta_sub = meta[sub]
-        none: list[list[int]] = [[] for _ in range(len(sub))]
+        none = Ragged.empty(len(sub), np.int32)
         prep = _Prepared(
             doc_ids=ids_all[sub],
             words=WordArrays.concat([old_words, pn.words]),
@@ -2134,7 +2148,7 @@ def update_lineage(
             texts=texts_all.gather(sub),
             line_lengths=none,
             sentence_lengths=none,
-            quoted=[[] for _ in range(len(sub))],
+            quoted=Ragged.empty(len(sub), np.int32, width=2),
             hosts=meta_sub["host"].to_list(),
             times=meta_sub["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64),
             exact=meta_sub["_t_exact"].fill_null(False).to_numpy().astype(bool),

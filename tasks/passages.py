@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from affidavit.tasks.minhash import WordArrays, word_arrays
+from affidavit.tasks.minhash import Ragged, WordArrays, word_arrays
 
 __all__ = [
     "PassageConfig",
@@ -252,7 +252,7 @@ def join_shared_ngrams(grams: pl.DataFrame) -> pl.DataFrame:
 
 
 def ngram_hashes_by_doc(
-    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | None = None
+    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | Ragged | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The passage n-gram hashes of each document, as ``find_shared_passages`` forms them.
 
@@ -268,13 +268,20 @@ def ngram_hashes_by_doc(
     offsets = words.offsets
     seg = offsets
     if line_lengths is not None:
-        flat = np.fromiter((c for d in line_lengths for c in d), dtype=np.int64)
+        flat = _flat_counts(line_lengths)
         seg = np.unique(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
     h, starts = _ngram_hashes(words.hashes, seg, n)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     out = np.zeros(len(offsets), dtype=np.int64)
     np.cumsum(np.bincount(doc, minlength=len(offsets) - 1), out=out[1:])
     return h, out
+
+
+def _flat_counts(lists: Sequence[Sequence[int]] | Ragged) -> np.ndarray:
+    """The per-document counts of ``lists`` (Python lists or a ``Ragged``), flat, int64."""
+    if isinstance(lists, Ragged):
+        return lists.values.astype(np.int64)
+    return np.fromiter((c for d in lists for c in d), dtype=np.int64)
 
 
 def _ngram_multipliers(n: int) -> np.ndarray:
@@ -580,11 +587,11 @@ def find_shared_passages(
     config: PassageConfig = PassageConfig(),
     clusters: np.ndarray | None = None,
     rank: np.ndarray | None = None,
-    line_lengths: Sequence[Sequence[int]] | None = None,
+    line_lengths: Sequence[Sequence[int]] | Ragged | None = None,
     new_mask: np.ndarray | None = None,
     min_chars: int = 0,
-    sentence_lengths: Sequence[Sequence[int]] | None = None,
-    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
+    sentence_lengths: Sequence[Sequence[int]] | Ragged | None = None,
+    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | Ragged | None = None,
     min_sentence_words: int = 1,
     known_bad: np.ndarray | None = None,
     known_unsettled: np.ndarray | None = None,
@@ -670,9 +677,7 @@ def find_shared_passages(
     n = config.ngram_words
     seg_offsets = offsets
     if line_lengths is not None:
-        flat_lines = np.fromiter(
-            (c for doc_lines in line_lengths for c in doc_lines), dtype=np.int64
-        )
+        flat_lines = _flat_counts(line_lengths)
         seg_offsets = np.concatenate([[0], np.cumsum(flat_lines)]).astype(np.int64)
         if seg_offsets[-1] != offsets[-1]:
             raise ValueError("line_lengths must sum to each document's word count")
@@ -834,10 +839,16 @@ def find_shared_passages(
     quoted_word = None
     if quoted_ranges is not None:
         qmarks = np.zeros(len(ids) + 1, dtype=np.int64)
-        for d, ranges in enumerate(quoted_ranges):
-            for a, b in ranges:
-                qmarks[offsets[d] + a] += 1
-                qmarks[offsets[d] + b] -= 1
+        if isinstance(quoted_ranges, Ragged):
+            q_doc = quoted_ranges.doc_of_values()
+            qv = quoted_ranges.values.astype(np.int64).reshape(-1, 2)
+            np.add.at(qmarks, offsets[q_doc] + qv[:, 0], 1)
+            np.add.at(qmarks, offsets[q_doc] + qv[:, 1], -1)
+        else:
+            for d, ranges in enumerate(quoted_ranges):
+                for a, b in ranges:
+                    qmarks[offsets[d] + a] += 1
+                    qmarks[offsets[d] + b] -= 1
         quoted_word = np.cumsum(qmarks)[:-1] > 0
     echo = (
         _echoed(runs, ids, offsets, n, config, quoted_word)
@@ -853,9 +864,7 @@ def find_shared_passages(
     chars = cum[stop + run_diag] - cum[start + run_diag] + (stop - start - 1)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
-        flat_sent = np.fromiter(
-            (c for doc_sents in sentence_lengths for c in doc_sents), dtype=np.int64
-        )
+        flat_sent = _flat_counts(sentence_lengths)
         bounds = np.unique(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
         if bounds[-1] != offsets[-1]:
             raise ValueError("sentence_lengths must sum to each document's word count")
