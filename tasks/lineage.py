@@ -13,6 +13,8 @@ once, even when the origin itself is not among the documents counted.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -498,6 +500,22 @@ _QUOTE_MARK = re.compile('(["\u201c\u201d\u201e\u00ab\u00bb])')
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
 
 
+def _trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc ``malloc_trim``; else nothing).
+
+    Splitting texts allocates many small Python objects, and batch-sized arrays land in the
+    heap between them (glibc serves blocks below its mmap threshold, up to 32 MiB, from the
+    heap); once a batch is let go its pages stay counted in the process's memory until
+    trimmed. Measured on the synthetic scale corpus at 30k documents: 0.95 -> 0.67 GiB after
+    ``_prepare``.
+    """
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 _PREPARE_BATCH = 4096
 """Documents whose words are held as Python strings at once in ``_prepare``; their words are
 then kept as fixed-width arrays (``WordArrays``), so memory follows the archive by ~13 bytes a
@@ -560,8 +578,10 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         line_parts.append(Ragged.from_lists(line_lengths, np.int32))
         sentence_parts.append(Ragged.from_lists(sentence_lengths, np.int32))
         quoted_parts.append(Ragged.from_lists(quoted, np.int32, width=2))
+        del words, line_lengths, sentence_lengths, quoted
+        _trim_heap()
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
-    return _Prepared(
+    prep = _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
         words=WordArrays.concat(parts),
         minhash=config.minhash,
@@ -574,6 +594,9 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
         n_shingles=np.zeros(frame.height, dtype=np.int64),
     )
+    del parts, line_parts, sentence_parts, quoted_parts
+    _trim_heap()
+    return prep
 
 
 def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -618,6 +641,7 @@ def _batch_signatures(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np
         h, off = _hash_sets(prep, rows[a : a + _PREPARE_BATCH])
         sigs[a : a + len(off) - 1] = signatures_from_hashes(h, off, prep.minhash)
         n_sh[a : a + len(off) - 1] = np.diff(off)
+    _trim_heap()
     return sigs, n_sh
 
 
@@ -1036,6 +1060,7 @@ def _link(
     prep.set_pos = np.full(n, -1, dtype=np.int64)
     clusters = cluster_fn(li, lj) if cluster_fn is not None else _components(n, li, lj)
     rank = _rank(prep) if rank is None else rank
+    _trim_heap()
     words, sentences, quoted = prep.words, prep.sentence_lengths, prep.quoted
     if view is not None:
         words, sentences, quoted = view.words, view.sentence_lengths, view.quoted
@@ -1504,6 +1529,7 @@ def build_lineage(
     prep.offsets = np.zeros(1, dtype=np.int64)
     prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
+    _trim_heap()
     edges, pr = _link(prep, ci, cj, config, notes, runner=runner)
     origins = _origins_of(prep, edges, config, k)
     prep.hashes = None
@@ -1684,8 +1710,12 @@ def _stored_signature_array(
             f"expected {num_perm}"
         )
     if present.height:
-        flat = present["minhash"].explode().to_numpy().astype(np.uint32)
-        sigs[has] = flat.reshape(present.height, num_perm)
+        flat = present["minhash"].explode().to_numpy()
+        flat = flat.reshape(present.height, num_perm)
+        if has.all():
+            sigs = np.asarray(flat, dtype=np.uint32)
+        else:
+            sigs[has] = flat
         n_sh[has] = present["n_shingles"].to_numpy().astype(np.int64)
     return sigs, n_sh, has
 
@@ -2058,7 +2088,7 @@ def update_lineage(
         # shared run on its later document (``find_shared_passages``), always a new one here
         all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
         all_new_ng = all_new_ng.astype(np.uint64)
-        new_ng = np.setdiff1d(all_new_ng, known_bad)
+        new_ng = all_new_ng[~_isin_hashes(all_new_ng, known_bad)]  # sorted, as setdiff1d
         cand = np.concatenate([ci, cj])
         c_rows = np.unique(cand[cand < n_old])
         c_ids = pl.Series(ids_all[c_rows].tolist(), dtype=pl.String)

@@ -708,14 +708,16 @@ def find_shared_passages(
     if judge is not None:
         doc_all = np.searchsorted(offsets, starts, side="right") - 1
         judged = np.unique(hashes[judge[doc_all]])
-        judged_h = pl.Series("h", np.setdiff1d(judged, settled), dtype=pl.UInt64)
+        # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
+        judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
     # n-grams known to be furniture, and not judged again here, cover their words wherever
     # they stand (before any count)
     known = settled
     if known_unsettled is not None and len(known_unsettled):
         undone = known_unsettled.astype(np.uint64)
         if judged_h is not None:
-            undone = np.setdiff1d(undone, judged_h.to_numpy())
+            undone = np.unique(undone)
+            undone = undone[~_isin(undone, judged_h.to_numpy())]
         known = np.concatenate([known, undone])
     known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
     if judged_h is not None:
