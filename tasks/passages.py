@@ -331,15 +331,27 @@ def ngram_hashes_at(ids: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
     return h
 
 
-def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _ngram_hashes(
+    ids: np.ndarray, offsets: np.ndarray, n: int, *, narrow: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Hash every word n-gram that lies inside one segment (document, or line when given).
 
+    Args:
+        ids: uint64 word hashes, documents concatenated.
+        offsets: int64 segment offsets.
+        n: Words per n-gram.
+        narrow: Return the starts as int32 when every position fits (``_count_dtype``): half
+            the memory of the largest arrays of a passage join, for callers that keep only a
+            few of them.
+
     Returns:
-        ``(hashes, starts)``: uint64 hashes and int64 global start positions of valid n-grams.
+        ``(hashes, starts)``: uint64 hashes and int64 (int32 with ``narrow``) global start
+        positions of valid n-grams.
     """
     total = len(ids)
+    s_dtype = _count_dtype(total) if narrow else np.int64
     if total < n:
-        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        return np.zeros(0, np.uint64), np.zeros(0, s_dtype)
     m = total - n + 1
     mult = _ngram_multipliers(n)
     hs, ss = [], []
@@ -357,7 +369,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
         doc_of = np.searchsorted(offsets, starts, side="right") - 1
         valid = starts + n <= offsets[doc_of + 1]
         hs.append(h[valid])
-        ss.append(starts[valid])
+        ss.append(starts[valid].astype(s_dtype))
     return np.concatenate(hs), np.concatenate(ss)
 
 
@@ -535,7 +547,7 @@ def _template_starts(
         and ``host`` (int64 code).
     """
     none = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.Int64})
-    hashes, starts = _ngram_hashes(ids, offsets, m)
+    hashes, starts = _ngram_hashes(ids, offsets, m, narrow=True)
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64), none
     # a template is in at least template_min_docs documents, so it occurs at least as often:
@@ -694,7 +706,7 @@ def find_shared_passages(
     if ngrams is not None:
         hashes, starts = ngrams
     else:
-        hashes, starts = _ngram_hashes(ids, seg_offsets, n)
+        hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
     if config.sample_mod > 1:
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
@@ -719,7 +731,9 @@ def find_shared_passages(
             undone = np.unique(undone)
             undone = undone[~_isin(undone, judged_h.to_numpy())]
         known = np.concatenate([known, undone])
-    known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
+    known_starts = (
+        starts[_isin(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
+    )
     if judged_h is not None:
         # only the judged n-grams can join a pair with a judged document
         keep = _isin(hashes, judged_h.to_numpy())
@@ -727,7 +741,7 @@ def find_shared_passages(
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated]
+    hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
