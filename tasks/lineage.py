@@ -517,9 +517,10 @@ def _trim_heap() -> None:
 
 
 _PREPARE_BATCH = 4096
-"""Documents whose words are held as Python strings at once in ``_prepare``; their words are
-then kept as fixed-width arrays (``WordArrays``), so memory follows the archive by ~13 bytes a
-word rather than by Python objects."""
+"""Documents whose texts and words are held as Python strings at once in ``_prepare`` (and
+whose shingle sets are hashed at once for signatures, ``_batch_signatures``); their words are
+then kept as fixed-width arrays (``WordArrays``, ``Ragged``), so memory follows the archive by
+~13 bytes a word rather than by Python objects."""
 
 
 def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
