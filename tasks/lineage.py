@@ -2097,16 +2097,36 @@ def update_lineage(
         # for the windows); otherwise whether they meet one still judged
         look = all_new_ng if windowed else new_ng
         mark = pl.col("ngram_hashes").list.eval(pl.element().is_in(pl.Series(look).implode()))
-        got = (
-            lf.filter(pl.col("config") == cfg_mat)
-            .select(_STORED_COLS[not windowed], _m=mark if windowed else mark.list.any())
-            .filter(
-                (pl.col("_m").list.any() if windowed else pl.col("_m"))
-                | pl.col("doc_id").is_in(c_ids.implode())
+        if windowed:
+            # in two reads: the n-gram hashes of every stored row, then the words, sentences
+            # and quotes of the rows wanted only (the store holds one row per document and
+            # configuration; most of an update's reading was decoding every row's words)
+            marks = (
+                lf.filter(pl.col("config") == cfg_mat)
+                .select("doc_id", _m=mark)
+                .filter(pl.col("_m").list.any() | pl.col("doc_id").is_in(c_ids.implode()))
+                .unique("doc_id", keep="first")
+                .collect()
             )
-            .unique("doc_id", keep="first")
-            .collect()
-        )
+            got = (
+                lf.filter(
+                    (pl.col("config") == cfg_mat)
+                    & pl.col("doc_id").is_in(marks["doc_id"].implode())
+                )
+                .select(_STORED_COLS[False])
+                .unique("doc_id", keep="first")
+                .collect()
+                .join(marks, on="doc_id", how="inner")
+            )
+            del marks
+        else:
+            got = (
+                lf.filter(pl.col("config") == cfg_mat)
+                .select(_STORED_COLS[True], _m=mark.list.any())
+                .filter(pl.col("_m") | pl.col("doc_id").is_in(c_ids.implode()))
+                .unique("doc_id", keep="first")
+                .collect()
+            )
         got = (
             stored.select("doc_id").with_row_index("row")
             .join(got, on="doc_id", how="inner")
