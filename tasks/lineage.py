@@ -579,8 +579,6 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         line_parts.append(Ragged.from_lists(line_lengths, np.int32))
         sentence_parts.append(Ragged.from_lists(sentence_lengths, np.int32))
         quoted_parts.append(Ragged.from_lists(quoted, np.int32, width=2))
-        del words, line_lengths, sentence_lengths, quoted
-        _trim_heap()
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     prep = _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
