@@ -83,11 +83,18 @@ def _apply_allow(value: str | None) -> None:
         _fail(str(exc), 2)
 
 
-def _env(home: str | None, *, write: bool = True) -> None:
-    """Check the home is a usable folder; point Prefect at it before any flow imports it.
+_HOME_URL: list[str] = []
+"""The object-store home of this command, once resolved (its errors are told naming it)."""
+
+
+def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> None:
+    """Check the home is usable; point Prefect at it before any flow imports it.
 
     A command that writes (``write``) holds the home's writer lock until it exits; one that
-    only reads takes no lock and starts no Prefect server.
+    only reads takes no lock, starts no Prefect server and creates nothing. A home on object
+    storage is asked once whether it can be used (credentials, endpoint, bucket). With
+    ``must_exist`` (commands that show what a home holds) a home that does not exist is
+    refused.
     """
     import os
     import tempfile
@@ -103,24 +110,43 @@ def _env(home: str | None, *, write: bool = True) -> None:
     except ValueError as exc:
         _fail(str(exc), 2)
         return
+    if paths.root.exists() and not paths.root.is_dir():
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              "a folder): it is a file")
+    exists = paths.tables.is_dir()
+    if paths.url and (write or must_exist):  # source and origins do not use the home
+        from affidavit.warehouse.object_store import ObjectStoreError, check_object_store_home
+
+        _HOME_URL[:] = [paths.url]
+        try:
+            exists = check_object_store_home(paths)
+        except ObjectStoreError as exc:
+            _fail(str(exc))
+    if must_exist and not exists:
+        _fail(f"no affidavit home at {paths.spec}: nothing to show (backfill, run, verify or "
+              "demo make one; set --home or AFFIDAVIT_HOME to an existing home)")
+    if not write:
+        return
     try:
         paths.root.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=paths.root, prefix=".write-check-"):
             pass
-        if write:
-            apply_prefect_environment(paths)
-            _lock_home(paths.root)
-            from affidavit.flows.context import pin_ephemeral_server_port
+        apply_prefect_environment(paths)
+        _lock_home(paths.root)
+        from affidavit.flows.context import pin_ephemeral_server_port
 
-            pin_ephemeral_server_port()
+        pin_ephemeral_server_port()
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
 
 
 def _read_home(home: str | None) -> Any:
-    """Resolve the home of a command that only reads (no lock, no Prefect)."""
-    _env(home, write=False)
+    """Resolve the home of a command that shows what a home holds (no lock, no Prefect).
+
+    A home that does not exist is refused (one line, exit 1), and nothing is created.
+    """
+    _env(home, write=False, must_exist=True)
     from affidavit.warehouse.home import resolve_home
 
     return resolve_home(home)
@@ -453,6 +479,7 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    _check_some_input_exists(paths)
     if not as_json:
         _starting("backfill")
     _env(home)
@@ -528,6 +555,10 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    if claims is not None:
+        _check_claims(claims)  # light imports only: before the first line
+    elif not from_unresolved:
+        _check_some_input_exists(feed or [])
     if not as_json:
         _starting("run")
     _apply_allow(allow_private)
@@ -541,6 +572,32 @@ def run(
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts", mode=mode, show=show)
+
+
+def _check_some_input_exists(inputs: list[str]) -> None:
+    """Refuse up front when every input is a local file that does not exist (one line, exit 1).
+
+    Nothing could be read, so nothing is started (Prefect takes seconds) and no home is
+    created. When some input exists or is a URL, the run goes on and each missing file is a
+    refused input in its notes, as the README's exit codes say.
+    """
+    missing = [p for p in inputs if "://" not in p and not Path(p).exists()]
+    if inputs and len(missing) == len(inputs):
+        more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
+            if len(missing) > 1 else ""
+        _fail(f"{missing[0]}: no such file{more}")
+
+
+def _check_claims(path: str) -> None:
+    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1)."""
+    from affidavit.tasks.input_checks import check_claims_file
+
+    try:
+        check_claims_file(path)
+    except FileNotFoundError:
+        _fail(f"{path}: no such file")
+    except (ValueError, OSError) as exc:
+        _fail(describe_error(exc))
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -652,8 +709,9 @@ def verify(
         return
     if not body.strip():
         _fail("nothing to verify: the text is empty")
-    bad = sum(1 for c in body[:65536] if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
-    if bad > len(body[:65536]) // 20:
+    from affidavit.tasks.sanitize import looks_binary
+
+    if looks_binary(body):
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
               "encoding than UTF-8)")
     size = len(body.encode("utf-8"))
@@ -841,11 +899,22 @@ def audit(
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
-    for p in [answer_file, sessions, card, *(evidence or [])]:
-        if p is not None and Path(p).is_dir():
-            _fail(f"{p}: is a directory, not a file")
-        if p is not None and not Path(p).is_file():
+    from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+
+    # every input is checked before Prefect starts or the home is touched (seconds saved, and
+    # nothing written for a command that is refused)
+    checks = [(answer_file, lambda p: check_text_file(p, "answer file")),
+              (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
+              *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
+    for p, check in checks:
+        if p is None:
+            continue
+        try:
+            check(p)
+        except FileNotFoundError:
             _fail(f"{p}: no such file")
+        except (ValueError, OSError) as exc:
+            _fail(describe_error(exc))
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed
@@ -949,7 +1018,7 @@ def export_claimreview_cmd(
         if x == "UNVERIFIED":
             _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
                   "finding); see the README", 2)
-    _env(home)
+    _env(home, must_exist=True)  # it shows what a home holds: a missing one is refused
     import os
 
     from affidavit.flows.context import open_warehouse, utcnow
@@ -995,6 +1064,10 @@ def _main() -> None:
         if os.environ.get("AFFIDAVIT_DEBUG"):
             raise
         message = describe_error(exc)
+        if _HOME_URL:  # an error of the object store: name the home and what to set
+            from affidavit.warehouse.object_store import object_store_error_message
+
+            message = object_store_error_message(exc, _HOME_URL[0]) or message
         if isinstance(exc, RuntimeError) and str(exc).startswith("Failed to reach API at"):
             # Prefect cannot reach the server PREFECT_API_URL names
             message += (" (PREFECT_API_URL): start that Prefect server, or unset "

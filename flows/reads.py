@@ -79,6 +79,13 @@ def _warehouse(paths: HomePaths) -> Warehouse:
     return Warehouse(paths)
 
 
+SOURCE_SCHEMES = ("http", "https")
+"""URL schemes ``source`` fetches (the fetcher's; DESIGN.md, Fetch: other schemes are refused)."""
+
+_URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+"""A target that starts ``scheme://`` is a URL, not a file name."""
+
+
 def profile_source(target: str, *, wayback: bool = False, url: str | None = None
                    ) -> SourceProfile:
     """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
@@ -90,14 +97,18 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
     ``_HIGH``.
 
     Raises:
-        ValueError: When the target cannot be read or fetched, or a credibility list cannot be
-            read.
+        ValueError: When the target cannot be read or fetched, is a URL of a scheme other than
+            ``SOURCE_SCHEMES``, or a credibility list cannot be read.
     """
     from affidavit.tasks.fetch import Fetcher
     from affidavit.tasks.search import WaybackCDX
     from affidavit.tasks.sources import classify_source
 
     html: str | None = None
+    scheme = _URL_SCHEME.match(target.strip())
+    if scheme and scheme.group(1).lower() not in SOURCE_SCHEMES:
+        raise ValueError(f"{target}: the {scheme.group(1).lower()}:// scheme is not supported: "
+                         "give an http:// or https:// URL, or the path of a saved HTML file")
     if target.lower().startswith(("http://", "https://")):
         res = Fetcher().fetch(target)
         if res.error or res.status is None or res.status >= 400:

@@ -17,7 +17,9 @@ Labels (DESIGN.md, *Answer audit*):
   in one path ("both failures in a.py") where the evidence names another; an item put "only
   under" one section of a JSON file that another section also holds; a failure cause ("ran out
   of memory") where the output names another (a timeout); a count of records that is ``wc -l``'s
-  count of lines of a file shown with a header row.
+  count of lines of a file shown with a header row; a test outcome the test run counts
+  otherwise ("all 12 tests pass" against ``11 passed, 1 failed``; skipped tests are not
+  failures).
 * ``OVERSTATED``: an absolute word ("all", "every", "completely"...) whose range the evidence
   does not cover, on a claim the evidence otherwise speaks to. The range is covered when an
   output holds the word itself, or, for "all/every/each/both", when every passage about a member
@@ -54,6 +56,8 @@ from affidavit.tasks.audit_scanner import (
     scan_answer,
 )
 from affidavit.tasks.claims import pick_column, split_answer_claims
+from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+from affidavit.tasks.sanitize import UntrustedJSONError, loads_untrusted_json
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -160,16 +164,17 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
                 if not line.strip():
                     continue
                 try:
-                    yield lineno, json.loads(line)
-                except json.JSONDecodeError as exc:
+                    rec = loads_untrusted_json(line)
+                except UntrustedJSONError as exc:  # deep nesting, huge integers too
                     skips["bad_json"] += 1
-                    note(f"line {lineno}: invalid JSON ({exc.msg})")
+                    note(f"line {lineno}: invalid JSON: {exc}")
+                    continue
+                yield lineno, rec
         elif ext == ".json":
             try:
-                data = json.load(fh)
-            except json.JSONDecodeError as exc:
-                raise ValueError(f"{path.name} is not valid JSON ({exc.msg} at line "
-                                 f"{exc.lineno})") from None
+                data = loads_untrusted_json(fh.read())
+            except UntrustedJSONError as exc:
+                raise ValueError(f"{path.name} is not valid JSON: {exc}") from None
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
                 data = lists[0] if len(lists) == 1 else [data]
@@ -197,18 +202,14 @@ def iter_sessions(
 
     Raises:
         FileNotFoundError: When the file does not exist (at the call, not at the first record).
-        ValueError: On an unsupported extension or a negative ``limit`` (at the call), or an
-            unreadable JSON or Parquet file (at the first record).
+        ValueError: On a file that :func:`affidavit.tasks.input_checks.check_sessions_file`
+            refuses (binary data, an unsupported extension) or a negative ``limit`` (at the
+            call), or an unreadable JSON or Parquet file (at the first record).
     """
     p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(p)
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    suffixes = [s.lower() for s in p.suffixes if s.lower() != ".gz"]
-    if (suffixes[-1] if suffixes else "") not in (".jsonl", ".ndjson", ".jsonlines", ".json",
-                                                  ".parquet"):
-        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+    check_sessions_file(p)
     return _records(p, skips, notes, (id_column, answer_column, evidence_column), limit)
 
 
@@ -309,19 +310,18 @@ def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Pa
 
     Raises:
         FileNotFoundError: When a file does not exist.
-        ValueError: When the answer is empty.
+        ValueError: When the answer is empty, or a file is not text (see
+            :func:`affidavit.tasks.input_checks.check_text_file`).
     """
     ap = Path(answer_path)
-    if not ap.is_file():
-        raise FileNotFoundError(ap)
+    check_text_file(ap, "answer file")
     answer = ap.read_bytes().decode("utf-8", "replace")
     if not answer.strip():
         raise ValueError(f"{ap} holds no answer text")
     items = []
     for e in evidence_paths:
         ep = Path(e)
-        if not ep.is_file():
-            raise FileNotFoundError(ep)
+        check_text_file(ep, "evidence file")
         items.append(EvidenceItem("read_file", str(e), ep.read_bytes().decode("utf-8", "replace")))
     return AuditRecord(ap.name, answer, tuple(items), None)
 

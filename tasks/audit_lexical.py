@@ -77,6 +77,62 @@ draft-ietf-httpapi-ratelimit-headers."""
 _COUNT_NOUN = re.compile(r"(?<![\w.\-#/])(\d+)\s+([A-Za-z][A-Za-z\-]{2,})\b(?![./_\\-]\w)")
 """A count and its noun ("7 files changed"); not a number before a file name ("1201
 users.csv")."""
+# Test outcomes: what a test runner counts, and what an answer says of them.
+_PASS_OUTCOMES = frozenset({"passed", "passing", "pass"})
+_FAIL_OUTCOMES = frozenset({"failed", "failing", "failures", "failure", "errors", "error",
+                            "errored"})
+"""Outcomes a test runner counts as failing: pytest's ``failed``/``error(s)``, unittest's
+``failures=``/``errors=``, mocha's ``failing``, cargo's and jest's ``failed``. Skipped,
+ignored, deselected and expected failures (``xfailed``) are not failures."""
+_OUTCOME_COUNT = re.compile(
+    r"(?<![\w.\-])(\d+)\s+(passed|passing|failed|failing|failures?|errors?|errored|skipped|"
+    r"ignored|deselected|pending|xfailed|xpassed)\b"
+    r"|\b(passed|failures|errors|skipped|failed)\s*[=:]\s*(\d+)\b",
+    re.IGNORECASE)
+"""A runner's count of one outcome: ``11 passed, 1 failed`` (pytest, cargo, jest),
+``11 passing`` / ``1 failing`` (mocha), ``failures=2`` (unittest), ``Failures: 1`` (JUnit,
+Maven)."""
+_TEST_RUN = re.compile(
+    r"\b(?:pytest|py\.test|unittest|nose2?|tox|nox|jest|vitest|mocha|ava|karma|rspec|phpunit|"
+    r"cargo\s+(?:test|nextest)|go\s+test|ctest|gradle\w*\s+test|mvn\s+\S*\s*test|"
+    r"(?:npm|pnpm|yarn|bun)\s+(?:run\s+)?test|make\s+(?:test|check))\b"
+    r"|(?<![\w.\-])\d+\s+(?:passed|passing)\b|\bRan\s+\d+\s+tests?\b|\bTests run:"
+    r"|\btest result:", re.IGNORECASE)
+"""Evidence of a test run: a test runner's command, or its summary line."""
+_TEST_NOUN = r"(?:tests?|test\s+cases?|specs?|unit\s+tests?)"
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
+_COUNT = r"(\d+|" + "|".join(_NUMBER_WORDS) + r")"
+_AUX = r"(?:\s+(?:now|still|also|all|both|have|has|had|did|do|does|were|are|is|was|will))*"
+"""Auxiliaries between a subject and its verb ("12 tests have all passed")."""
+_CLAIM_ALL_PASS = re.compile(
+    r"\b(?:all|every|each)(?:\s+of)?(?:\s+the)?(?:\s+\d+)?\s+" + _TEST_NOUN + _AUX
+    + r"\s+(?:pass|passes|passed|passing|succeed|succeeds|succeeded|green)\b"
+    + r"|\b(?:the\s+)?(?:whole|entire|full)\s+(?:test\s+)?suite" + _AUX
+    + r"\s+(?:pass|passes|passed)\b",
+    re.IGNORECASE)
+"""A claim that every test passed: "All 12 tests pass", "every test passed", "the whole suite
+passes". Not "all tests in auth/ pass" or "all the new tests pass": those speak of a part."""
+_CLAIM_PASS_COUNT = re.compile(
+    r"(?<![\w.\-])(?<!\bof\s)(?<!\bthe\s)(?<!\bthese\s)(?<!\bthose\s)" + _COUNT + r"\s+"
+    + _TEST_NOUN + _AUX + r"\s+(?:pass|passed)\b", re.IGNORECASE)
+"""A count of passed tests: "12 tests passed". Not "40 of the 42 tests pass", "the 2 tests
+pass" or "2 new tests pass": those speak of a part."""
+_CLAIM_FAIL_COUNT = re.compile(
+    r"(?<![\w.\-])(?<!\bof\s)(?<!\bthe\s)(?<!\bthese\s)(?<!\bthose\s)" + _COUNT
+    + r"\s+(?:" + _TEST_NOUN + _AUX + r"\s+(?:failed|fail|failing|errored)\b|failures\b"
+    + r"|failed\s+" + _TEST_NOUN + r"|failing\s+" + _TEST_NOUN + r")", re.IGNORECASE)
+"""A count of failed tests: "3 tests failed", "2 failures", "one failing test" (not "the 2
+tests failed", "2 new tests failed": a part)."""
+_CLAIM_NO_FAIL = re.compile(
+    r"\b(?:no|zero|0)\s+(?:" + _TEST_NOUN + r"\s+(?:failed|fail|errored)|failures|failed\s+"
+    + _TEST_NOUN + r"|failing\s+" + _TEST_NOUN + r"|errors)\b"
+    + r"|\bnone\s+(?:of\s+(?:the|them)\s+)?(?:\w+\s+)?(?:failed|fail)\b"
+    + r"|\bwithout\s+(?:any\s+)?(?:failures|errors|a\s+failure)\b",
+    re.IGNORECASE)
+"""A claim that no test failed: "no tests failed", "0 failures", "without any failures"."""
+
+
 def _only_section_items(text: str) -> tuple[str, list[str]] | None:
     """Read "X appears only under <section>": the section and the words before it, lowercased.
 
@@ -395,6 +451,29 @@ def _only_section_covered(text: str, ev: _Evidence) -> _Passage | None:
     return None
 
 
+def _test_outcomes(ev: _Evidence) -> list[tuple[str, int, _Passage]]:
+    """Return the outcome counts of the evidence's test runs: ``(outcome, count, line)``.
+
+    Outcomes lower-cased as written (``failed``, ``failures``, ``passed`` ...), from the
+    outputs that are test runs (:data:`_TEST_RUN` in the command or the output), so that a
+    linter's ``3 errors`` does not count as a failed test.
+    """
+    runs = {i for i, (cmd, out) in enumerate(zip(ev.inputs, ev.outputs, strict=True))
+            if _TEST_RUN.search(cmd) or _TEST_RUN.search(out)}
+    found = []
+    for p in ev.passages:
+        if p.index not in runs:
+            continue
+        for m in _OUTCOME_COUNT.finditer(p.text):
+            n, outcome = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+            found.append((outcome.lower(), int(n), p))
+    return found
+
+
+def _number(token: str) -> int:
+    return int(_NUMBER_WORDS.get(token.lower(), token))
+
+
 class LexicalAuditor:
     """The default auditor: rules on figures, dates, negations and absolute words; no model.
 
@@ -473,7 +552,8 @@ class LexicalAuditor:
             if found:
                 return found
         for rule in (self._pairing_conflict, self._status_conflict, self._name_version_conflict,
-                     self._rate_conflict, self._count_conflict, self._negation_conflict,
+                     self._rate_conflict, self._outcome_conflict, self._count_conflict,
+                     self._negation_conflict,
                      self._event_conflict, self._location_conflict, self._section_conflict,
                      self._cause_conflict, self._line_count_conflict):
             found = rule(text, terms, ev)
@@ -570,6 +650,51 @@ class LexicalAuditor:
             return None
         return _Finding(AuditLabel.CONTRADICTED,
                         f"the evidence gives another figure where the claim says {h.text!r}", p)
+
+    def _outcome_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
+        """Find a test outcome the evidence's test run counts otherwise.
+
+        "All 12 tests pass" or "no tests failed" where the run counts a failure (``11 passed,
+        1 failed``); "12 tests passed" where it counts another number passed and none passed
+        12; "3 tests failed" where it counts failures, never 3 (nor their sum). Skipped tests
+        are not failures: "all 42 pass" against ``40 passed, 2 skipped`` overstates, it does
+        not contradict. With several test runs read (before and after a fix), "all pass" is
+        contradicted only when every run counts a failure. A claim naming a file ("1 test in
+        a.py failed") or a part ("the 2 new tests pass") is left to the other rules.
+        """
+        if _PATH.search(text):
+            return None
+        outcomes = _test_outcomes(ev)
+        if not outcomes:
+            return None
+        fails = [(n, o, p) for o, n, p in outcomes if o in _FAIL_OUTCOMES and n > 0]
+        passes = [(n, o, p) for o, n, p in outcomes if o in _PASS_OUTCOMES]
+        negated = bool(_NEGATION.search(_CLAIM_NO_FAIL.sub(" ", text)))
+        failing_runs = {p.index for _, _, p in fails}
+        every_run_failed = failing_runs == {p.index for _, _, p in outcomes}
+        if not negated and fails and every_run_failed and (_CLAIM_ALL_PASS.search(text) or
+                                                          _CLAIM_NO_FAIL.search(text)):
+            n, o, p = fails[0]
+            return _Finding(AuditLabel.CONTRADICTED,
+                            f"the test run counts {n} {o}: not every test passed", p)
+        if negated:
+            return None
+        m = _CLAIM_PASS_COUNT.search(text)
+        if m and not _CLAIM_ALL_PASS.search(text) and passes:
+            claimed = _number(m.group(1))
+            if all(n != claimed for n, _, _ in passes):
+                n, o, p = passes[0]
+                return _Finding(AuditLabel.CONTRADICTED,
+                                f"the test run counts {n} {o}, not {claimed}", p)
+        m = _CLAIM_FAIL_COUNT.search(text)
+        if m and fails:
+            claimed = _number(m.group(1))
+            counts = {n for n, _, _ in fails} | {sum(n for n, _, _ in fails)}
+            if claimed not in counts:
+                n, o, p = fails[0]
+                return _Finding(AuditLabel.CONTRADICTED,
+                                f"the test run counts {n} {o}, not {claimed}", p)
+        return None
 
     def _pairing_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:
         """Find a version given the date of another ("v2.3.0, published on 2024-08-11").

@@ -33,6 +33,7 @@ from typing import Any
 
 from affidavit.schemas.claims import make_claim_id, normalize_claim_text
 from affidavit.schemas.enums import Volatility
+from affidavit.tasks.input_checks import claims_format
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -1250,6 +1251,8 @@ TEXT_COLUMNS = ("claim", "text", "statement", "claim_text", "sentence", "questio
 ID_COLUMNS = ("claim_id", "id", "example_id", "uid")
 LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
 _MAX_MESSAGES = 20
+_MAX_KEYS_NAMED = 12
+"""Keys of a record without the text column named in its skip note (the rest are counted)."""
 
 
 MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
@@ -1280,21 +1283,14 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
     return io.StringIO(dec.text, newline="")
 
 
-def _format_of(path: Path) -> str:
-    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
-    ext = suffixes[-1] if suffixes else ""
-    if ext in (".jsonl", ".ndjson", ".jsonlines"):
-        return "jsonl"
-    if ext == ".json":
-        return "json"
-    if ext in (".csv",):
-        return "csv"
-    if ext in (".tsv", ".tab"):
-        return "tsv"
-    raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
+def _iter_records(path: Path, fmt: str, skips: Counter[str],
+                  messages: list[str]) -> Iterator[tuple[str, Any]]:
+    """Yield ``(where, record)`` for each record of a claims file.
 
+    ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
+    counted) or ``record N`` (the N-th record of a JSON document).
+    """
 
-def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]) -> Iterator[Any]:
     def note(msg: str) -> None:
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
@@ -1305,10 +1301,12 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 if not line.strip():
                     continue
                 try:
-                    yield loads_untrusted_json(line)
+                    rec = loads_untrusted_json(line)
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
                     note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    continue
+                yield f"line {lineno}", rec
         elif fmt == "json":
             try:
                 data = loads_untrusted_json(fh.read())
@@ -1328,7 +1326,8 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 skips["not_an_object"] += 1
                 note("JSON document is neither a list nor an object of records")
                 return
-            yield from data
+            for n, rec in enumerate(data, 1):
+                yield f"record {n}", rec
         else:
             delim = "\t" if fmt == "tsv" else ","
             csv.field_size_limit(10_000_000)
@@ -1342,7 +1341,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                         skips["bad_csv_row"] += 1
                         note(f"line {reader.line_num}: more fields than the header")
                     else:
-                        yield rec
+                        yield f"line {start}", rec
                     start = reader.line_num + 1
             except csv.Error as exc:
                 skips["bad_csv_row"] += 1
@@ -1420,18 +1419,18 @@ def read_claims_file(
         raise ValueError(f"{p.name}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    fmt = _format_of(p)
+    fmt = claims_format(p)
     rows: list[dict[str, str | None]] = []
     skips: Counter[str] = Counter()
     messages: list[str] = []
     cols: tuple[str | None, str | None, str | None] | None = None
     if limit == 0:
         return rows, skips, messages
-    for n, rec in enumerate(_iter_records(p, fmt, skips, messages), 1):
+    for where, rec in _iter_records(p, fmt, skips, messages):
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: not an object: skipped")
+                messages.append(f"{p.name}: {where}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -1450,18 +1449,24 @@ def read_claims_file(
         tcol, icol, lcol = cols
         if tcol is None or tcol not in rec:
             skips["missing_text"] += 1
+            if tcol is not None and len(messages) < _MAX_MESSAGES:
+                keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
+                more = len(rec) - _MAX_KEYS_NAMED
+                messages.append(f"{p.name}: {where}: no {tcol!r} (the claim text column); "
+                                f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
+                                "skipped")
             continue
         value = rec.get(tcol)
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: {tcol} is a "
+                messages.append(f"{p.name}: {where}: {tcol} is a "
                                 f"{type(value).__name__}, not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: a lone UTF-16 surrogate: skipped")
+                messages.append(f"{p.name}: {where}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
         if text is not None:
@@ -1472,7 +1477,7 @@ def read_claims_file(
         if not text:
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: record {n}: the claim is empty: skipped")
+                messages.append(f"{p.name}: {where}: the claim is empty: skipped")
             continue
         rows.append(
             {

@@ -190,8 +190,11 @@ PLAN_CUES = frozenset(
 _NEG_RE = re.compile(
     rf"\b(?:not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
     r"no|never|none|nobody|nothing|neither|nor|"
-    r"without|cannot|untrue|false)\b|n't\b"
+    r"cannot|untrue|false)\b|n't\b"
 )
+"""Negation cues of a sentence. "without" is not one: like a claim's (see
+``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner ("warms the
+surface above what it would be without this atmosphere"), not a denial of its predicate."""
 _DENIAL_RE = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:ed|es|ing)?|rebut(?:s|ted)?|refut(?:e|ed|es)|"
     r"retract(?:s|ed|ion)?|incorrect|wrong|erroneous|inaccurate|mistaken|in error|"
@@ -513,6 +516,10 @@ class ClaimFrame:
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
             to 180"): a level stated with no change and no period of the claim ("it has 22
             employees", at some other time) does not refute it.
+        is_act: Whether the claim is about a named agent's act of judging something untrue
+            ("Postma disproved the greenhouse effect", "... has been debunked by the head of
+            the IPCC"): only a sentence that names such an act bears on it; one that states
+            the judged thing is about that thing, not the act (``agent_denials``).
         name_words: The claim's capitalised names as written, without those whose every
             term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
             term's).
@@ -538,6 +545,7 @@ class ClaimFrame:
     targets: tuple[bool, ...] = ()
     is_projection: bool = False
     is_conditional: bool = False
+    is_act: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -887,7 +895,7 @@ def parse_claim_frame(
         names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
-            _NEG_RE.search(unnamed.replace("without", " "))
+            _NEG_RE.search(unnamed)
             or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
         ),
         is_reversal=is_reversal,
@@ -900,6 +908,7 @@ def parse_claim_frame(
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
+        is_act=agent_judges,
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
         ),
@@ -924,11 +933,11 @@ class SentenceFrame:
     time: TimeFrame
     quarter_time: TimeFrame
     months: frozenset[int]
-    _cues: tuple[list[int], list[str], list[int], list[int], bool, bool] | None = None
+    _cues: tuple[list[int], list[str], list[int], list[int], list[int], bool] | None = None
     raw: str = ""
     quantities: list[Figure] | None = None
 
-    def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], bool, bool]:
+    def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], list[int], bool]:
         if self._cues is None:
             c = _concepts()
             words = list(_WORD_RE.finditer(self.folded))
@@ -937,7 +946,7 @@ class SentenceFrame:
                 [c.get(stem(m.group(0)), stem(m.group(0))) for m in words],
                 [m.start() for m in _NEG_RE.finditer(self.folded)],
                 [m.start() for m in _PLAN_RE.finditer(self.folded)],
-                bool(_DENIAL_RE.search(self.folded)),
+                _denials(self.folded),
                 bool(_ATTRIB_RE.search(self.folded)),
             )
         return self._cues
@@ -963,9 +972,14 @@ class SentenceFrame:
         return self._read_cues()[3]
 
     @property
+    def denial_at(self) -> list[int]:
+        """Character offsets of denial and correction cues that are not themselves negated."""
+        return self._read_cues()[4]
+
+    @property
     def has_denial(self) -> bool:
         """Whether the sentence denies or corrects something."""
-        return self._read_cues()[4]
+        return bool(self._read_cues()[4])
 
     @property
     def has_attrib(self) -> bool:
@@ -1077,14 +1091,33 @@ def _units_agree(cf: Figure, sf: Figure) -> bool:
 _WORD_RE = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+_NEGATED_DENIAL_RE = re.compile(r"(?:\b(?:not|never|no)|n't)\s+(?:\w+\s+)?$")
+"""A negation just before a denial cue ("does not refute", "never denied", "is not wrong"): the
+denial is itself denied, which asserts, not denies."""
+
+_CLAUSE_END_RE = re.compile(r"[;:(\u2013\u2014]|\s-\s")
+"""Marks that end a clause inside a sentence (semicolon, colon, bracket, dash): a denial cue's
+object does not reach past them ("deny them\u2014an ideological phenomenon called climate change
+denial")."""
+
+
+def _denials(folded: str) -> list[int]:
+    """Character offsets of the denial cues of a sentence that are not negated themselves."""
+    return [
+        m.start() for m in _DENIAL_RE.finditer(folded)
+        if not _NEGATED_DENIAL_RE.search(folded[max(0, m.start() - 24) : m.start()])
+    ]
+
+
 def _cue_before(
     s: SentenceFrame, cues: Sequence[int], targets: frozenset[str], window: int,
-    extra: Sequence[int] = (),
+    extra: Sequence[int] = (), *, in_clause: bool = False,
 ) -> bool:
     """Whether a cue (character offset) stands within ``window`` words before a target.
 
     Targets are the sentence's words whose concept is in ``targets`` and the character
-    offsets in ``extra`` (figures).
+    offsets in ``extra`` (figures). With ``in_clause``, no clause end (``_CLAUSE_END_RE``)
+    may stand between the cue and the target.
     """
     if not cues:
         return False
@@ -1094,7 +1127,9 @@ def _cue_before(
     for c in cues:
         ci = bisect_right(s.starts, c)
         for h in hits:
-            if h > c and bisect_right(s.starts, h) - ci <= window:
+            if h > c and bisect_right(s.starts, h) - ci <= window and not (
+                in_clause and _CLAUSE_END_RE.search(s.folded, c, h)
+            ):
                 return True
     return False
 
@@ -1251,6 +1286,8 @@ def judge_frames(
         p = _share(pred, s.concept_set) if pred else 0.0
         if not (pred_keys & s.concept_set) and not frame.figures:
             continue
+        if frame.is_act and not (_CLAIM_DENIAL_RE.search(s.folded) or s.has_attrib):
+            continue  # states the judged thing, not the agent's act of judging it
         if frame.figures:
             if s.quantities is None:
                 s.quantities = _quantities(s.folded)
@@ -1391,8 +1428,7 @@ def judge_frames(
                 or (frame_share >= cfg.predicate_support and bool(pred_here))
             )
         denies = has_denial and _cue_before(
-            s, [m.start() for m in _DENIAL_RE.finditer(s.folded)], pred_here,
-            2 * cfg.scope_window, fig_at,
+            s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
         )
         if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
             not strict

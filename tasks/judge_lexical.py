@@ -1160,7 +1160,7 @@ class LexicalJudge:
             return result(Stance.NEUTRAL, f"best sentence covers {rel:.0%} of the claim")
         polarity = "" if same_polarity else "negation on one side only"
 
-        def on_frame(stance: Stance, why: str) -> JudgeResult:
+        def on_frame(stance: Stance, why: str, *, word_level: bool = word_level) -> JudgeResult:
             # A negation, antonym or other value read on word sets decides when the sentence
             # names the claim's subject or one of its names; otherwise only when the claim's
             # frame, read in the passage, bears it out (same predicate, quantity and period).
@@ -1191,7 +1191,10 @@ class LexicalJudge:
         if cov < cfg.relevance_floor:
             return result(Stance.NEUTRAL, f"best sentence covers {cov:.0%} of the claim")
         if not same_polarity and cov >= cfg.negation_floor:
-            return on_frame(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim")
+            # found by search, a negation read on word sets may negate another predicate of
+            # the sentence ("the second law defines ... can never decrease"): the frame decides
+            return on_frame(Stance.REFUTES, f"{polarity}; covers {cov:.0%} of the claim",
+                            word_level=word_level or found)
         if framed is not None:
             # The claim's measured figure (money, percent, a unit) is not stated for its
             # quantity in the passage: no support (a refutation read above stands).
@@ -1307,10 +1310,31 @@ _DENIAL_WORD_RE = re.compile(
 
 
 _AGENT_JUDGES_RE = re.compile(
-    r"^\W*(?:the\s+)?(?:[A-Z][\w\-]*\s+){1,5}(?:\w+\s+){0,2}?"
+    r"^\W*(?:[Tt]he\s+)?(?!(?:The|A|An|This|That)\s+[a-z])(?:[A-Z][\w\-]*\s+){1,5}"
+    r"(?:\w+\s+){0,2}?"
     r"(?i:disprov\w*|debunk\w*|refut\w*|retract\w*|calls?|called|says?|said|claims?|"
     r"claimed|argues?|argued|(?:was|were|is|are)\s+(?:wrong|mistaken|incorrect))\b"
 )
+"""A claim that opens with a name (not an article before a common noun: "The claim that ...")
+followed by its act of judging something untrue."""
+
+_AGENT_PASSIVE_RE = re.compile(
+    r"\b(?:disprov\w*|debunk\w*|refut\w*|retract\w*|dismiss\w*|rejected)\s+by\s+"
+    r"(?!far\b|now\b)\S"
+)
+"""The same act in the passive with a named agent ("has been debunked by the head of ...")."""
+
+_AGENT_ACTIVE_RE = re.compile(
+    r"\b(?!(?:is|are|was|were|be|been|being|has|have|had)\s)\w+\s+(?:\w+ly\s+)?"
+    r"(?:disprov(?:e|es|ed|ing)|debunk(?:s|ed|ing)?|refut(?:e|es|ed|ing)|"
+    r"retract(?:s|ed|ing)?|den(?:y|ies|ied|ying))\s+(?:the\s+|a\s+|an\s+|its\s+|his\s+|"
+    r"her\s+|their\s+)?\w",
+    re.I,
+)
+"""The same act in the active voice, with any subject ("The panel was forced to retract a
+statement ...", "a study that totally debunks the whole concept of ..."): the verb has an
+object after it and no auxiliary of the passive before it ("has been disproven" negates what it
+is said of)."""
 
 
 def _agent_denials(claim: str) -> int:
@@ -1327,8 +1351,19 @@ def _agent_denials(claim: str) -> int:
     0
     >>> _agent_denials("The closure of the Tarsel plant in Orrin is a myth.")
     0
+    >>> _agent_denials("The claim that 97 percent agree has been debunked by the IPCC's head.")
+    1
+    >>> _agent_denials("The claim that 97 percent agree has been debunked.")
+    0
+    >>> _agent_denials("The panel was forced to retract a statement in its 2007 report.")
+    1
+    >>> _agent_denials("97% consensus on human-caused global warming has been disproven.")
+    0
     """
-    if not _AGENT_JUDGES_RE.match(claim):
+    if not (
+        _AGENT_JUDGES_RE.match(claim) or _AGENT_PASSIVE_RE.search(claim)
+        or _AGENT_ACTIVE_RE.search(claim)
+    ):
         return 0
     return len(_DENIAL_WORD_RE.findall(claim))
 

@@ -14,9 +14,11 @@ from typing import Any
 __all__ = [
     "DISPLAY_CHARS",
     "UntrustedJSONError",
+    "describe_json_error",
     "display_text",
     "find_lone_surrogate",
     "loads_untrusted_json",
+    "looks_binary",
     "strip_control_chars",
 ]
 
@@ -32,8 +34,61 @@ DISPLAY_CHARS = 200
 """Characters of one untrusted field shown in the terminal (a table cell, a note)."""
 
 
+SNIFF_CHARS = 65_536
+"""Characters of a text's head that :func:`looks_binary` inspects (64 Ki: a bounded cost for a
+file of any size; binary junk shows in its first bytes)."""
+
+NOT_TEXT_SHARE = 1 / 20
+"""Share of replaced or control characters in a text's head above which it is not text: binary
+data, or another encoding than the one it was decoded with. One in twenty: ``verify``'s rule
+since it first refused binary input; real text has next to none (a stray byte or two)."""
+
+
+def looks_binary(text: str) -> bool:
+    r"""Tell whether decoded text is binary data rather than text.
+
+    Counts U+FFFD (bytes that did not decode) and control characters other than tab, newline,
+    carriage return and form feed in the first :data:`SNIFF_CHARS` characters.
+
+    Args:
+        text: The decoded text (bytes decoded with ``errors="replace"``).
+
+    Returns:
+        True when more than :data:`NOT_TEXT_SHARE` of that head is such characters.
+
+    >>> looks_binary("All 12 tests pass.\n"), looks_binary("PK\x03\x04\x00\x00\ufffd\ufffd")
+    (False, True)
+    """
+    head = text[:SNIFF_CHARS]
+    bad = sum(1 for c in head if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    return bad > len(head) * NOT_TEXT_SHARE
+
+
 class UntrustedJSONError(ValueError):
     """JSON text that cannot be parsed safely (malformed, nested too deep, a huge integer)."""
+
+
+def describe_json_error(exc: json.JSONDecodeError) -> str:
+    r"""Say what is wrong with JSON text and where: ``<reason> at [line L, ]column C``.
+
+    Some of ``json``'s reasons end in "at" ("Unterminated string starting at"); it is not
+    repeated. The line is given for text of several lines only.
+
+    >>> try:
+    ...     json.loads('{"a": "x')
+    ... except json.JSONDecodeError as exc:
+    ...     describe_json_error(exc)
+    'Unterminated string starting at column 7'
+    >>> try:
+    ...     json.loads('[1,\n 2,,]')
+    ... except json.JSONDecodeError as exc:
+    ...     describe_json_error(exc)
+    'Expecting value at line 2, column 4'
+    """
+    reason = exc.msg.removesuffix(" at").rstrip()
+    multiline = "\n" in (exc.doc or "").rstrip("\n")
+    where = f"line {exc.lineno}, column {exc.colno}" if multiline else f"column {exc.colno}"
+    return f"{reason} at {where}"
 
 
 def loads_untrusted_json(text: str | bytes, *, strict: bool = True) -> Any:
@@ -64,7 +119,7 @@ def loads_untrusted_json(text: str | bytes, *, strict: bool = True) -> Any:
     try:
         return json.loads(text, strict=strict)
     except json.JSONDecodeError as exc:
-        raise UntrustedJSONError(f"not JSON ({exc.msg} at column {exc.colno})") from None
+        raise UntrustedJSONError(f"not JSON ({describe_json_error(exc)})") from None
     except RecursionError:
         raise UntrustedJSONError("nested too deeply to parse") from None
     except ValueError as exc:  # e.g. "Exceeds the limit (4300 digits) for integer ..."
@@ -73,11 +128,11 @@ def loads_untrusted_json(text: str | bytes, *, strict: bool = True) -> Any:
 
 
 def find_lone_surrogate(value: Any, *, _depth: int = 0) -> bool:
-    """Whether a parsed JSON value holds a lone UTF-16 surrogate (``"\\ud800"``) in any string.
+    r"""Whether a parsed JSON value holds a lone UTF-16 surrogate (``"\ud800"``) in any string.
 
     Such a string cannot be encoded as UTF-8, so it could never be stored.
 
-    >>> find_lone_surrogate({"t": ["ok", "a\\ud800"]}), find_lone_surrogate("fine")
+    >>> find_lone_surrogate({"t": ["ok", "a\ud800"]}), find_lone_surrogate("fine")
     (True, False)
     """
     if isinstance(value, str):
@@ -93,7 +148,7 @@ def find_lone_surrogate(value: Any, *, _depth: int = 0) -> bool:
 
 
 def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]:
-    """Remove terminal escape sequences and control characters; return ``(text, n_removed)``.
+    r"""Remove terminal escape sequences and control characters; return ``(text, n_removed)``.
 
     Removed: ANSI escape sequences whole (``ESC[2J`` goes, not just its ``ESC``), C0 controls
     (NUL, BEL, BS, ESC …), DEL and C1 controls. Tab, line feed and carriage return are kept when
@@ -102,14 +157,14 @@ def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]
 
     Args:
         text: The text.
-        multiline: Keep ``\\t``, ``\\n`` and ``\\r``.
+        multiline: Keep ``\t``, ``\n`` and ``\r``.
 
     Returns:
         The cleaned text and the number of characters removed (escape sequences count whole).
 
-    >>> strip_control_chars("Title\\x00 \\x1b[2Jnow")
+    >>> strip_control_chars("Title\x00 \x1b[2Jnow")
     ('Title now', 5)
-    >>> strip_control_chars("a\\tb\\nc", multiline=False)
+    >>> strip_control_chars("a\tb\nc", multiline=False)
     ('a b c', 0)
     """
     n = 0
@@ -135,14 +190,14 @@ def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]
 
 
 def display_text(value: Any, *, limit: int = DISPLAY_CHARS) -> str:
-    """Return untrusted text fit for a terminal: one line, no escapes or controls, cut.
+    r"""Return untrusted text fit for a terminal: one line, no escapes or controls, cut.
 
     Control characters and escape sequences are removed, bidirectional overrides dropped, line
     breaks and runs of spaces collapsed to one space, and text over ``limit`` characters cut
     with ``… (+N chars)``. Rich markup is *not* escaped here (callers printing through rich
     wrap the result in ``rich.markup.escape``).
 
-    >>> display_text("a\\x1b[31mred\\n\\nline " + "x" * 300, limit=20)
+    >>> display_text("a\x1b[31mred\n\nline " + "x" * 300, limit=20)
     'ared line xxxxxxxxxx… (+290 chars)'
     """
     if value is None:

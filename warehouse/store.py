@@ -262,7 +262,9 @@ class Warehouse:
         paths: The home (see ``affidavit.warehouse.home.resolve_home``).
 
     Raises:
-        WarehouseError: When the home was written by a newer layout version.
+        WarehouseError: When the home was written by a newer layout version, or its object
+            store cannot be used (one line naming the home and the ``AWS_*`` variables to set,
+            see ``affidavit.warehouse.object_store``).
     """
 
     def __init__(self, paths: HomePaths) -> None:
@@ -270,7 +272,15 @@ class Warehouse:
         self.staging = self.paths.tables / STAGING_DIR
         self.n_swept = 0
         self.fs = object_store(paths.url) if paths.url else None
-        self._init_layout()
+        try:
+            self._init_layout()
+        except Exception as exc:
+            from affidavit.warehouse.object_store import object_store_error_message
+
+            message = object_store_error_message(exc, paths.url) if paths.url else None
+            if message is None:
+                raise
+            raise WarehouseError(message) from exc
 
     # -- layout ---------------------------------------------------------------------------
     def _read_meta(self) -> dict[str, Any]:

@@ -154,3 +154,14 @@ def test_text_over_verifys_limit_is_refused_before_any_run(tmp_path):
     assert res.exit_code == EXIT_ERROR, res.output
     assert "run --claims" in res.output
     assert not (tmp_path / "h").exists()  # refused before a run (or a home) was started
+
+
+@pytest.mark.parametrize("target", ["ftp://example.org/page.html", "file:///etc/hostname",
+                                    "gopher://example.org/1"])
+def test_source_of_an_unsupported_scheme_names_the_supported_ones(tmp_path, target):
+    res = _invoke(["source", target, "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR
+    line = " ".join(res.output.split())
+    assert f"{target.split(':')[0]}:// scheme is not supported" in line
+    assert "http:// or https://" in line
+    assert "no such file" not in line

@@ -406,3 +406,64 @@ def test_a_line_count_is_not_a_record_count_when_a_header_row_is_shown(
                      "order_id,total,currency\n9001,12.50,EUR\n9002,8.00,EUR\n")))
     [out] = audit_lexical([rec])
     assert [c.label for c in out.claims] == [label], out.claims[0].reason
+
+
+PYTEST_FAILED = "tests/test_cli.py ..........F.\n\n1 failed, 11 passed in 0.52s\n"
+
+
+@pytest.mark.parametrize(
+    ("answer", "outputs"),
+    [
+        ("All 12 tests pass.", ("11 passed, 1 failed in 0.52s\n",)),
+        ("All tests pass.", (PYTEST_FAILED,)),
+        ("Every test passed.", ("Tests: 1 failed, 11 passed, 12 total\n",)),
+        ("The whole suite passes.", ("test result: FAILED. 11 passed; 1 failed; 0 ignored\n",)),
+        ("All 42 tests passed.", ("Ran 42 tests in 0.31s\n\nFAILED (failures=2)\n",)),
+        ("No tests failed.", ("  11 passing (40ms)\n  1 failing\n",)),
+        ("12 tests passed.", (PYTEST_FAILED,)),
+        ("3 tests failed.", ("2 failed, 131 passed, 4 skipped in 12.48s\n",)),
+    ],
+    ids=["all-n-pass", "all-pass", "jest", "cargo", "unittest", "mocha-none-failed",
+         "pass-count", "fail-count"],
+)
+def test_a_test_outcome_the_run_counts_otherwise_is_contradicted(answer: str,
+                                                                 outputs: tuple[str, ...]):
+    rec = AuditRecord("r", answer, tuple(EvidenceItem("shell", "pytest -q", o) for o in outputs))
+    [out] = audit_lexical([rec])
+    [claim] = out.claims
+    assert claim.label is AuditLabel.CONTRADICTED, claim.reason
+    assert claim.anchor in ("EXACT", "NORMALIZED")
+    assert claim.quote in outputs[0]
+
+
+@pytest.mark.parametrize(
+    ("answer", "outputs"),
+    [
+        ("All 42 tests pass.", ("40 passed, 2 skipped in 3.02s\n",)),  # skipped: overstated
+        ("40 of the 42 tests pass.", ("40 passed, 2 skipped in 3.02s\n",)),
+        ("All 12 tests pass.", ("12 passed, 2 xfailed in 1.10s\n",)),
+        ("The 2 new tests pass.", ("40 passed in 0.52s\n",)),
+        ("All tests in tests/test_auth.py pass.", (PYTEST_FAILED,)),
+        ("Not all tests pass.", (PYTEST_FAILED,)),
+        ("All tests pass now.", (PYTEST_FAILED, "12 passed in 0.40s\n")),  # after the fix
+        ("No tests failed.", ("12 passed, 0 failed\n",)),
+        ("The suite ran with 2 failures.", ("2 failed, 131 passed, 4 skipped in 12.48s\n",)),
+        ("Two tests failed.", ("40 passed, 2 failed in 0.52s\n",)),
+    ],
+    ids=["skipped", "part-of", "xfailed", "a-part", "a-file", "negated", "a-later-run",
+         "zero-failed", "same-failures", "number-word"],
+)
+def test_a_test_outcome_the_run_agrees_with_is_not_contradicted(answer: str,
+                                                                outputs: tuple[str, ...]):
+    rec = AuditRecord("r", answer, tuple(EvidenceItem("shell", "pytest -q", o) for o in outputs))
+    [out] = audit_lexical([rec])
+    assert all(c.label is not AuditLabel.CONTRADICTED for c in out.claims), [
+        (c.text, c.reason) for c in out.claims]
+
+
+def test_a_linters_errors_are_not_failed_tests() -> None:
+    rec = AuditRecord("r", "All tests pass.", (
+        EvidenceItem("shell", "npm run lint", "✖ 3 problems (3 errors, 0 warnings)\n"),
+        EvidenceItem("shell", "npm test", "Tests: 12 passed, 12 total\n")))
+    [out] = audit_lexical([rec])
+    assert out.claims[0].label is not AuditLabel.CONTRADICTED, out.claims[0].reason

@@ -737,5 +737,49 @@ def test_an_empty_claim_is_a_skip_with_a_note(tmp_path) -> None:
     rows, skips, messages = read_claims_file(path)
     assert len(rows) == 1
     assert skips["empty_text"] == 2
-    assert any("record 2: the claim is empty" in m for m in messages)
-    assert any("record 3: the claim is empty" in m for m in messages)
+    assert any("line 2: the claim is empty" in m for m in messages)
+    assert any("line 3: the claim is empty" in m for m in messages)
+
+
+def test_jsonl_notes_give_the_file_line_blank_lines_counted(tmp_path) -> None:
+    from affidavit.tasks.claims import read_claims_file
+
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"claim": "The Orrin bridge opened in 2024."}\n\n\n'
+                    '{"claim": "   "}\n\n{"claim": 7}\n', encoding="utf-8")
+    rows, skips, messages = read_claims_file(path)
+    assert len(rows) == 1
+    assert skips["empty_text"] == 1
+    assert skips["wrong_type"] == 1
+    assert any("claims.jsonl: line 4: the claim is empty" in m for m in messages), messages
+    assert any("claims.jsonl: line 6: claim is a int" in m for m in messages), messages
+
+
+def test_a_record_without_the_text_column_is_a_skip_with_a_note_naming_its_keys(tmp_path):
+    from affidavit.tasks.claims import read_claims_file
+
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"claim": "The Orrin bridge opened in 2024."}\n\n'
+                    '{"text": "The Elm tunnel closed in 2019.", "id": "b"}\n', encoding="utf-8")
+    rows, skips, messages = read_claims_file(path)
+    assert [r["text"] for r in rows] == ["The Orrin bridge opened in 2024."]
+    assert skips["missing_text"] == 1
+    note = next(m for m in messages if "line 3" in m)
+    assert "'claim'" in note
+    assert "id, text" in note
+    assert note.endswith("skipped")
+
+
+def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
+    from affidavit.tasks.claims import read_claims_file
+
+    csv_path = tmp_path / "claims.csv"
+    csv_path.write_text('claim,id\n"The Orrin bridge\nopened in 2024.",1\n"  ",2\n',
+                        encoding="utf-8")
+    _, _, messages = read_claims_file(csv_path)
+    assert any("claims.csv: line 4: the claim is empty" in m for m in messages), messages
+    json_path = tmp_path / "claims.json"
+    json_path.write_text('[{"claim": "The Orrin bridge opened in 2024."}, {"claim": ""}]',
+                         encoding="utf-8")
+    _, _, messages = read_claims_file(json_path)
+    assert any("claims.json: record 2: the claim is empty" in m for m in messages), messages

@@ -15,7 +15,10 @@ from affidavit.flows import cli
 
 FIRST_LINE_PROBE = """
 import sys
-sys.argv = ["affidavit", "run", "--claims", "claims.jsonl", "--home", sys.argv[1]]
+claims = sys.argv[1] + "/claims.jsonl"
+with open(claims, "w", encoding="utf-8") as fh:
+    fh.write('{"claim": "The Lumen Bridge opened on 14 May 2024."}' + chr(10))
+sys.argv = ["affidavit", "run", "--claims", claims, "--home", sys.argv[1] + "/h"]
 from affidavit.flows import cli
 
 def probe(what):

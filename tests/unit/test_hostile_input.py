@@ -65,6 +65,41 @@ def test_loads_untrusted_json_has_one_error_type():
             loads_untrusted_json(bad)
 
 
+def test_json_error_notes_say_where_once(tmp_path):
+    path = tmp_path / "broken.jsonl"
+    path.write_text(json.dumps({"id": "1", "text": GOOD}) + "\n"
+                    + '{"id": "2", "text": "a \x01 control"}\n'
+                    + '{"id": "3", "text": "never closed}', encoding="utf-8")
+    batch = _all(read_dump(path))
+    assert batch.skips["bad_json_line"] == 2
+    notes = [m for m in batch.messages if "not JSON" in m]
+    assert any("line 2: not JSON (Invalid control character at column 24)" in m
+               for m in notes), notes
+    assert any("line 3: not JSON (Unterminated string starting at column 21)" in m
+               for m in notes), notes
+    assert not any(" at at " in m for m in batch.messages)
+    doc = tmp_path / "broken.json"
+    doc.write_text('[\n {"id": "1",\n  "text": "never closed}\n]', encoding="utf-8")
+    batch = _all(read_dump(doc))
+    assert any("not JSON (Invalid control character at line 3, column 25)" in m
+               for m in batch.messages), batch.messages
+
+
+def test_sessions_file_lines_nested_too_deep_are_counted_skips(tmp_path):
+    from affidavit.tasks.audit import read_sessions
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_text(json.dumps({"id": "a", "answer": GOOD, "evidence": []}) + "\n"
+                    + '{"id": "deep", "answer": ' + "[" * 100_000 + "]" * 100_000 + "}\n"
+                    + '{"id": "b", "answer": "open string}', encoding="utf-8")
+    records, skips, notes = read_sessions(path)
+    assert [r.record_id for r in records] == ["a"]
+    assert skips["bad_json"] == 2
+    assert any("line 2: invalid JSON: nested too deeply" in n for n in notes), notes
+    assert any("line 3: invalid JSON: not JSON (Unterminated string starting at column 23)"
+               in n for n in notes), notes
+
+
 # ------------------------------------------------------------------------------ wrong types
 @pytest.mark.parametrize(("field", "value"), [
     ("text", 12345), ("text", ["a", "list"]), ("text", {"an": "object"}), ("title", {"x": 1}),

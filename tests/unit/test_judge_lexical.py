@@ -806,3 +806,78 @@ def test_posts_are_jobs_not_hearsay() -> None:
     judge = LexicalJudge()
     assert judge.judge_batch([(claim, jobs)], found=True)[0].stance is Stance.SUPPORTS
     assert judge.judge_batch([(claim, online)], found=True)[0].stance is not Stance.SUPPORTS
+
+
+_SURVEY_PAD = (
+    " The survey office in Brell publishes its figures every March."
+    " Its staff of 40 count the herds by air."
+)
+
+
+def test_a_denial_that_is_itself_negated_is_no_denial() -> None:
+    # "do not refute the long-term decline" asserts the decline: it never refutes a claim
+    # about it (Climate-FEVER: "... but does not refute long-term climate change trends")
+    claim = "The caribou decline on Brell Island is because of the Tessa drought."
+    doc = (
+        "Winter storms on Brell Island can appear to slow down herd growth over short periods,"
+        " but do not refute the long-term caribou decline." + _SURVEY_PAD
+        + " The Tessa drought lasted from 2010 to 2014."
+    )
+    for found in (True, False):
+        r = LexicalJudge().judge_batch([(claim, doc)], found=found)[0]
+        assert r.stance is not Stance.REFUTES, r.rationale
+
+
+def test_denial_cues_negated_or_past_a_clause_end_do_not_reach_the_predicate() -> None:
+    from affidavit.tasks import judge_frame as jf
+
+    text = "Critics still dismiss them; the council renamed the festival in May."
+    s = jf.parse_doc_frames(text, [(0, len(text))]).sentences[0]
+    assert s.has_denial
+    renamed = frozenset(c for c in s.word_concepts if c.startswith("renam"))
+    assert renamed
+    # the denial's object ends at the semicolon: "them", not the renaming after it
+    assert not jf._cue_before(s, s.denial_at, renamed, 12, in_clause=True)
+    assert jf._cue_before(s, s.denial_at, renamed, 12)  # read on words alone it would reach
+    assert jf._denials("it does not refute the trend") == []
+    assert jf._denials("the ministry never denied the report") == []
+    assert jf._denials("the ministry denied the report") != []
+
+
+def test_without_in_a_sentence_is_a_condition_not_a_negation() -> None:
+    from affidavit.tasks import judge_frame as jf
+
+    text = "Its atmosphere warms the surface above what it would be without the atmosphere."
+    s = jf.parse_doc_frames(text, [(0, len(text))]).sentences[0]
+    assert s.neg_at == []
+    text = "The surface would not be warm."
+    assert jf.parse_doc_frames(text, [(0, len(text))]).sentences[0].neg_at != []
+
+
+def test_a_negation_read_on_words_in_a_found_document_needs_the_frame() -> None:
+    # a short passage whose "never" negates another predicate than the claim's: given as
+    # evidence it refutes on words; found by search only the claim's frame could make it so
+    claim = "According to the Brenna accord such a pipeline can never exist."
+    doc = (
+        "The Brenna accord defines the existence of a levy that describes who pays for each"
+        " pipeline and how much."
+    )
+    given = LexicalJudge().judge_batch([(claim, doc)])[0]
+    found = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert given.stance is Stance.REFUTES, given.rationale
+    assert found.stance is not Stance.REFUTES, found.rationale
+
+
+def test_an_agents_act_of_debunking_is_not_supported_by_the_debunked_figure() -> None:
+    # "X has been debunked by the head of the board" is about the head's act: a sentence that
+    # states X (the figure) neither supports nor refutes it
+    claim = (
+        "The claim that 97 percent of Norland's doctors back the reform has been debunked by"
+        " the head of the Norland Medical Board."
+    )
+    doc = (
+        "Norland's doctors were surveyed in 2021 for the Norland Medical Board." + _SURVEY_PAD
+        + " A survey found that 97 percent of Norland's doctors back the reform."
+    )
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.NEUTRAL, r.rationale

@@ -96,7 +96,10 @@ def test_cli_refuses_an_unsupported_home_url_in_one_line_and_writes_nothing(tmp_
 
 
 def test_read_only_commands_and_bad_arguments_import_no_prefect(tmp_path):
+    from affidavit.warehouse.store import Warehouse
+
     home = str(tmp_path / "h")
+    Warehouse(resolve_home(home))  # an empty home
     res = _cli(["verdicts", "--home", home], tmp_path)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip().endswith("NO_PREFECT")
@@ -108,6 +111,28 @@ def test_read_only_commands_and_bad_arguments_import_no_prefect(tmp_path):
     assert res.returncode == 2
     assert "unknown mode" in res.stderr
     assert res.stdout.strip().endswith("NO_PREFECT")
+
+
+@pytest.mark.parametrize("command", [["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"]])
+def test_read_only_commands_refuse_a_home_that_does_not_exist_and_create_nothing(tmp_path,
+                                                                                 command):
+    home = tmp_path / "nowhere"
+    res = _cli([*command, "--home", str(home)], tmp_path)
+    assert res.returncode == 1
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert f"no affidavit home at {home}" in lines[0]
+    assert res.stdout.strip().endswith("NO_PREFECT")
+    assert not home.exists()
+
+
+def test_commands_that_do_not_use_the_home_create_none(tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>T</title></head><body><p>Text.</p></body></html>")
+    res = _cli(["source", str(page), "--json"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert not (tmp_path / ".affidavit").exists()
 
 
 def test_parse_source_reports_unreadable_sources_like_the_driver(tmp_path):

@@ -1,0 +1,142 @@
+"""Input files checked before any work starts: what the name and the first bytes tell.
+
+Commands check their input files here before Prefect starts or the home is touched, so a file
+that cannot be read is refused in one line, in about a second, with nothing written. Only the
+head of a file is read (:data:`affidavit.tasks.sanitize.SNIFF_CHARS` bytes), so a check costs
+the same for a file of any size; malformed records further in are found by the readers, and
+skipped and counted. This module imports nothing heavy (no pyarrow, Polars, DuckDB, Prefect):
+the CLI runs it before its first line of progress.
+"""
+
+from __future__ import annotations
+
+import gzip
+import zlib
+from pathlib import Path
+
+from affidavit.tasks.charset import decode_document
+from affidavit.tasks.sanitize import SNIFF_CHARS, looks_binary
+
+__all__ = [
+    "CLAIMS_FORMATS",
+    "SESSION_EXTENSIONS",
+    "check_claims_file",
+    "check_sessions_file",
+    "check_text_file",
+    "claims_format",
+]
+
+CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
+                  ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
+"""Extension of a claims file (before an optional ``.gz``) → its format."""
+
+SESSION_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines", ".json", ".parquet")
+"""Extensions of a sessions file (a ``.gz`` after the text ones is read through gzip)."""
+
+
+def _extension(path: Path) -> str:
+    """The last extension of ``path`` other than ``.gz``, lower case ('' when none)."""
+    suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
+    return suffixes[-1] if suffixes else ""
+
+
+def _head(path: Path, n_bytes: int) -> bytes:
+    """Return the first ``n_bytes`` of a file (of its gunzipped content for ``.gz``).
+
+    Raises:
+        ValueError: For a ``.gz`` file whose gzip data is broken.
+    """
+    with path.open("rb") as raw:
+        if path.suffix.lower() != ".gz":
+            return raw.read(n_bytes)
+        try:
+            with gzip.open(raw) as fh:
+                return fh.read(n_bytes)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from None
+
+
+def _existing_file(path: str | Path, what: str) -> Path:
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{p}: is a directory, not {what}")
+    if not p.is_file():
+        raise FileNotFoundError(p)
+    return p
+
+
+def claims_format(path: Path) -> str:
+    """Return the format of a claims file from its name: jsonl, json, csv or tsv.
+
+    Raises:
+        ValueError: For another extension.
+
+    >>> claims_format(Path("claims.csv.gz"))
+    'csv'
+    """
+    fmt = CLAIMS_FORMATS.get(_extension(path))
+    if fmt is None:
+        raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
+    return fmt
+
+
+def check_claims_file(path: str | Path) -> None:
+    """Refuse a claims file that cannot be read (``affidavit run --claims``).
+
+    The head is decoded as the reader decodes the file (byte-order mark, then UTF-8, else
+    Windows-1252), so text in those encodings passes.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: For a directory, an unsupported extension, broken gzip data or binary
+            data.
+    """
+    p = _existing_file(path, "a claims file")
+    claims_format(p)
+    if looks_binary(decode_document(_head(p, SNIFF_CHARS), kind="text").text):
+        raise ValueError(f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV "
+                         "or TSV")
+
+
+def check_sessions_file(path: str | Path) -> None:
+    """Refuse a sessions file that cannot be read (``affidavit audit --sessions``).
+
+    Checks the extension (:data:`SESSION_EXTENSIONS`), Parquet's magic bytes, gzip data, and
+    that a JSON or JSONL file is text (read as UTF-8, as the reader does).
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: For a directory, an unsupported extension, a ``.parquet`` file that is not
+            Parquet, broken gzip data, or binary data in a JSON or JSONL file.
+    """
+    p = _existing_file(path, "a sessions file")
+    ext = _extension(p)
+    if ext not in SESSION_EXTENSIONS:
+        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+    if ext == ".parquet":
+        if _head(p, 4) != b"PAR1":
+            raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
+        return
+    if looks_binary(_head(p, SNIFF_CHARS).decode("utf-8", "replace")):
+        raise ValueError(f"{p.name}: not text (binary data or another encoding than UTF-8): "
+                         "a sessions file is JSONL, JSON or Parquet")
+
+
+def check_text_file(path: str | Path, what: str) -> None:
+    """Refuse a file that cannot be one UTF-8 text (an answer, an evidence output, a card).
+
+    Args:
+        path: The file.
+        what: What the file is, for the message (``"evidence file"``).
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: For a directory, or binary or compressed data (see
+            :func:`affidavit.tasks.sanitize.looks_binary`).
+    """
+    p = _existing_file(path, "a file")
+    with p.open("rb") as fh:
+        head = fh.read(SNIFF_CHARS)
+    if looks_binary(head.decode("utf-8", "replace")):
+        raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
+                         f"UTF-8): {what}s are read as UTF-8 text")

@@ -1,0 +1,133 @@
+"""Bad inputs refused up front: one line, exit 1, before Prefect starts, nothing written.
+
+``PREFECT_API_URL`` points at a closed port, so a command that reached Prefect would fail
+differently ("Failed to reach API") and quickly, instead of starting a local server.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from affidavit.flows.cli import app
+
+BINARY = bytes(range(256)) * 64
+"""Every byte value: what an image, an archive or a compiled file looks like to a text reader."""
+
+
+@pytest.fixture
+def no_prefect(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # port 9: refused
+
+
+def _refused(args: list[str], home: Path) -> str:
+    res = CliRunner().invoke(app, [*args, "--home", str(home)])
+    assert res.exit_code == 1, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith("error: ")
+    assert "Failed to reach API" not in res.output
+    assert not home.exists()  # neither the home nor Prefect's folder was created
+    return lines[0]
+
+
+def test_run_with_a_missing_claims_file_is_refused_before_prefect(no_prefect, tmp_path):
+    line = _refused(["run", "--claims", str(tmp_path / "missing.jsonl")], tmp_path / "h")
+    assert "missing.jsonl: no such file" in line
+
+
+@pytest.mark.parametrize("name", ["claims.jsonl", "claims.csv", "claims.json.gz"])
+def test_run_with_a_binary_claims_file_is_refused_before_prefect(no_prefect, tmp_path, name):
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(BINARY) if name.endswith(".gz") else BINARY)
+    line = _refused(["run", "--claims", str(path)], tmp_path / "h")
+    assert f"{name}: not text" in line
+
+
+def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(no_prefect,
+                                                                                tmp_path):
+    path = tmp_path / "claims.xlsx"
+    path.write_bytes(BINARY)
+    assert "unsupported claims file format" in _refused(["run", "--claims", str(path)],
+                                                        tmp_path / "h")
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("sessions.bin", "unsupported sessions file 'sessions.bin'"),
+    ("sessions.jsonl", "sessions.jsonl: not text"),
+    ("sessions.parquet", "sessions.parquet is not a Parquet file"),
+])
+def test_audit_with_an_unreadable_sessions_file_is_refused_before_prefect(no_prefect, tmp_path,
+                                                                          name, said):
+    path = tmp_path / name
+    path.write_bytes(BINARY)
+    assert said in _refused(["audit", "--sessions", str(path)], tmp_path / "h")
+
+
+def test_audit_with_binary_evidence_is_refused_naming_the_file(no_prefect, tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("All 12 tests pass.\n", encoding="utf-8")
+    good = tmp_path / "pytest.txt"
+    good.write_text("11 passed, 1 failed in 0.52s\n", encoding="utf-8")
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(BINARY)
+    line = _refused(["audit", str(answer), "--evidence", str(good), "--evidence", str(blob)],
+                    tmp_path / "h")
+    assert f"{blob}: not text" in line
+    assert "evidence" in line
+    line = _refused(["audit", str(blob), "--evidence", str(good)], tmp_path / "h")
+    assert "answer" in line
+
+
+def test_record_from_files_refuses_binary_evidence(tmp_path):
+    from affidavit.tasks.audit import record_from_files
+
+    answer = tmp_path / "answer.txt"
+    answer.write_text("All 12 tests pass.\n", encoding="utf-8")
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(BINARY)
+    with pytest.raises(ValueError, match="not text"):
+        record_from_files(answer, [blob])
+
+
+@pytest.mark.parametrize("data", [
+    "claim\nLe pont de Lumen a ouvert le 14 mai 2024 à Corvallo, près du lycée.\n".encode("cp1252"),
+    '{"claim": "Die Brücke wurde am 14. Mai 2024 eröffnet."}\n'.encode("utf-16"),
+    '{"claim": "Die Brücke wurde am 14. Mai 2024 eröffnet."}\n'.encode(),
+])
+def test_claims_files_in_other_encodings_are_not_taken_for_binary(tmp_path, data):
+    from affidavit.tasks.input_checks import check_claims_file
+
+    path = tmp_path / ("claims.csv" if data.startswith(b"claim") else "claims.jsonl")
+    path.write_bytes(data)
+    check_claims_file(path)  # no error
+
+
+def test_checks_read_only_the_head_of_a_file(tmp_path):
+    from affidavit.tasks.input_checks import check_sessions_file
+
+    path = tmp_path / "sessions.jsonl"
+    with path.open("wb") as fh:
+        fh.write(b'{"id": "1", "answer": "ok", "evidence": []}\n' * 2000)
+        fh.write(BINARY)  # past the sniffed head: found later, as counted bad lines
+    assert os.path.getsize(path) > 65_536
+    check_sessions_file(path)
+
+
+@pytest.mark.parametrize("command", [["backfill"], ["run", "--feed"]])
+def test_inputs_that_all_do_not_exist_are_refused_before_prefect(no_prefect, tmp_path, command):
+    line = _refused([*command, str(tmp_path / "missing.xml")], tmp_path / "h")
+    assert "missing.xml: no such file" in line
+
+
+def test_a_missing_input_beside_a_readable_one_is_left_to_the_run(tmp_path):
+    from affidavit.flows.cli import _check_some_input_exists
+
+    good = tmp_path / "docs.jsonl"
+    good.write_text('{"id": "1", "text": "x"}\n', encoding="utf-8")
+    _check_some_input_exists([str(good), str(tmp_path / "missing.jsonl")])  # no refusal
+    _check_some_input_exists(["https://example.org/feed.xml"])  # a URL is polled, not checked
