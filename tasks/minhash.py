@@ -104,6 +104,12 @@ def hash_shingles(shingles: Sequence[bytes]) -> np.ndarray:
     return np.ascontiguousarray(arr).view("<u8").reshape(-1).astype(np.uint64, copy=False)
 
 
+_SHINGLES = ShingleConfig()
+"""The default shingle configuration (frozen), as a default argument."""
+_MINHASH = MinHashConfig()
+"""The default MinHash configuration (frozen), as a default argument."""
+
+
 # --------------------------------------------------------------------------- wordmix scheme
 
 _M64 = (1 << 64) - 1
@@ -415,7 +421,7 @@ def shingle_hashes_from_words(words: WordArrays, k: int) -> tuple[np.ndarray, np
 
 
 def shingle_hash_sets(
-    texts: Sequence[str], config: ShingleConfig = ShingleConfig(), *, scheme: str = "sha1"
+    texts: Sequence[str], config: ShingleConfig = _SHINGLES, *, scheme: str = "sha1"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Hash the distinct shingles of many texts.
 
@@ -445,7 +451,7 @@ def shingle_hash_sets(
 
 
 def signatures_from_hashes(
-    hashes: np.ndarray, offsets: np.ndarray, config: MinHashConfig = MinHashConfig()
+    hashes: np.ndarray, offsets: np.ndarray, config: MinHashConfig = _MINHASH
 ) -> np.ndarray:
     """Compute MinHash signatures from shingle hashes (see ``shingle_hash_sets``).
 
@@ -486,7 +492,7 @@ def signatures_from_hashes(
 
 
 def compute_signatures(
-    texts: Sequence[str], config: MinHashConfig = MinHashConfig()
+    texts: Sequence[str], config: MinHashConfig = _MINHASH
 ) -> tuple[np.ndarray, np.ndarray]:
     """Compute MinHash signatures for many texts at once.
 
