@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from affidavit.tasks.minhash import WordArrays, word_arrays
+from affidavit.tasks.minhash import Ragged, WordArrays, word_arrays
 
 __all__ = [
     "PassageConfig",
@@ -266,7 +266,7 @@ def join_shared_ngrams(grams: pl.DataFrame) -> pl.DataFrame:
 
 
 def ngram_hashes_by_doc(
-    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | None = None
+    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | Ragged | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The passage n-gram hashes of each document, as ``find_shared_passages`` forms them.
 
@@ -282,13 +282,29 @@ def ngram_hashes_by_doc(
     offsets = words.offsets
     seg = offsets
     if line_lengths is not None:
-        flat = np.fromiter((c for d in line_lengths for c in d), dtype=np.int64)
+        flat = _flat_counts(line_lengths)
         seg = np.unique(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
     h, starts = _ngram_hashes(words.hashes, seg, n)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     out = np.zeros(len(offsets), dtype=np.int64)
     np.cumsum(np.bincount(doc, minlength=len(offsets) - 1), out=out[1:])
     return h, out
+
+
+def _count_dtype(n: int) -> type:
+    """The narrowest of int32 and int64 that holds every count up to ``n``.
+
+    For per-word running counts over the concatenated documents: 4 bytes a word instead of 8
+    below 2**31 words.
+    """
+    return np.int32 if n < np.iinfo(np.int32).max else np.int64
+
+
+def _flat_counts(lists: Sequence[Sequence[int]] | Ragged) -> np.ndarray:
+    """The per-document counts of ``lists`` (Python lists or a ``Ragged``), flat, int64."""
+    if isinstance(lists, Ragged):
+        return lists.values.astype(np.int64)
+    return np.fromiter((c for d in lists for c in d), dtype=np.int64)
 
 
 def _ngram_multipliers(n: int) -> np.ndarray:
@@ -329,15 +345,27 @@ def ngram_hashes_at(ids: np.ndarray, starts: np.ndarray, n: int) -> np.ndarray:
     return h
 
 
-def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+def _ngram_hashes(
+    ids: np.ndarray, offsets: np.ndarray, n: int, *, narrow: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Hash every word n-gram that lies inside one segment (document, or line when given).
 
+    Args:
+        ids: uint64 word hashes, documents concatenated.
+        offsets: int64 segment offsets.
+        n: Words per n-gram.
+        narrow: Return the starts as int32 when every position fits (``_count_dtype``): half
+            the memory of the largest arrays of a passage join, for callers that keep only a
+            few of them.
+
     Returns:
-        ``(hashes, starts)``: uint64 hashes and int64 global start positions of valid n-grams.
+        ``(hashes, starts)``: uint64 hashes and int64 (int32 with ``narrow``) global start
+        positions of valid n-grams.
     """
     total = len(ids)
+    s_dtype = _count_dtype(total) if narrow else np.int64
     if total < n:
-        return np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        return np.zeros(0, np.uint64), np.zeros(0, s_dtype)
     m = total - n + 1
     mult = _ngram_multipliers(n)
     hs, ss = [], []
@@ -355,7 +383,7 @@ def _ngram_hashes(ids: np.ndarray, offsets: np.ndarray, n: int) -> tuple[np.ndar
         doc_of = np.searchsorted(offsets, starts, side="right") - 1
         valid = starts + n <= offsets[doc_of + 1]
         hs.append(h[valid])
-        ss.append(starts[valid])
+        ss.append(starts[valid].astype(s_dtype))
     return np.concatenate(hs), np.concatenate(ss)
 
 
@@ -542,7 +570,7 @@ def _echoed(
         n_same = same[:, side].sum(axis=1)
         echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
     if quoted_word is not None:
-        qcum = np.zeros(len(ids) + 1, dtype=np.int64)
+        qcum = np.zeros(len(ids) + 1, dtype=_count_dtype(len(ids)))
         np.cumsum(quoted_word, out=qcum[1:])
 
         def exact_quote(a: np.ndarray, b: np.ndarray, lo_doc: np.ndarray, hi_doc: np.ndarray
@@ -589,7 +617,7 @@ def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
     out = np.zeros(len(hashes), dtype=bool)
     parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
     bits = max(1, int(np.ceil(np.log2(parts))))
-    top = hashes >> np.uint64(64 - bits)
+    top = (hashes >> np.uint64(64 - bits)).astype(np.uint8)  # bits <= 6
     for p in range(1 << bits):
         idx = np.flatnonzero(top == p)
         if len(idx) == 0:
@@ -614,7 +642,7 @@ def _template_starts(
         and ``host`` (int64 code).
     """
     none = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.Int64})
-    hashes, starts = _ngram_hashes(ids, offsets, m)
+    hashes, starts = _ngram_hashes(ids, offsets, m, narrow=True)
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64), none
     # a template is in at least template_min_docs documents, so it occurs at least as often:
@@ -675,11 +703,11 @@ def find_shared_passages(
     config: PassageConfig = PassageConfig(),
     clusters: np.ndarray | None = None,
     rank: np.ndarray | None = None,
-    line_lengths: Sequence[Sequence[int]] | None = None,
+    line_lengths: Sequence[Sequence[int]] | Ragged | None = None,
     new_mask: np.ndarray | None = None,
     min_chars: int = 0,
-    sentence_lengths: Sequence[Sequence[int]] | None = None,
-    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | None = None,
+    sentence_lengths: Sequence[Sequence[int]] | Ragged | None = None,
+    quoted_ranges: Sequence[Sequence[tuple[int, int]]] | Ragged | None = None,
     min_sentence_words: int = 1,
     known_bad: np.ndarray | None = None,
     known_unsettled: np.ndarray | None = None,
@@ -761,13 +789,11 @@ def find_shared_passages(
         rank = np.arange(n_docs, dtype=np.int64)
     words = words_per_doc if isinstance(words_per_doc, WordArrays) else word_arrays(words_per_doc)
     ids, offsets = words.hashes, words.offsets
-    lengths = words.lengths.astype(np.int64)
+    lengths = words.lengths  # int32; summed into int64 (``cum``)
     n = config.ngram_words
     seg_offsets = offsets
     if line_lengths is not None:
-        flat_lines = np.fromiter(
-            (c for doc_lines in line_lengths for c in doc_lines), dtype=np.int64
-        )
+        flat_lines = _flat_counts(line_lengths)
         seg_offsets = np.concatenate([[0], np.cumsum(flat_lines)]).astype(np.int64)
         if seg_offsets[-1] != offsets[-1]:
             raise ValueError("line_lengths must sum to each document's word count")
@@ -775,7 +801,7 @@ def find_shared_passages(
     if ngrams is not None:
         hashes, starts = ngrams
     else:
-        hashes, starts = _ngram_hashes(ids, seg_offsets, n)
+        hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
     if config.sample_mod > 1:
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
@@ -789,16 +815,20 @@ def find_shared_passages(
     if judge is not None:
         doc_all = np.searchsorted(offsets, starts, side="right") - 1
         judged = np.unique(hashes[judge[doc_all]])
-        judged_h = pl.Series("h", np.setdiff1d(judged, settled), dtype=pl.UInt64)
+        # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
+        judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
     # n-grams known to be furniture, and not judged again here, cover their words wherever
     # they stand (before any count)
     known = settled
     if known_unsettled is not None and len(known_unsettled):
         undone = known_unsettled.astype(np.uint64)
         if judged_h is not None:
-            undone = np.setdiff1d(undone, judged_h.to_numpy())
+            undone = np.unique(undone)
+            undone = undone[~_isin(undone, judged_h.to_numpy())]
         known = np.concatenate([known, undone])
-    known_starts = starts[_isin(hashes, known)] if len(known) else np.zeros(0, np.int64)
+    known_starts = (
+        starts[_isin(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
+    )
     if judged_h is not None:
         # only the judged n-grams can join a pair with a judged document
         keep = _isin(hashes, judged_h.to_numpy())
@@ -806,7 +836,7 @@ def find_shared_passages(
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated]
+    hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
     doc = np.searchsorted(offsets, starts, side="right") - 1
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
@@ -874,7 +904,7 @@ def find_shared_passages(
         [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
     total_words = len(ids)
-    cover = np.zeros(total_words + 1, dtype=np.int64)
+    cover = np.zeros(total_words + 1, dtype=np.int32)  # n-grams covering a word, +1/-1
     np.add.at(cover, bad_starts, 1)
     np.add.at(cover, np.minimum(bad_starts + n, total_words), -1)
     m = config.template_words
@@ -897,8 +927,8 @@ def find_shared_passages(
                 )
         np.add.at(cover, t_starts, 1)
         np.add.at(cover, np.minimum(t_starts + m, total_words), -1)
-    is_bad_word = np.cumsum(cover[:-1]) > 0
-    bad_cum = np.zeros(total_words + 1, dtype=np.int64)
+    is_bad_word = np.cumsum(cover[:-1], dtype=np.int32) > 0
+    bad_cum = np.zeros(total_words + 1, dtype=_count_dtype(total_words))
     np.cumsum(is_bad_word, out=bad_cum[1:])
     g_arr = grams["g"].to_numpy()
     clean = (bad_cum[np.minimum(g_arr + n, total_words)] - bad_cum[g_arr]) == 0
@@ -930,12 +960,18 @@ def find_shared_passages(
     # passage one text quotes from the other
     quoted_word = None
     if quoted_ranges is not None:
-        qmarks = np.zeros(len(ids) + 1, dtype=np.int64)
-        for d, ranges in enumerate(quoted_ranges):
-            for a, b in ranges:
-                qmarks[offsets[d] + a] += 1
-                qmarks[offsets[d] + b] -= 1
-        quoted_word = np.cumsum(qmarks)[:-1] > 0
+        qmarks = np.zeros(len(ids) + 1, dtype=np.int32)
+        if isinstance(quoted_ranges, Ragged):
+            q_doc = quoted_ranges.doc_of_values()
+            qv = quoted_ranges.values.astype(np.int64).reshape(-1, 2)
+            np.add.at(qmarks, offsets[q_doc] + qv[:, 0], 1)
+            np.add.at(qmarks, offsets[q_doc] + qv[:, 1], -1)
+        else:
+            for d, ranges in enumerate(quoted_ranges):
+                for a, b in ranges:
+                    qmarks[offsets[d] + a] += 1
+                    qmarks[offsets[d] + b] -= 1
+        quoted_word = np.cumsum(qmarks, dtype=np.int32)[:-1] > 0
     echo = (
         _echoed(runs, ids, offsets, n, config, quoted_word)
         if config.echo_words > 0
@@ -950,9 +986,7 @@ def find_shared_passages(
     chars = cum[stop + run_diag] - cum[start + run_diag] + (stop - start - 1)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
-        flat_sent = np.fromiter(
-            (c for doc_sents in sentence_lengths for c in doc_sents), dtype=np.int64
-        )
+        flat_sent = _flat_counts(sentence_lengths)
         bounds = np.unique(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
         if bounds[-1] != offsets[-1]:
             raise ValueError("sentence_lengths must sum to each document's word count")
@@ -977,7 +1011,7 @@ def find_shared_passages(
         full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
     quoted_run = np.zeros(len(start), dtype=bool)
     if quoted_word is not None:
-        in_quotes = np.zeros(len(quoted_word) + 1, dtype=np.int64)
+        in_quotes = np.zeros(len(quoted_word) + 1, dtype=_count_dtype(len(quoted_word)))
         np.cumsum(quoted_word, out=in_quotes[1:])
         diag = runs["diag"].to_numpy()
         span = np.maximum(stop - start, 1)
@@ -987,7 +1021,7 @@ def find_shared_passages(
         quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
         # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
         # report rather than to an official's stock wording that many stories quote
-        digits = np.zeros(len(lengths) + 1, dtype=np.int64)
+        digits = np.zeros(len(lengths) + 1, dtype=_count_dtype(len(lengths)))
         np.cumsum(words.has_digit, out=digits[1:])
         quoted_run &= (digits[stop + run_diag] - digits[start + run_diag]) > 0
     doc_i = runs["i"].to_numpy().astype(np.int64)

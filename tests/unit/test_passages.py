@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from affidavit.tasks.minhash import Ragged
 from affidavit.tasks.passages import PassageConfig, find_shared_passages, repeated_mask
 
 QUOTED = "the ministers stopped short of imposing their own solution on the steel makers".split()
@@ -100,3 +101,44 @@ def test_a_quotation_holding_a_stock_phrase_is_one_passage(bridge):
     assert pair["n_runs"][0] == (1 if bridge else 2)
     # the stock phrase shared alone makes no pair
     assert res.pairs.filter(res.pairs["i"] >= 2).height == 0
+
+
+def test_flat_spans_give_the_same_passages_as_python_lists():
+    # sentence, line and quotation spans held as flat arrays (``Ragged``, what the lineage
+    # stage passes) and as Python lists of lists give the same pairs
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in it".split()
+    story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
+    other = _words("t", 5) + QUOTED + _words("u", 12)
+    words = [release, story, other]
+    quoted = [[], [(20, 20 + len(QUOTED))], [(0, 3), (5, 5 + len(QUOTED))]]
+    sentences = [[20, len(QUOTED), 9], [20 + len(QUOTED), 9], [5, len(QUOTED), 12]]
+    lines = [[len(w)] for w in words]
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1, min_sentence_words=3)
+    as_lists = find_shared_passages(
+        words, [None, None, None], quoted_ranges=quoted, sentence_lengths=sentences,
+        line_lengths=lines, **kwargs,
+    )
+    as_flat = find_shared_passages(
+        words, [None, None, None],
+        quoted_ranges=Ragged.from_lists(quoted, np.int32, width=2),
+        sentence_lengths=Ragged.from_lists(sentences, np.int32),
+        line_lengths=Ragged.from_lists(lines, np.int32),
+        **kwargs,
+    )
+    # the spans matter here: a quoted run with a figure, and whole sentences
+    assert as_lists.pairs["quoted_chars"].max() > 0
+    assert as_lists.pairs["full_sentence"].all()
+    assert as_flat.pairs.equals(as_lists.pairs)
+
+
+def test_ragged_take_and_concat_keep_each_documents_values():
+    lists = [[3, 1], [], [4, 1, 5], [9]]
+    r = Ragged.from_lists(lists, np.int32)
+    assert [x.tolist() for x in r] == lists
+    assert [x.tolist() for x in r.take(np.array([2, 0, 1]))] == [[4, 1, 5], [3, 1], []]
+    both = Ragged.concat([r, Ragged.from_lists([[2, 6]], np.int32)])
+    assert [x.tolist() for x in both] == [*lists, [2, 6]]
+    assert r.doc_of_values().tolist() == [0, 0, 2, 2, 2, 3]
+    pairs = Ragged.from_lists([[(0, 2)], [(1, 3), (4, 6)]], np.int32, width=2)
+    assert pairs.values.shape == (3, 2)
+    assert [x.tolist() for x in pairs] == [[[0, 2]], [[1, 3], [4, 6]]]
