@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import json
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack
 from importlib import resources
 from pathlib import Path
@@ -588,16 +589,21 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         _fail(f"{missing[0]}: no such file{more}")
 
 
-def _check_claims(path: str) -> None:
-    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1)."""
-    from affidavit.tasks.input_checks import check_claims_file
-
+def _check_input(path: str, check: Callable[[str], object]) -> None:
+    """Refuse an input file ``check`` cannot read, before Prefect starts (one line, exit 1)."""
     try:
-        check_claims_file(path)
+        check(path)
     except FileNotFoundError:
         _fail(f"{path}: no such file")
     except (ValueError, OSError) as exc:
         _fail(describe_error(exc))
+
+
+def _check_claims(path: str) -> None:
+    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1)."""
+    from affidavit.tasks.input_checks import check_claims_file
+
+    _check_input(path, check_claims_file)
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -907,14 +913,8 @@ def audit(
               (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
               *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
     for p, check in checks:
-        if p is None:
-            continue
-        try:
-            check(p)
-        except FileNotFoundError:
-            _fail(f"{p}: no such file")
-        except (ValueError, OSError) as exc:
-            _fail(describe_error(exc))
+        if p is not None:
+            _check_input(p, check)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed
