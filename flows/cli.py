@@ -579,9 +579,17 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     """Refuse up front when every input is a local file that does not exist (one line, exit 1).
 
     Nothing could be read, so nothing is started (Prefect takes seconds) and no home is
-    created. When some input exists or is a URL, the run goes on and each missing file is a
-    refused input in its notes, as the README's exit codes say.
+    created. A URL of a scheme other than http(s) (``ftp://``, ``file://``) is refused the
+    same way, whatever the other inputs. When some input exists or is a URL, the run goes on
+    and each missing file is a refused input in its notes, as the README's exit codes say.
     """
+    from affidavit.flows.reads import SOURCE_SCHEMES
+
+    for p in inputs:
+        scheme = p.split("://", 1)[0].lower() if "://" in p else None
+        if scheme is not None and scheme not in SOURCE_SCHEMES:
+            _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
+                  "URLs, or paths of local files")
     missing = [p for p in inputs if "://" not in p and not Path(p).exists()]
     if inputs and len(missing) == len(inputs):
         more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
@@ -840,6 +848,7 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
+    _check_some_input_exists(targets)
     _env(home, write=False)
     from affidavit.flows.origins import render_origins
     from affidavit.flows.reads import origins_of

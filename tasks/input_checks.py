@@ -88,12 +88,16 @@ def check_claims_file(path: str | Path) -> None:
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: For a directory, an unsupported extension, broken gzip data or binary
-            data.
+        ValueError: For a directory, an unsupported extension, broken gzip data, binary
+            data or an empty file (nothing but whitespace).
     """
     p = _existing_file(path, "a claims file")
     claims_format(p)
-    if looks_binary(decode_document(_head(p, SNIFF_CHARS), kind="text").text):
+    head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+    if not head.strip():
+        raise ValueError(f"{p.name}: empty: a claims file holds one claim per line (JSONL), "
+                         "a JSON list, or CSV/TSV rows")
+    if looks_binary(head):
         raise ValueError(f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV "
                          "or TSV")
 

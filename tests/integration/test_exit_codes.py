@@ -165,3 +165,26 @@ def test_source_of_an_unsupported_scheme_names_the_supported_ones(tmp_path, targ
     assert f"{target.split(':')[0]}:// scheme is not supported" in line
     assert "http:// or https://" in line
     assert "no such file" not in line
+
+
+@pytest.mark.parametrize("command", [["run", "--feed"], ["backfill"], ["origins"]])
+@pytest.mark.parametrize("target", ["ftp://example.org/feed.xml", "file:///etc/hostname"])
+def test_inputs_of_an_unsupported_scheme_are_refused_before_anything_starts(
+    tmp_path, command, target
+):
+    res = _invoke([*command, target, "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR, res.output
+    line = " ".join(res.output.split())
+    assert f"{target.split(':')[0]}:// scheme is not supported" in line
+    assert "no such file" not in line
+    assert not (tmp_path / "h").exists()
+
+
+@pytest.mark.parametrize("name", ["empty.jsonl", "empty.csv", "blank.json"])
+def test_an_empty_claims_file_is_refused_before_anything_starts(tmp_path, name):
+    f = tmp_path / name
+    f.write_text("" if name.startswith("empty") else "\n \n")
+    res = _invoke(["run", "--claims", str(f), "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR, res.output
+    assert "empty" in " ".join(res.output.split())
+    assert not (tmp_path / "h").exists()
