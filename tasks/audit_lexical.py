@@ -148,6 +148,64 @@ def _only_section_items(text: str) -> tuple[str, list[str]] | None:
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DOTTED = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)")
+_CONSTRAINED = re.compile(r"(>=|<=|~=|!=|==|>|<|\^|~)?\s*v?(\d+(?:\.\d+)+)(?![\w.])")
+"""A dotted version with the requirement operator before it, if any (PEP 440 and npm/Cargo
+forms: ``>=3.10``, ``~=1.4``, ``^5.4.0``, ``~5.4.5``)."""
+
+
+def _satisfies(version: str, op: str, bound: str) -> bool:
+    """Whether ``version`` meets the requirement ``op bound`` (``^``/``~`` as npm reads them).
+
+    >>> _satisfies("3.12", ">=", "3.10"), _satisfies("1.1.0", ">=", "1.0")
+    (True, True)
+    >>> _satisfies("3.9", ">=", "3.10"), _satisfies("2.1", "^", "1.4")
+    (False, False)
+    >>> _satisfies("1.5", "~", "1.4.2"), _satisfies("1.4.7", "~", "1.4.2")
+    (False, True)
+    """
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        v, b = Version(version), Version(bound)
+    except InvalidVersion:
+        return False
+    if op == "^":  # same major (same minor below 1.0)
+        head = b.release[:1] if b.release[0] else b.release[:2]
+        return v >= b and v.release[: len(head)] == head
+    if op in ("~", "~="):  # same major.minor (~= on two parts: same major)
+        head = b.release[:2] if op == "~" or len(b.release) > 2 else b.release[:1]
+        return v >= b and v.release[: len(head)] == head
+    return {">=": v >= b, "<=": v <= b, ">": v > b, "<": v < b, "!=": v != b}.get(op, v == b)
+
+
+_REQUIRER = re.compile(r"([A-Za-z][\w-]*)[\"'\s:=]*$")
+"""The name a requirement belongs to, just before its operator (``"duckdb>=1.0"``,
+``"polars": "^1.2"``, ``requires-python = ">=3.10"``)."""
+
+
+def _other_version(text: str, claimed: Sequence[str], terms: Sequence[str] = ()) -> bool:
+    """Whether the text gives a version the claimed ones are not and do not meet.
+
+    A bare version other than the claim's is another value; a requirement (``>=3.10``) is a
+    range, which "requires Python 3.12" meets. A requirement of a name the claim does not
+    name (``polars==1.2.0`` for a claim about Python) is about another package.
+    """
+    mine = [t.lstrip("v") for t in claimed if _DOTTED.fullmatch(t)]
+    named = {t.lower() for t in terms}
+    for m in _CONSTRAINED.finditer(text):
+        op, v = m.group(1), m.group(2)
+        if v in mine:
+            continue
+        if op:
+            owner = _REQUIRER.search(text[max(0, m.start() - 40) : m.start()])
+            if owner and not ({owner.group(1).lower(), *owner.group(1).lower().split("-")}
+                              & named):
+                continue
+        if op in (None, "==") or not any(_satisfies(c, op, v) for c in mine):
+            return True
+    return False
+
+
 _MONTHS = {m: f"{i:02d}" for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
@@ -621,7 +679,7 @@ class LexicalAuditor:
                 return bool(_dates(p.text))
         elif h.kind == "version":
             def ok(p: _Passage) -> bool:
-                return any(t not in h.tokens for t in _DOTTED.findall(p.text))
+                return _other_version(p.text, h.tokens, re.findall(r"[A-Za-z][\w-]*", text))
         elif h.kind == "percent":
             def ok(p: _Passage) -> bool:
                 return "%" in p.text or "percent" in p.text.lower()
@@ -738,19 +796,27 @@ class LexicalAuditor:
         "Node 16" (a capitalised name, then a bare number no output holds) where the evidence
         writes the name followed, across at most six non-word characters, by another version
         (``"node": ">=18.17"``, ``django==4.2.11``); a version starting with the claim's number
-        ("3" against ``>=3.10``) agrees.
+        ("3" against ``>=3.10``), or one meeting a requirement ("3.12" against ``>=3.10``),
+        agrees.
         """
         for m in _NAME_NUMBER.finditer(text):
             name, num = m.group(1), m.group(2)
             if num in ev.numbers or not (name[0].isupper() or "." in name):
                 continue
-            after = re.compile(re.escape(name) + r"[^\w\n]{0,6}v?(\d+(?:\.\d+)*)", re.IGNORECASE)
-            found: list[tuple[_Passage, str]] = []
+            after = re.compile(
+                re.escape(name) + r"[^\w\n]{0,6}?(>=|<=|~=|!=|==|>|<|\^|~)?\s*v?(\d+(?:\.\d+)*)",
+                re.IGNORECASE,
+            )
+            found: list[tuple[_Passage, str, str]] = []
             for p in ev.passages:
-                found += [(p, x.group(1)) for x in after.finditer(p.text)]
-            if not found or any(v == num or v.startswith(num + ".") for _, v in found):
-                continue
-            p, v = found[0]
+                found += [(p, x.group(1) or "", x.group(2)) for x in after.finditer(p.text)]
+            if not found or any(
+                v == num or v.startswith(num + ".")
+                or (op not in ("", "==") and "." in v and _satisfies(num, op, v))
+                for _, op, v in found
+            ):
+                continue  # the same version, or a requirement it meets (3.12 for >=3.10)
+            p, _, v = found[0]
             return _Finding(AuditLabel.CONTRADICTED,
                             f"the evidence gives {name} {v}, not {name} {num}", p)
         return None

@@ -467,3 +467,20 @@ def test_a_linters_errors_are_not_failed_tests() -> None:
         EvidenceItem("shell", "npm test", "Tests: 12 passed, 12 total\n")))
     [out] = audit_lexical([rec])
     assert out.claims[0].label is not AuditLabel.CONTRADICTED, out.claims[0].reason
+
+
+def test_a_version_that_meets_the_evidences_requirement_is_not_contradicted() -> None:
+    pyproject = (
+        '[project]\nname = "kiln"\nrequires-python = ">=3.10"\n'
+        'dependencies = ["duckdb>=1.0", "polars==1.2.0"]\n'
+    )
+    out = _audit(
+        "The project requires Python 3.12. It depends on duckdb 1.1.0. It pins polars 1.3.0.",
+        pyproject,
+    )
+    labels = {k.split()[-1].rstrip("."): v for k, v in out.items()}
+    assert labels["3.12"] is not AuditLabel.CONTRADICTED  # 3.12 meets >=3.10
+    assert labels["1.1.0"] is not AuditLabel.CONTRADICTED  # 1.1.0 meets >=1.0
+    assert labels["1.3.0"] is AuditLabel.CONTRADICTED  # the pin says 1.2.0
+    out = _audit("The project requires Python 3.9.", pyproject)
+    assert set(out.values()) == {AuditLabel.CONTRADICTED}  # 3.9 does not meet >=3.10
