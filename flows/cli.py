@@ -583,11 +583,10 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     same way, whatever the other inputs. When some input exists or is a URL, the run goes on
     and each missing file is a refused input in its notes, as the README's exit codes say.
     """
-    from affidavit.flows.reads import SOURCE_SCHEMES
+    from affidavit.flows.reads import unsupported_scheme
 
     for p in inputs:
-        scheme = p.split("://", 1)[0].lower() if "://" in p else None
-        if scheme is not None and scheme not in SOURCE_SCHEMES:
+        if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
     missing = [p for p in inputs if "://" not in p and not Path(p).exists()]

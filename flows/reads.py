@@ -86,6 +86,19 @@ _URL_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 """A target that starts ``scheme://`` is a URL, not a file name."""
 
 
+def unsupported_scheme(target: str) -> str | None:
+    """The scheme of a URL target that is not in ``SOURCE_SCHEMES`` (``"ftp"``), else None.
+
+    >>> unsupported_scheme("FTP://example.org/a"), unsupported_scheme("https://example.org/")
+    ('ftp', None)
+    >>> unsupported_scheme("stories.jsonl") is None
+    True
+    """
+    m = _URL_SCHEME.match(target.strip())
+    scheme = m.group(1).lower() if m else None
+    return scheme if scheme is not None and scheme not in SOURCE_SCHEMES else None
+
+
 def profile_source(target: str, *, wayback: bool = False, url: str | None = None
                    ) -> SourceProfile:
     """Profile one source (a URL or a local HTML file): type, credibility, date reliability.
@@ -105,9 +118,8 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
     from affidavit.tasks.sources import classify_source
 
     html: str | None = None
-    scheme = _URL_SCHEME.match(target.strip())
-    if scheme and scheme.group(1).lower() not in SOURCE_SCHEMES:
-        raise ValueError(f"{target}: the {scheme.group(1).lower()}:// scheme is not supported: "
+    if scheme := unsupported_scheme(target):
+        raise ValueError(f"{target}: the {scheme}:// scheme is not supported: "
                          "give an http:// or https:// URL, or the path of a saved HTML file")
     if target.lower().startswith(("http://", "https://")):
         res = Fetcher().fetch(target)

@@ -148,7 +148,9 @@ def _only_section_items(text: str) -> tuple[str, list[str]] | None:
 
 _ISO_DATE = re.compile(r"(?<!\d)(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _DOTTED = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)")
-_CONSTRAINED = re.compile(r"(>=|<=|~=|!=|==|>|<|\^|~)?\s*v?(\d+(?:\.\d+)+)(?![\w.])")
+_REQ_OP = r"(>=|<=|~=|!=|==|>|<|\^|~)"
+"""A requirement operator (PEP 440 and npm/Cargo forms)."""
+_CONSTRAINED = re.compile(_REQ_OP + r"?\s*v?(\d+(?:\.\d+)+)(?![\w.])")
 """A dotted version with the requirement operator before it, if any (PEP 440 and npm/Cargo
 forms: ``>=3.10``, ``~=1.4``, ``^5.4.0``, ``~5.4.5``)."""
 
@@ -183,7 +185,7 @@ _REQUIRER = re.compile(r"([A-Za-z][\w-]*)[\"'\s:=]*$")
 ``"polars": "^1.2"``, ``requires-python = ">=3.10"``)."""
 
 
-def _other_version(text: str, claimed: Sequence[str], terms: Sequence[str] = ()) -> bool:
+def _other_version(text: str, claimed: Sequence[str], terms: Sequence[str]) -> bool:
     """Whether the text gives a version the claimed ones are not and do not meet.
 
     A bare version other than the claim's is another value; a requirement (``>=3.10``) is a
@@ -804,7 +806,7 @@ class LexicalAuditor:
             if num in ev.numbers or not (name[0].isupper() or "." in name):
                 continue
             after = re.compile(
-                re.escape(name) + r"[^\w\n]{0,6}?(>=|<=|~=|!=|==|>|<|\^|~)?\s*v?(\d+(?:\.\d+)*)",
+                re.escape(name) + r"[^\w\n]{0,6}?" + _REQ_OP + r"?\s*v?(\d+(?:\.\d+)*)",
                 re.IGNORECASE,
             )
             found: list[tuple[_Passage, str, str]] = []

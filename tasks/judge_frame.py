@@ -516,7 +516,7 @@ class ClaimFrame:
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
             to 180"): a level stated with no change and no period of the claim ("it has 22
             employees", at some other time) does not refute it.
-        is_act: Whether the claim is about a named agent's act of judging something untrue
+        is_act: Whether the claim is about an agent's act of judging something untrue
             ("Postma disproved the greenhouse effect", "... has been debunked by the head of
             the IPCC"): only a sentence that names such an act bears on it; one that states
             the judged thing is about that thing, not the act (``agent_denials``).
