@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,7 +44,6 @@ from affidavit.tasks.minhash import (
     shingle_hashes_from_words,
     signatures_from_hashes,
     sort_within_docs,
-    word_arrays,
 )
 from affidavit.tasks.passages import (
     NgramJoinFn,
@@ -54,8 +52,9 @@ from affidavit.tasks.passages import (
     find_shared_passages,
     ngram_hashes_at,
     ngram_hashes_by_doc,
+    passage_ngrams,
 )
-from affidavit.tasks.shingles import split_words
+from affidavit.tasks.segment import segment_texts
 
 __all__ = [
     "LineageConfig",
@@ -507,13 +506,6 @@ class _Prepared:
     set_pos: np.ndarray | None = None  # int64 (n,): position of a row in offsets, -1 if not hashed
 
 
-# a sentence ends with . ! or ? (and any closing quote or bracket) before whitespace
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]?\s*$")
-_QUOTE_CHARS = frozenset('"\u201c\u201d\u201e\u00ab\u00bb')
-_QUOTE_MARK = re.compile('(["\u201c\u201d\u201e\u00ab\u00bb])')
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
-
-
 def _trim_heap() -> None:
     """Give the C heap's free pages back to the system (glibc ``malloc_trim``; else nothing).
 
@@ -547,52 +539,17 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
     line_parts: list[Ragged] = []
     sentence_parts: list[Ragged] = []
     quoted_parts: list[Ragged] = []
-    stop_needed = config.quote_sentence_needs_stop
     texts = frame["text"]
     for a in range(0, max(texts.len(), 1), _PREPARE_BATCH):
-        words: list[list[str]] = []
-        line_lengths: list[list[int]] = []
-        sentence_lengths: list[list[int]] = []
-        quoted: list[list[tuple[int, int]]] = []
-        for text in texts.slice(a, _PREPARE_BATCH).to_list():
-            # per line, so passages can respect line breaks; the words equal split_words(text)
-            # (a line or sentence break is whitespace, which is a word boundary anyway)
-            doc_words: list[str] = []
-            doc_lines: list[int] = []
-            doc_sents: list[int] = []
-            doc_quoted: list[tuple[int, int]] = []
-            carry = 0  # words of an unfinished sentence (a line without a full stop)
-            for line in text.split("\n"):
-                n_before = len(doc_words)
-                inside = False  # within double quotation marks (reset at each line)
-                for sent in _SENTENCE_BREAK.split(line):
-                    n_sent = 0
-                    for piece in _QUOTE_MARK.split(sent):
-                        if piece in _QUOTE_CHARS:
-                            inside = not inside
-                            continue
-                        piece_words = split_words(piece, normalize=norm)
-                        if inside and piece_words:
-                            doc_quoted.append(
-                                (len(doc_words), len(doc_words) + len(piece_words))
-                            )
-                        doc_words.extend(piece_words)
-                        n_sent += len(piece_words)
-                    doc_sents.append(n_sent + carry)
-                    carry = 0
-                doc_lines.append(len(doc_words) - n_before)
-                if stop_needed and not _SENTENCE_END.search(line):
-                    carry = doc_sents.pop()
-            if carry:
-                doc_sents.append(carry)
-            words.append(doc_words)
-            line_lengths.append(doc_lines)
-            sentence_lengths.append(doc_sents)
-            quoted.append(doc_quoted)
-        parts.append(word_arrays(words))
-        line_parts.append(Ragged.from_lists(line_lengths, np.int32))
-        sentence_parts.append(Ragged.from_lists(sentence_lengths, np.int32))
-        quoted_parts.append(Ragged.from_lists(quoted, np.int32, width=2))
+        seg = segment_texts(
+            texts.slice(a, _PREPARE_BATCH).to_list(),
+            normalize=norm,
+            stop_needed=config.quote_sentence_needs_stop,
+        )
+        parts.append(seg.words)
+        line_parts.append(seg.line_lengths)
+        sentence_parts.append(seg.sentence_lengths)
+        quoted_parts.append(seg.quoted)
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     prep = _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
@@ -679,11 +636,22 @@ def _list_column(values: np.ndarray, offsets: np.ndarray, dtype: pl.DataType) ->
     return pl.Series(pl.from_arrow(arr)).cast(pl.List(dtype))
 
 
-def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
-    """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays)."""
+def _material_frame(
+    prep: _Prepared,
+    config: LineageConfig,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+) -> pl.DataFrame:
+    """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays).
+
+    ``ngrams``: the passage n-grams already hashed, ``(hashes, offsets)`` as
+    ``ngram_hashes_by_doc`` returns them; hashed here when None.
+    """
     w = prep.words
     lines = prep.line_lengths if config.passages.respect_lines else None
-    ng, ng_off = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
+    if ngrams is None:
+        ng, ng_off = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
+    else:
+        ng, ng_off = ngrams
     q = prep.quoted
     return pl.DataFrame(
         {
@@ -1045,6 +1013,7 @@ def _link(
     runner: StageRunner | None = None,
     view: _PassageView | None = None,
     n_docs: int | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
@@ -1055,7 +1024,8 @@ def _link(
     ``find_shared_passages``. ``runner``: where verification and the passage join run. With
     ``view`` the passage join reads its words, sentences, quotes and n-grams instead of
     ``prep``'s (``_passage_view``). ``n_docs`` is the number of documents of the whole lineage
-    (default: ``prep``'s), for ``LineageConfig.quote_link_chars``.
+    (default: ``prep``'s), for ``LineageConfig.quote_link_chars``. ``ngrams``: the passage
+    n-grams of ``prep``'s words already hashed (hashes, global starts), when no ``view``.
 
     Returns:
         The edges, and the passage result (None when passages were not looked for).
@@ -1094,7 +1064,7 @@ def _link(
         known_templates=known_templates,
         judge=judge,
         skip=skip,
-        ngrams=None if view is None else view.ngrams,
+        ngrams=ngrams if view is None else view.ngrams,
         join=runner.passage_join if runner is not None else None,
     )
     if view is not None:
@@ -1543,7 +1513,14 @@ def build_lineage(
     prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
     _trim_heap()
-    edges, pr = _link(prep, ci, cj, config, notes, runner=runner)
+    # the passage n-grams are hashed once: for the join and for the stored material
+    ng_h, ng_s, ng_off = passage_ngrams(
+        prep.words,
+        config.passages.ngram_words,
+        prep.line_lengths if config.passages.respect_lines else None,
+    )
+    edges, pr = _link(prep, ci, cj, config, notes, runner=runner, ngrams=(ng_h, ng_s))
+    del ng_s
     origins = _origins_of(prep, edges, config, k)
     prep.hashes = None
     return LineageResult(
@@ -1551,7 +1528,7 @@ def build_lineage(
         edges=edges,
         origins=origins,
         notes=notes,
-        passages=_material_frame(prep, config),
+        passages=_material_frame(prep, config, ngrams=(ng_h, ng_off)),
         furniture=_furniture_frame(pr, config),
     )
 
