@@ -667,6 +667,88 @@ def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
     return out
 
 
+def _doc_of(starts: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The document (int64) of each global word position, by ``offsets``.
+
+    Equal to ``np.searchsorted(offsets, starts, side="right") - 1``; for sorted ``starts``
+    (as n-grams come) it searches the few document bounds among the starts instead of every
+    start among the bounds.
+    """
+    if len(starts) < 2 or not bool(np.all(starts[1:] >= starts[:-1])):
+        return np.searchsorted(offsets, starts, side="right") - 1
+    # documents with no start still count: repeat each document by its number of starts
+    first = np.searchsorted(starts, offsets, side="left")
+    counts = np.diff(first)
+    if counts.sum() != len(starts):  # a start beyond the last bound: the general way
+        return np.searchsorted(offsets, starts, side="right") - 1
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+
+
+def _counts_at_least(keys: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """Tell which entries hold a key that occurs at least ``need`` (per entry) times.
+
+    As ``repeated_mask``, one hash range at a time.
+
+    Args:
+        keys: uint64, shape ``(n,)``.
+        need: int64, shape ``(n,)``: occurrences each entry's key needs.
+
+    Returns:
+        bool, shape ``(n,)``.
+    """
+    out = np.zeros(len(keys), dtype=bool)
+    if len(keys) == 0:
+        return out
+    # a key occurring ``need`` times fills its bucket (top bits) at least as much: a bucket
+    # count is a necessary condition, exact counts are taken of the entries passing it only
+    bucket = (keys >> np.uint64(64 - _BUCKET_BITS)).astype(np.int64)
+    fill = np.bincount(bucket, minlength=1 << _BUCKET_BITS)
+    cand = np.flatnonzero(fill[bucket] >= need)
+    del bucket, fill
+    sub_keys, sub_need = keys[cand], need[cand]
+    parts = max(1, min(64, len(cand) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    top = (sub_keys >> np.uint64(64 - bits)).astype(np.uint8)
+    for p in range(1 << bits):
+        idx = np.flatnonzero(top == p)
+        if len(idx) == 0:
+            continue
+        counts = pl.DataFrame({"k": sub_keys[idx]}).select(pl.len().over("k")).to_series()
+        out[cand[idx]] = counts.to_numpy() >= sub_need[idx]
+    return out
+
+
+_BUCKET_BITS = 22
+"""Buckets (by the top bits of a key) of ``_counts_at_least``'s first count: 4M int64 counts
+(32 MiB). With ~15M keys (the 4-grams of 30k documents) a bucket holds ~3.5 on average, so a
+bucket reaches 10 or more (the fewest occurrences a template needs) by chance rarely."""
+
+
+_CHUNK_WORDS = 1 << 20
+"""Words of the documents a chunked pass reads at once (``_doc_chunks``): its temporaries are a
+few arrays of 8 MiB, reused from the allocator's heap rather than taken fresh from the system
+(on the machine the scale benchmark runs on, fresh pages cost more than the arithmetic)."""
+
+
+def _doc_chunks(offsets: np.ndarray, words: int) -> list[tuple[int, int]]:
+    """Split the documents into runs of about ``words`` words: ``(first, end)`` document ranges.
+
+    >>> _doc_chunks(np.array([0, 3, 6, 9, 12]), 6)
+    [(0, 2), (2, 4)]
+    """
+    n_docs = len(offsets) - 1
+    if n_docs <= 0:
+        return []
+    cuts = np.searchsorted(offsets, np.arange(0, int(offsets[-1]), max(words, 1)), side="left")
+    cuts = np.unique(np.concatenate([[0], np.minimum(cuts, n_docs), [n_docs]]))
+    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+
+_HOST_MIX = np.uint64(0x9E3779B97F4A7C15)
+"""Odd multiplier that spreads a host code over 64 bits before it is xored into an n-gram hash
+(2**64 / golden ratio, as splitmix64)."""
+
+
 def _template_starts(
     ids: np.ndarray,
     offsets: np.ndarray,
@@ -682,19 +764,49 @@ def _template_starts(
         and ``host`` (int64 code).
     """
     none = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.Int64})
-    hashes, starts = _ngram_hashes(ids, offsets, m, narrow=True)
-    if len(hashes) == 0:
+    if len(ids) < m or not has_host.any():
         return np.zeros(0, dtype=np.int64), none
-    # a template is in at least template_min_docs documents, so it occurs at least as often:
-    # counting occurrences first leaves a small remainder for the exact count
-    keep = repeated_mask(hashes, config.template_min_docs)
-    hashes, starts = hashes[keep], starts[keep]
-    doc = np.searchsorted(offsets, starts, side="right") - 1
-    keep = has_host[doc]
-    frame = pl.DataFrame(
-        {"h": hashes[keep], "g": starts[keep], "doc": doc[keep], "host": host_of_doc[doc[keep]]}
-    )
+    # a template of a host is in at least max(template_min_docs, template_host_share of the
+    # host's documents) of them, so it occurs on that host at least as often. Two passes over
+    # the documents, a chunk at a time (every temporary a chunk's size): the first counts the
+    # occurrences of each (n-gram, host) bucket, the second keeps the n-grams whose bucket is
+    # full enough, a small remainder for the exact count
     host_docs = np.bincount(host_of_doc[has_host], minlength=int(host_of_doc.max()) + 1)
+    need = np.maximum(
+        config.template_min_docs,
+        np.ceil(config.template_host_share * host_docs - 1e-9).astype(np.int64),
+    )
+    shift = np.uint64(64 - _BUCKET_BITS)
+
+    def chunk(d0: int, d1: int) -> tuple[np.ndarray, ...]:
+        lo = int(offsets[d0])
+        local = offsets[d0 : d1 + 1] - lo
+        h, st = _ngram_hashes(ids[lo : int(offsets[d1])], local, m, narrow=True)
+        doc = d0 + _doc_of(st, local)
+        keep = has_host[doc]
+        h, st, doc = h[keep], st[keep].astype(np.int64) + lo, doc[keep]
+        host = host_of_doc[doc]
+        with np.errstate(over="ignore"):
+            keyed = h ^ (host.astype(np.uint64) * _HOST_MIX)
+        return h, st, doc, host, keyed
+
+    bounds = _doc_chunks(offsets, _CHUNK_WORDS)
+    fill = np.zeros(1 << _BUCKET_BITS, dtype=np.int64)
+    for d0, d1 in bounds:
+        keyed = chunk(d0, d1)[4]
+        fill += np.bincount((keyed >> shift).astype(np.int64), minlength=len(fill))
+    kept: list[tuple[np.ndarray, ...]] = []
+    for d0, d1 in bounds:
+        parts = chunk(d0, d1)
+        sel = fill[(parts[4] >> shift).astype(np.int64)] >= need[parts[3]]
+        kept.append(tuple(x[sel] for x in parts))
+    del fill
+    h, st, doc, host, keyed = (np.concatenate([k[c] for k in kept]) for c in range(5))
+    del kept
+    n_occ = pl.DataFrame({"k": keyed}).select(pl.len().over("k")).to_series().to_numpy()
+    sel = n_occ >= need[host]
+    frame = pl.DataFrame({"h": h[sel], "g": st[sel], "doc": doc[sel], "host": host[sel]})
+    del h, st, doc, host, keyed
     counts = frame.unique(subset=["doc", "h"]).group_by("h", "host").agg(n=pl.len())
     counts = counts.with_columns(host_docs=pl.Series(host_docs[counts["host"].to_numpy()]))
     bad = counts.filter(
@@ -724,7 +836,7 @@ def _known_template_starts(
     hashes, starts = _ngram_hashes(ids, offsets, m)
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64)
-    doc = np.searchsorted(offsets, starts, side="right") - 1
+    doc = _doc_of(starts, offsets)
     keep = _isin(hashes, known["h"].to_numpy().astype(np.uint64))
     frame = pl.DataFrame(
         {
@@ -846,14 +958,14 @@ def find_shared_passages(
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
     if skip is not None and skip.any():
-        keep = ~skip[np.searchsorted(offsets, starts, side="right") - 1]
+        keep = ~skip[_doc_of(starts, offsets)]
         hashes, starts = hashes[keep], starts[keep]
     if len(hashes) == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
     judged_h = None
     settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
     if judge is not None:
-        doc_all = np.searchsorted(offsets, starts, side="right") - 1
+        doc_all = _doc_of(starts, offsets)
         judged = np.unique(hashes[judge[doc_all]])
         # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
         judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
@@ -877,7 +989,7 @@ def find_shared_passages(
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
     hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
-    doc = np.searchsorted(offsets, starts, side="right") - 1
+    doc = _doc_of(starts, offsets)
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
