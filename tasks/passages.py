@@ -528,13 +528,96 @@ def _bridge_runs(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Marked:
+    """A set of global word positions held as sorted, disjoint ranges (no per-word array).
+
+    Counting marked words in a range is two binary searches, so shared runs (a few per pair)
+    are measured without a running count over every word of the archive.
+
+    Attributes:
+        lo: int64, sorted range starts.
+        hi: int64, range ends (exclusive), ``hi > lo``; ranges neither overlap nor touch.
+        before: int64, shape ``(len(lo) + 1,)``: marked words in the ranges before each.
+    """
+
+    lo: np.ndarray
+    hi: np.ndarray
+    before: np.ndarray
+
+    @staticmethod
+    def from_ranges(lo: np.ndarray, hi: np.ndarray) -> _Marked:
+        """The union of ranges ``[lo, hi)`` (any order, overlaps allowed; empty ones ignored).
+
+        >>> m = _Marked.from_ranges(np.array([5, 0, 2]), np.array([7, 3, 4]))
+        >>> m.lo.tolist(), m.hi.tolist(), m.count(np.array([0]), np.array([6])).tolist()
+        ([0, 5], [4, 7], [5])
+        """
+        lo = np.asarray(lo, dtype=np.int64)
+        hi = np.asarray(hi, dtype=np.int64)
+        keep = hi > lo
+        lo, hi = lo[keep], hi[keep]
+        order = np.argsort(lo, kind="stable")
+        lo, hi = lo[order], hi[order]
+        if len(lo):
+            reach = np.maximum.accumulate(hi)
+            opens = np.ones(len(lo), dtype=bool)
+            opens[1:] = lo[1:] > reach[:-1]
+            first = np.flatnonzero(opens)
+            lo, hi = lo[first], np.maximum.reduceat(hi, first)
+        before = np.zeros(len(lo) + 1, dtype=np.int64)
+        np.cumsum(hi - lo, out=before[1:])
+        return _Marked(lo, hi, before)
+
+    def count_before(self, x: np.ndarray) -> np.ndarray:
+        """Marked positions below each ``x`` (int64)."""
+        x = np.asarray(x, dtype=np.int64)
+        if len(self.lo) == 0:
+            return np.zeros(len(x), dtype=np.int64)
+        k = np.searchsorted(self.lo, x, side="right") - 1
+        kk = np.maximum(k, 0)
+        inside = np.clip(x - self.lo[kk], 0, self.hi[kk] - self.lo[kk])
+        return np.where(k >= 0, self.before[kk] + inside, 0)
+
+    def count(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Marked positions in each ``[a, b)`` (int64)."""
+        return self.count_before(b) - self.count_before(a)
+
+    def marked(self, x: np.ndarray) -> np.ndarray:
+        """Whether each position ``x`` is marked (bool)."""
+        x = np.asarray(x, dtype=np.int64)
+        if len(self.lo) == 0:
+            return np.zeros(len(x), dtype=bool)
+        k = np.searchsorted(self.lo, x, side="right") - 1
+        return (k >= 0) & (x < self.hi[np.maximum(k, 0)])
+
+
+def _range_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum of ``values[a:b]`` for each range (int64), reading only the ranges' entries.
+
+    >>> _range_sums(np.array([1, 2, 3, 4]), np.array([0, 2, 3]), np.array([2, 4, 3])).tolist()
+    [3, 7, 0]
+    """
+    a = np.asarray(a, dtype=np.int64)
+    lens = np.maximum(np.asarray(b, dtype=np.int64) - a, 0)
+    ends = np.cumsum(lens)
+    starts = ends - lens
+    total = int(ends[-1]) if len(ends) else 0
+    if total == 0:
+        return np.zeros(len(a), dtype=np.int64)
+    idx = np.repeat(a - starts, lens) + np.arange(total, dtype=np.int64)
+    csum = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(values[idx], out=csum[1:])
+    return csum[ends] - csum[starts]
+
+
 def _echoed(
     runs: pl.DataFrame,
     ids: np.ndarray,
     offsets: np.ndarray,
     n: int,
     config: PassageConfig,
-    quoted_word: np.ndarray | None = None,
+    quoted_word: _Marked | None = None,
 ) -> np.ndarray:
     """Tell which shared runs sit inside a longer stretch the two texts share loosely.
 
@@ -553,10 +636,10 @@ def _echoed(
         offsets: int64, shape ``(n_docs + 1,)``.
         n: Words per n-gram.
         config: ``echo_words`` and ``echo_share``.
-        quoted_word: bool, shape ``(n_words,)``: the word stands inside double quotation
-            marks. A stretch that is exactly a quotation in one document (its words inside
-            marks, the words just outside it not) and stated in the other is no echo: a story
-            quotes a sentence and may paraphrase the next one closely.
+        quoted_word: The words that stand inside double quotation marks (``_Marked``). A
+            stretch that is exactly a quotation in one document (its words inside marks, the
+            words just outside it not) and stated in the other is no echo: a story quotes a
+            sentence and may paraphrase the next one closely.
 
     Returns:
         bool, shape ``(n_runs,)``, in ``runs`` order.
@@ -605,18 +688,17 @@ def _echoed(
         n_same = same[:, side].sum(axis=1)
         echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
     if quoted_word is not None:
-        qcum = np.zeros(len(ids) + 1, dtype=_count_dtype(len(ids)))
-        np.cumsum(quoted_word, out=qcum[1:])
+        qw = quoted_word
 
         def exact_quote(a: np.ndarray, b: np.ndarray, lo_doc: np.ndarray, hi_doc: np.ndarray
                         ) -> np.ndarray:
-            inside = (qcum[b] - qcum[a]) >= _QUOTED_SHARE * np.maximum(b - a, 1)
-            before = np.where(a - 2 >= lo_doc, quoted_word[np.clip(a - 2, 0, last)], False)
-            after = np.where(b + 1 < hi_doc, quoted_word[np.clip(b + 1, 0, last)], False)
+            inside = qw.count(a, b) >= _QUOTED_SHARE * np.maximum(b - a, 1)
+            before = np.where(a - 2 >= lo_doc, qw.marked(np.clip(a - 2, 0, last)), False)
+            after = np.where(b + 1 < hi_doc, qw.marked(np.clip(b + 1, 0, last)), False)
             return inside & ~before & ~after
 
         def stated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return (qcum[b] - qcum[a]) < _QUOTED_SHARE * np.maximum(b - a, 1)
+            return qw.count(a, b) < _QUOTED_SHARE * np.maximum(b - a, 1)
 
         qi = exact_quote(lo, hi, offsets[i], offsets[i + 1])
         qj = exact_quote(lo + diag, hi + diag, offsets[j], offsets[j + 1])
@@ -1056,9 +1138,9 @@ def find_shared_passages(
         [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
     total_words = len(ids)
-    cover = np.zeros(total_words + 1, dtype=np.int32)  # n-grams covering a word, +1/-1
-    np.add.at(cover, bad_starts, 1)
-    np.add.at(cover, np.minimum(bad_starts + n, total_words), -1)
+    # the words covered by a furniture or common n-gram (or a template, below)
+    cover_lo = [bad_starts]
+    cover_hi = [np.minimum(bad_starts + n, total_words)]
     m = config.template_words
     templates = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.String})
     if m > 0:
@@ -1077,13 +1159,12 @@ def find_shared_passages(
                                           dtype=pl.String),
                     }
                 )
-        np.add.at(cover, t_starts, 1)
-        np.add.at(cover, np.minimum(t_starts + m, total_words), -1)
-    is_bad_word = np.cumsum(cover[:-1], dtype=np.int32) > 0
-    bad_cum = np.zeros(total_words + 1, dtype=_count_dtype(total_words))
-    np.cumsum(is_bad_word, out=bad_cum[1:])
+        cover_lo.append(t_starts)
+        cover_hi.append(np.minimum(t_starts + m, total_words))
+    bad_words = _Marked.from_ranges(np.concatenate(cover_lo), np.concatenate(cover_hi))
+    del cover_lo, cover_hi
     g_arr = grams["g"].to_numpy()
-    clean = (bad_cum[np.minimum(g_arr + n, total_words)] - bad_cum[g_arr]) == 0
+    clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
     grams = grams.filter(pl.Series(clean) & ~pl.col("is_bad"))
     if config.one_per_cluster:
         # one representative per (n-gram, cluster): the earliest member holding it
@@ -1097,8 +1178,6 @@ def find_shared_passages(
     joined = (join or join_shared_ngrams)(grams)
     if joined.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    cum = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=cum[1:])
     runs = (
         joined.with_columns(diag=pl.col("gj") - pl.col("gi"))
         .sort("i", "j", "diag", "gi")
@@ -1112,18 +1191,19 @@ def find_shared_passages(
     # passage one text quotes from the other
     quoted_word = None
     if quoted_ranges is not None:
-        qmarks = np.zeros(len(ids) + 1, dtype=np.int32)
         if isinstance(quoted_ranges, Ragged):
             q_doc = quoted_ranges.doc_of_values()
             qv = quoted_ranges.values.astype(np.int64).reshape(-1, 2)
-            np.add.at(qmarks, offsets[q_doc] + qv[:, 0], 1)
-            np.add.at(qmarks, offsets[q_doc] + qv[:, 1], -1)
+            q_lo, q_hi = offsets[q_doc] + qv[:, 0], offsets[q_doc] + qv[:, 1]
         else:
-            for d, ranges in enumerate(quoted_ranges):
-                for a, b in ranges:
-                    qmarks[offsets[d] + a] += 1
-                    qmarks[offsets[d] + b] -= 1
-        quoted_word = np.cumsum(qmarks, dtype=np.int32)[:-1] > 0
+            flat_q = [
+                (offsets[d] + a, offsets[d] + b)
+                for d, ranges in enumerate(quoted_ranges)
+                for a, b in ranges
+            ]
+            q_lo = np.array([x for x, _ in flat_q], dtype=np.int64)
+            q_hi = np.array([y for _, y in flat_q], dtype=np.int64)
+        quoted_word = _Marked.from_ranges(q_lo, q_hi)
     echo = (
         _echoed(runs, ids, offsets, n, config, quoted_word)
         if config.echo_words > 0
@@ -1135,7 +1215,7 @@ def find_shared_passages(
     # characters and figures are measured on the later document (j): the run's words are the
     # same on both sides, and j is the new document of a pair in an incremental run
     run_diag = runs["diag"].to_numpy()
-    chars = cum[stop + run_diag] - cum[start + run_diag] + (stop - start - 1)
+    chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
         flat_sent = _flat_counts(sentence_lengths)
@@ -1163,19 +1243,15 @@ def find_shared_passages(
         full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
     quoted_run = np.zeros(len(start), dtype=bool)
     if quoted_word is not None:
-        in_quotes = np.zeros(len(quoted_word) + 1, dtype=_count_dtype(len(quoted_word)))
-        np.cumsum(quoted_word, out=in_quotes[1:])
         diag = runs["diag"].to_numpy()
         span = np.maximum(stop - start, 1)
-        share_i = (in_quotes[stop] - in_quotes[start]) / span
-        share_j = (in_quotes[stop + diag] - in_quotes[start + diag]) / span
+        share_i = quoted_word.count(start, stop) / span
+        share_j = quoted_word.count(start + diag, stop + diag) / span
         # set in quotation marks by one document and stated by the other
         quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
         # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
         # report rather than to an official's stock wording that many stories quote
-        digits = np.zeros(len(lengths) + 1, dtype=_count_dtype(len(lengths)))
-        np.cumsum(words.has_digit, out=digits[1:])
-        quoted_run &= (digits[stop + run_diag] - digits[start + run_diag]) > 0
+        quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
     doc_i = runs["i"].to_numpy().astype(np.int64)
     doc_j = runs["j"].to_numpy().astype(np.int64)
     diag_all = runs["diag"].to_numpy()
