@@ -948,7 +948,7 @@ def find_shared_passages(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
-    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | list[np.ndarray] | None = None,
     join: NgramJoinFn | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
@@ -999,7 +999,7 @@ def find_shared_passages(
             not read); default none.
         ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
             and int64 global start positions (into the concatenated words); default: hashed
-            here.
+            here. A list is emptied, so that the arrays are let go once filtered.
         join: Where the self-join of the kept n-grams runs: a function like
             ``join_shared_ngrams`` (the default, in process), e.g. one that partitions the
             n-grams by hash over a cluster (``affidavit.tasks.lineage_scale``).
@@ -1034,6 +1034,8 @@ def find_shared_passages(
         seg_offsets = np.unique(seg_offsets)
     if ngrams is not None:
         hashes, starts = ngrams
+        if isinstance(ngrams, list):  # the caller's arrays go once filtered here
+            ngrams.clear()
     else:
         hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
     if config.sample_mod > 1:
