@@ -1032,11 +1032,30 @@ def _candidates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Find LSH candidate pairs (row indices ``i < j``).
 
-    With ``new_mask`` only pairs touching a new row.
+    With ``new_mask`` only pairs touching a new row: only the rows sharing a band key with a
+    new row are joined (an update's band join follows the new documents, not the archive).
     """
     empty = n_shingles == 0
     bands, rows = optimal_bands(config.candidate_threshold, config.minhash.num_perm)
-    if runner is None:
+    if runner is None and new_mask is not None and 2 * int(new_mask.sum()) < len(new_mask):
+        keys = band_keys(sigs, bands=bands, rows=rows)
+        live_new = new_mask & ~empty
+        wanted = np.unique(keys[:, live_new])
+        touch = _isin_hashes(keys.reshape(-1), wanted).reshape(keys.shape).any(axis=0)
+        del keys
+        # every member of a bucket holding a new row is kept, so the join (which drops the
+        # buckets without one) gives the same pairs and star buckets on these rows alone
+        sub = np.flatnonzero((touch | live_new) & ~empty)
+        ci, cj, n_star = candidate_index_pairs(
+            sigs[sub],
+            bands=bands,
+            rows=rows,
+            new_mask=new_mask[sub],
+            max_bucket=config.max_bucket,
+            empty_mask=empty[sub],
+        )
+        ci, cj = sub[ci], sub[cj]
+    elif runner is None:
         ci, cj, n_star = candidate_index_pairs(
             sigs,
             bands=bands,
