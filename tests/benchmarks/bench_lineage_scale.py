@@ -14,7 +14,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   as the warehouse holds it (signatures, edges, furniture, and the passage material as a
   Parquet file read lazily; no stored text): ``increment_share`` is its wall time over the
   build's, and ``increment_cpu_share`` the same for CPU time (user and system, all threads
-  of the process), steadier than wall time on a machine other work shares. Wall times
+  of the process), steadier than wall time on a machine other work shares. The documents are
+  given as a lazy Parquet scan, so their texts are read a batch at a time inside the timed
+  calls (the archive's texts are never held at once, as 1M documents need). Wall times
   exclude synthesising the corpus.
 * ``datatrove``: its MinHash deduplication (the four local stages: signatures, buckets,
   clusters, filter; ``LocalPipelineExecutor`` with ``--workers`` tasks) on the same documents,
