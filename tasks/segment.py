@@ -23,14 +23,23 @@ The rules (``segment_text``):
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from affidavit.tasks.minhash import Ragged, WordArrays, _encode_words
-from affidavit.tasks.shingles import _ASCII_TABLE, split_words
+from affidavit.tasks.shingles import (
+    _APOSTROPHES,
+    _ASCII_TABLE,
+    _NON_WORD,
+    normalize_for_shingles,
+    split_words,
+)
 
 __all__ = ["Segments", "segment_text", "segment_texts"]
 
@@ -163,7 +172,12 @@ def _byte_tables(normalize: bool) -> tuple[np.ndarray, np.ndarray]:
     return cls, low
 
 
+# proxy bytes (``_proxy``) of characters outside ASCII: an opening quotation mark (not a
+# closing one), and a character deleted by normalisation (not a closer)
+_P_OPEN_QUOTE, _P_DROP = 0x80, 0x81
 _TABLES = {True: _byte_tables(True), False: _byte_tables(False)}
+_TABLES[True][0][_P_OPEN_QUOTE] = _SPACE
+_TABLES[True][0][_P_DROP] = _DROP
 _IS_SPACE = np.zeros(256, dtype=bool)
 _IS_SPACE[[c for c in range(128) if re.match(r"\s", chr(c))]] = True
 _IS_STOP = np.zeros(256, dtype=bool)
@@ -171,6 +185,8 @@ _IS_STOP[[ord(c) for c in ".!?"]] = True
 _IS_CLOSER = np.zeros(256, dtype=bool)
 _IS_CLOSER[[ord(c) for c in "\"')]"]] = True
 _NL, _QUOTE = 10, 34
+_IS_QUOTE = np.zeros(256, dtype=bool)
+_IS_QUOTE[[_QUOTE, _P_OPEN_QUOTE]] = True
 _ASCII_CHUNK = 256
 """ASCII texts split at once (~0.8 MB of bytes at 3 KB a text): every temporary of
 ``_segment_ascii`` (up to 8 bytes a text byte) stays within the allocator's reused heap and the
@@ -178,17 +194,30 @@ CPU caches. Measured on the synthetic scale corpus (5,000 texts): 256 a chunk ta
 the time of all at once, where each fresh array of 100+ MB is paid for in page faults."""
 
 
-def _segment_ascii(texts: Sequence[str], *, normalize: bool, stop_needed: bool) -> _Parts:
+def _segment_ascii(
+    texts: Sequence[str] | Sequence[bytes],
+    *,
+    normalize: bool,
+    stop_needed: bool,
+    words: pa.Array | None = None,
+) -> _Parts:
     """``segment_texts`` of ASCII texts, on their bytes (every array of the batch's size).
 
     Events (word starts, sentence breaks, quotation marks, line ends) are keyed by
     ``2 * byte position`` (a document's end by ``2 * its end - 1``), so one sort orders them.
+
+    ``texts`` may instead be proxy bytes of other texts (``_proxy``: one byte per character
+    with its role in the rules) with their normalised ``words`` given; the words are then
+    taken from ``words`` (the caller checks that their count per text matches).
     """
     lens = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
     n_docs = len(texts)
     dstart = np.zeros(n_docs + 1, dtype=np.int64)
     np.cumsum(lens, out=dstart[1:])
-    buf = np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8)
+    if words is None:
+        buf = np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8)  # type: ignore[arg-type]
+    else:
+        buf = np.frombuffer(b"".join(texts), dtype=np.uint8)  # type: ignore[arg-type]
     cls_t, low_t = _TABLES[normalize]
     cls = cls_t[buf]
     doc_first = np.zeros(len(buf) + 1, dtype=bool)
@@ -210,12 +239,15 @@ def _segment_ascii(texts: Sequence[str], *, normalize: bool, stop_needed: bool) 
     w_start = np.flatnonzero(is_w & ~prev_w)
     w_end = np.flatnonzero(is_w & ~next_w) + 1
     w_len = w_end - w_start
-    data = low_t[buf[kept[is_w]]]
-    w_off = np.zeros(len(w_start) + 1, dtype=np.int64)
-    np.cumsum(w_len, out=w_off[1:])
-    flat = pa.LargeStringArray.from_buffers(
-        len(w_start), pa.py_buffer(w_off), pa.py_buffer(data.tobytes())
-    )
+    if words is None:
+        data = low_t[buf[kept[is_w]]]
+        w_off = np.zeros(len(w_start) + 1, dtype=np.int64)
+        np.cumsum(w_len, out=w_off[1:])
+        flat = pa.LargeStringArray.from_buffers(
+            len(w_start), pa.py_buffer(w_off), pa.py_buffer(data.tobytes())
+        )
+    else:
+        flat = words
     w_pos = kept[w_start]  # byte position of each word's first byte
     w_doc = np.searchsorted(dstart, w_pos, side="right") - 1
     doc_words = np.zeros(n_docs + 1, dtype=np.int64)
@@ -292,7 +324,7 @@ def _segment_ascii(texts: Sequence[str], *, normalize: bool, stop_needed: bool) 
     np.cumsum(np.bincount(s_doc, minlength=n_docs), out=s_off[1:])
     sentences = Ragged(s_len.astype(np.int32), s_off)
     # quoted ranges: pieces between quotation marks, sentence breaks and line ends
-    q = np.flatnonzero(buf == _QUOTE)
+    q = np.flatnonzero(_IS_QUOTE[buf])
     q_doc = np.searchsorted(dstart, q, side="right") - 1
     e_key = np.concatenate([2 * q, 2 * sp, le_key])
     e_doc = np.concatenate([q_doc, sp_doc, le_doc])
@@ -345,6 +377,10 @@ def segment_texts(
                        normalize=normalize, stop_needed=stop_needed)
         for a in range(0, len(a_rows), _ASCII_CHUNK)
     ]
+    p_rows = np.zeros(0, dtype=np.int64)
+    if len(o_rows) and normalize:
+        p_rows, o_rows, p_parts = _segment_proxied(texts, o_rows, stop_needed=stop_needed)
+        parts.extend(p_parts)
     if len(o_rows) or not parts:
         parts.append(_segment_python([texts[r] for r in o_rows.tolist()], normalize=normalize,
                                      stop_needed=stop_needed))
@@ -358,13 +394,104 @@ def segment_texts(
         Ragged.concat([p.sentence_lengths for p in parts]),
         Ragged.concat([p.quoted for p in parts]),
     )
-    if len(o_rows) == 0:
+    if len(a_rows) == len(texts):
         return out
     back = np.empty(len(texts), dtype=np.int64)
-    back[np.concatenate([a_rows, o_rows])] = np.arange(len(texts))
+    back[np.concatenate([a_rows, p_rows, o_rows])] = np.arange(len(texts))
     return Segments(
         out.words.take(back),
         out.line_lengths.take(back),
         out.sentence_lengths.take(back),
         out.quoted.take(back),
     )
+
+
+@lru_cache(maxsize=1 << 16)
+def _proxy_char(c: str) -> int:
+    """The proxy byte of one character outside ASCII for ``_segment_ascii``; -1 when none.
+
+    Its role in the rules comes from the character as written (quotation mark, closing quote,
+    whitespace), its class from what ``normalize_for_shingles`` makes of it alone: deleted,
+    a word boundary, or word characters. A character that normalises to word characters and
+    a boundary both (``İ`` casefolds to ``i`` and a combining dot) has no proxy.
+    """
+    if c.isspace():
+        return 32
+    if c == "\u201d":  # closing quotation mark: a quotation mark and a closer
+        return _QUOTE
+    if c in "\u201c\u201e\u00ab\u00bb":
+        return _P_OPEN_QUOTE
+    if c == "\u2019":  # an apostrophe (deleted) and a closer
+        return ord("'")
+    if c in "\u00ad\u200b\u200c\u200d\ufeff":
+        return _P_DROP
+    folded = _APOSTROPHES.sub("", c.casefold())
+    if not folded:
+        return _P_DROP
+    boundary = [bool(_NON_WORD.match(ch)) or ch.isspace() for ch in folded]
+    if not any(boundary):
+        return ord("a")
+    if all(boundary):
+        return ord("#")
+    return -1
+
+
+def _segment_proxied(
+    texts: Sequence[str], rows: np.ndarray, *, stop_needed: bool
+) -> tuple[np.ndarray, np.ndarray, list[_Parts]]:
+    """``_segment_ascii`` on proxy bytes for the texts outside ASCII that allow it.
+
+    A text qualifies when it is already in NFKC form (so normalising it is per character)
+    and each of its characters has a proxy (``_proxy_char``); its words are those of
+    ``normalize_for_shingles`` of the whole text, and the number of words per text must equal
+    the runs of word proxies (else the text goes back to ``segment_text``).
+
+    Returns:
+        ``(done_rows, other_rows, parts)``: rows handled here (in ``parts`` order), the rows
+        left for ``segment_text``, and the parts.
+    """
+    ok = np.fromiter(
+        (unicodedata.is_normalized("NFKC", texts[r]) for r in rows.tolist()),
+        dtype=bool,
+        count=len(rows),
+    )
+    cand = rows[ok]
+    if len(cand) == 0:
+        return cand, rows, []
+    group = [texts[r] for r in cand.tolist()]
+    lens = np.fromiter((len(t) for t in group), dtype=np.int64, count=len(group))
+    cps = np.frombuffer("".join(group).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    proxy = np.empty(len(cps), dtype=np.int16)
+    low = cps < 128
+    proxy[low] = cps[low]
+    uniq, inv = np.unique(cps[~low], return_inverse=True)
+    table = np.fromiter((_proxy_char(chr(u)) for u in uniq.tolist()), dtype=np.int16,
+                        count=len(uniq))
+    proxy[~low] = table[inv]
+    doc = np.repeat(np.arange(len(group)), lens)
+    bad_doc = np.zeros(len(group), dtype=bool)
+    bad_doc[doc[proxy < 0]] = True
+    keep = np.flatnonzero(~bad_doc)
+    starts = np.concatenate([[0], np.cumsum(lens)])
+    raw = proxy.astype(np.uint8).tobytes()
+    proxies = [raw[starts[k] : starts[k + 1]] for k in keep.tolist()]
+    norm = [normalize_for_shingles(group[k]) for k in keep.tolist()]
+    lists = pc.split_pattern(pa.array(norm, type=pa.large_string()), " ")
+    n_words = pc.list_value_length(lists).to_numpy(zero_copy_only=False).astype(np.int64)
+    n_words[np.array([not t for t in norm], dtype=bool)] = 0  # "" splits into [""]
+    flat = pc.list_flatten(lists)
+    flat = flat.filter(pc.greater(pc.binary_length(flat), 0))
+    w_off = np.concatenate([[0], np.cumsum(n_words)])
+    parts: list[_Parts] = []
+    for a in range(0, len(keep), _ASCII_CHUNK):
+        b = min(a + _ASCII_CHUNK, len(keep))
+        part = _segment_ascii(
+            proxies[a:b], normalize=True, stop_needed=stop_needed,
+            words=flat.slice(int(w_off[a]), int(w_off[b] - w_off[a])),
+        )
+        if not np.array_equal(np.diff(part.word_offsets), n_words[a:b]):
+            # the proxies disagree with normalising the whole text: these go one by one
+            return np.zeros(0, dtype=np.int64), rows, []
+        parts.append(part)
+    done = cand[keep]
+    return done, np.setdiff1d(rows, done), parts

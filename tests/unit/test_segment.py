@@ -18,7 +18,8 @@ LINEAGE_DEV = Path(__file__).resolve().parents[2].parent / "shared" / "bench" / 
 # characters that carry the rules: stops, closers, quotation marks, apostrophes, whitespace of
 # every kind ASCII has, line breaks, punctuation, digits, and a few non-ASCII ones
 _ALPHABET = list("ab Z9 .!?\"')]\n\t\x0b\x1c_'`-,") + ["  ", ". ", '." ', "\n\n", "x.\n"]
-_UNICODE = ["é", "“", "”", "’", "\u00a0", "ﬁ", "ß", "\u2028", "«"]
+_UNICODE = ["é", "“", "”", "’", "\u00a0", "ﬁ", "ß", "\u2028", "«", "»", "„", "‘", "İ", "\u0301",
+            "\u00b4", "…", "\u200b", "\u00ad", "\x85", "\u3000", "Ω", "—", "٣"]
 
 
 def _reference(texts: list[str], *, normalize: bool, stop_needed: bool) -> Segments:
@@ -55,7 +56,7 @@ def test_reference_rules_on_one_text():
 
 @pytest.mark.parametrize("normalize", [True, False])
 @pytest.mark.parametrize("stop_needed", [True, False])
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(
     texts=st.lists(
         st.lists(st.sampled_from(_ALPHABET + _UNICODE), max_size=40).map("".join), max_size=12
@@ -70,6 +71,7 @@ def test_batch_of_many_texts_crosses_chunks():
     rng = np.random.default_rng(7)
     texts = ["".join(rng.choice(_ALPHABET, size=int(rng.integers(0, 60)))) for _ in range(700)]
     texts[5] = "caf\u00e9 “quoted.” text"
+    texts[6] = "Straße: „Ja.“ — sagte er’s\u00a0heute. «Non.» İstanbul"
     for normalize in (True, False):
         got = segment_texts(texts, normalize=normalize, stop_needed=True)
         _assert_same(got, _reference(texts, normalize=normalize, stop_needed=True))
