@@ -1339,13 +1339,18 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
-                        note(f"line {reader.line_num}: more fields than the header")
+                        note(f"{path.name}: line {reader.line_num}: more fields than the "
+                             "header: skipped")
                     else:
                         yield f"line {start}", rec
                     start = reader.line_num + 1
             except csv.Error as exc:
-                skips["bad_csv_row"] += 1
-                note(f"line {start}: {exc} (a quote not closed?); rest of the file skipped")
+                # every line from the bad row on is lost: each counts (one row a line, as a
+                # file whose quote was never closed has them)
+                last = max(reader.reader.line_num, start)  # the DictReader lags
+                skips["bad_csv_row"] += last - start + 1
+                note(f"{path.name}: line {start}: {exc} (a quote not closed?); lines "
+                     f"{start}-{last} ({last - start + 1}) skipped")
 
 
 def pick_column(
@@ -1376,6 +1381,45 @@ def _as_str(value: Any) -> str | None:
         return json.dumps(value, ensure_ascii=False, sort_keys=True)
     s = str(value).strip()
     return s or None
+
+
+def check_claims_columns(path: str | Path, *, text_column: str | None = None) -> None:
+    """Refuse a claims file whose records can hold no claim text, from its first record.
+
+    :func:`read_claims_file` fixes its columns on the first record that is an object, so a
+    first record with no text column (none of ``TEXT_COLUMNS`` when ``text_column`` is not
+    given; for CSV/TSV, whose header every row shares, the named column) means no claim will
+    be read: the CLI says so before any work starts. Other faults are left to the reader,
+    which counts them.
+
+    Raises:
+        ValueError: When the first object record names no text column (the message lists its
+            keys), or when records were read and none of the first 1,000 is an object.
+    """
+    p = Path(path)
+    fmt = claims_format(p)
+    n_seen = 0
+    for _, rec in _iter_records(p, fmt, Counter(), []):
+        n_seen += 1
+        if not isinstance(rec, dict):
+            if n_seen >= 1000:
+                break
+            continue
+        keys = sorted(map(str, rec))
+        more = len(keys) - _MAX_KEYS_NAMED
+        shown = (", ".join(keys[:_MAX_KEYS_NAMED]) or "none") + (
+            f" and {more} more" if more > 0 else "")
+        if text_column is None and pick_column(rec, None, TEXT_COLUMNS) is None:
+            raise ValueError(f"{p.name}: no claim text column among its keys ({shown}); "
+                             f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
+                             "--text-column")
+        if text_column is not None and fmt in ("csv", "tsv") and text_column not in rec:
+            raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
+                             f"header ({shown})")
+        return
+    if n_seen:
+        raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
+                         "object a line; JSON: a list of objects)")
 
 
 def read_claims_file(
