@@ -606,6 +606,27 @@ def _check_input(path: str, check: Callable[[str], object]) -> None:
         _fail(describe_error(exc))
 
 
+def _looks_like_records(path: str) -> bool:
+    """Whether a file given as one answer is a JSONL/JSON file of audit records instead.
+
+    True when its name ends in .jsonl/.json/.parquet (before an optional .gz) and, for the
+    JSON forms, its first non-blank line opens an object or a list holding an "answer" key.
+    """
+    import re
+
+    name = path.lower().removesuffix(".gz")
+    if name.endswith(".parquet"):
+        return True
+    if not name.endswith((".jsonl", ".json", ".ndjson")):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace").lstrip()
+    except OSError:
+        return False
+    return head[:1] in "{[" and bool(re.search(r'"answer"\s*:', head))
+
+
 def _check_claims(path: str, text_column: str | None = None) -> None:
     """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1).
 
@@ -928,6 +949,10 @@ def audit(
     for p, check in checks:
         if p is not None:
             _check_input(p, check)
+    if answer_file is not None and not evidence and _looks_like_records(answer_file):
+        # "affidavit audit sessions.jsonl": records audited as one answer would be noise
+        _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
+              f"with --sessions {answer_file}", 2)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed

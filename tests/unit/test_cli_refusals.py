@@ -159,3 +159,19 @@ def test_a_text_column_named_or_found_later_passes_the_check(tmp_path):
     check_claims_columns(other, text_column="body")
     # JSONL records may differ: a named column absent from the first one is left to the reader
     check_claims_columns(other, text_column="missing")
+
+
+def test_a_file_of_audit_records_given_as_one_answer_is_refused(no_prefect, tmp_path):
+    records = tmp_path / "sessions.jsonl"
+    records.write_text('{"id": "r1", "answer": "All 212 tests passed.", "evidence": []}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, ["audit", str(records), "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    assert "give it with --sessions" in res.output
+    assert not home.exists()
+    # a plain-text answer in a .json file goes on to the audit (which then fails here, at the
+    # closed Prefect port of the fixture): it is not taken for records
+    answer = tmp_path / "answer.json"
+    answer.write_text("The config is JSON and lists 3 services.")
+    res = CliRunner().invoke(app, ["audit", str(answer), "--home", str(home)])
+    assert "--sessions" not in res.output
