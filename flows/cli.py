@@ -632,7 +632,7 @@ def _check_claims(path: str, text_column: str | None = None) -> None:
 
     Its first record must name a claim text column (``tasks.claims.check_claims_columns``).
     """
-    from affidavit.tasks.claims import check_claims_columns
+    from affidavit.tasks.claims_file import check_claims_columns
     from affidavit.tasks.input_checks import check_claims_file
 
     _check_input(path, check_claims_file)
@@ -1101,6 +1101,9 @@ def _main() -> None:
     click_exception = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
     )
+    from affidavit.flows.supervise import note_interrupts
+
+    note_interrupts()
     try:
         # not standalone: a usage error comes back here, to be printed as one plain line
         code = app(standalone_mode=False)

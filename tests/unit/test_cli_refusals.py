@@ -149,7 +149,7 @@ def test_claims_without_a_text_column_are_refused_before_prefect(no_prefect, tmp
 
 
 def test_a_text_column_named_or_found_later_passes_the_check(tmp_path):
-    from affidavit.tasks.claims import check_claims_columns
+    from affidavit.tasks.claims_file import check_claims_columns
 
     path = tmp_path / "claims.jsonl"
     path.write_text('"not an object"\n{"Statement": "Exports rose 12 percent."}\n')
