@@ -38,7 +38,7 @@ class ScriptedServer:
     ``script[key]`` is a list of steps consumed in order (the last repeats), chosen by the first
     key found in the user message; a step has ``status``, ``content``, ``sleep_s``, ``body``
     and ``hold_for``: the request is held until that many requests are in flight together (or
-    5 s pass), so that a test of overlapping calls does not depend on the machine's load.
+    30 s pass), so that a test of overlapping calls does not depend on the machine's load.
     """
 
     def __init__(self) -> None:
@@ -67,7 +67,7 @@ class ScriptedServer:
                     server.lock.notify_all()
                     if step.get("hold_for"):
                         server.lock.wait_for(lambda: server.max_active >= step["hold_for"],
-                                             timeout=5.0)
+                                             timeout=30.0)
                 try:
                     if step.get("sleep_s"):
                         time.sleep(step["sleep_s"])
@@ -232,7 +232,10 @@ def test_calls_in_flight_are_capped(server: ScriptedServer) -> None:
     for r in records:
         server.script[r.answer] = [{"content": _reply(("SUPPORTED", GENUINE)), "sleep_s": 0.15,
                                     "hold_for": 2}]
-    outcomes = _auditor(server, concurrency=2).audit_records(records)
+    # generous client timeouts: a call held by the server is never given up and re-sent (a
+    # re-sent call would count as one more in flight)
+    outcomes = _auditor(server, concurrency=2, timeout_s=60.0,
+                        record_timeout_s=120.0).audit_records(records)
     assert [o.record.record_id for o in outcomes] == [r.record_id for r in records]
     assert server.max_active == 2
 
