@@ -24,7 +24,13 @@ import pyarrow as pa
 from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 
-from affidavit.flows.context import RunFailed, RunRecord, open_warehouse, sync_views, utcnow
+from affidavit.flows.context import (
+    RunFailed,
+    RunRecord,
+    open_warehouse,
+    sync_views,
+    utcnow,
+)
 from affidavit.flows.fanout import (
     AUDITORS,
     BATCH_RETRIES,
@@ -37,6 +43,7 @@ from affidavit.flows.fanout import (
     batch_pool,
     make_auditor,
 )
+from affidavit.flows.supervise import retry_unless_interrupted
 from affidavit.schemas.audits import AUDIT_CLAIMS_SCHEMA, AUDITS_SCHEMA, AuditRecord
 from affidavit.schemas.enums import RunStatus
 from affidavit.tasks.audit import (
@@ -118,7 +125,8 @@ def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunR
     return audits, claims
 
 
-@task(name="audit-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
+@task(name="audit-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE,
+      retry_condition_fn=retry_unless_interrupted)
 def audit_batch_task(batch_no: int, records: list[AuditRecord], pool: BatchPool
                      ) -> AuditBatchOutcome:
     """One Prefect task run per batch of records: audit it where ``pool`` runs batches.

@@ -557,7 +557,7 @@ def run(
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
     if claims is not None:
-        _check_claims(claims)  # light imports only: before the first line
+        _check_claims(claims, text_column)  # light imports only: before the first line
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
     if not as_json:
@@ -606,11 +606,37 @@ def _check_input(path: str, check: Callable[[str], object]) -> None:
         _fail(describe_error(exc))
 
 
-def _check_claims(path: str) -> None:
-    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1)."""
+def _looks_like_records(path: str) -> bool:
+    """Whether a file given as one answer is a JSONL/JSON file of audit records instead.
+
+    True when its name ends in .jsonl/.json/.parquet (before an optional .gz) and, for the
+    JSON forms, its first non-blank line opens an object or a list holding an "answer" key.
+    """
+    import re
+
+    name = path.lower().removesuffix(".gz")
+    if name.endswith(".parquet"):
+        return True
+    if not name.endswith((".jsonl", ".json", ".ndjson")):
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(4096).decode("utf-8", "replace").lstrip()
+    except OSError:
+        return False
+    return head[:1] in "{[" and bool(re.search(r'"answer"\s*:', head))
+
+
+def _check_claims(path: str, text_column: str | None = None) -> None:
+    """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1).
+
+    Its first record must name a claim text column (``tasks.claims.check_claims_columns``).
+    """
+    from affidavit.tasks.claims_file import check_claims_columns
     from affidavit.tasks.input_checks import check_claims_file
 
     _check_input(path, check_claims_file)
+    _check_input(path, lambda p: check_claims_columns(p, text_column=text_column))
 
 
 def _check_opml(feeds: list[str]) -> None:
@@ -923,6 +949,10 @@ def audit(
     for p, check in checks:
         if p is not None:
             _check_input(p, check)
+    if answer_file is not None and not evidence and _looks_like_records(answer_file):
+        # "affidavit audit sessions.jsonl": records audited as one answer would be noise
+        _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
+              f"with --sessions {answer_file}", 2)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed
@@ -1064,8 +1094,31 @@ def export_claimreview_cmd(
 def _main() -> None:
     import os
 
+    from rich.markup import escape
+
+    # typer carries its own click: its error classes are reached through a public one
+    usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    click_exception = next(
+        c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
+    )
+    from affidavit.flows.supervise import note_interrupts
+
+    note_interrupts()
     try:
-        app()
+        # not standalone: a usage error comes back here, to be printed as one plain line
+        code = app(standalone_mode=False)
+    except usage_error as exc:  # a wrong flag, a missing value
+        if not exc.format_message():  # no arguments: the help was printed
+            raise SystemExit(exc.exit_code) from None
+        hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+        err.print(f"[red]error:[/red] {escape(exc.format_message())}{escape(hint)}",
+                  soft_wrap=True)
+        raise SystemExit(exc.exit_code) from None
+    except click_exception as exc:  # e.g. a file option's path is missing
+        err.print(f"[red]error:[/red] {escape(exc.format_message())}", soft_wrap=True)
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:  # Ctrl-D at a prompt
+        raise SystemExit(EXIT_ERROR) from None
     except (KeyboardInterrupt, SystemExit):
         raise
     except Exception as exc:  # one line, not a traceback (AFFIDAVIT_DEBUG=1 shows it)
@@ -1082,6 +1135,8 @@ def _main() -> None:
                         "PREFECT_API_URL to run on the embedded local one")
         err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
         raise SystemExit(EXIT_ERROR) from None
+    # the commands return nothing: what comes back is the code of a typer.Exit (or None)
+    raise SystemExit(code if isinstance(code, int) else EXIT_OK)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from affidavit.flows.supervise import INTERRUPTED
 from affidavit.schemas.enums import RunStatus
 from affidavit.warehouse.home import HomePaths, apply_prefect_environment, home_lock, resolve_home
 from affidavit.warehouse.store import Warehouse
@@ -163,7 +164,9 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
 
     One writer per home, enforced here so that runs started by a Prefect worker from
     deployments wait for each other like commands do. A run that raises is recorded as failed
-    (unless it recorded its own end).
+    (unless it recorded its own end); one stopped by Ctrl-C (``KeyboardInterrupt``, or any
+    error after :data:`INTERRUPTED` was set, such as Prefect's ``TerminationSignal`` on the
+    SIGTERM that follows it) is recorded abandoned at once, as the next run would record it.
     """
     paths = resolve_home(home)
     with home_lock(paths.root, on_wait=lambda root: log.warning(
@@ -173,6 +176,17 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
         try:
             yield wh, run
         except BaseException as exc:
+            # Ctrl-C, or the stop that follows it (Prefect's TerminationSignal on SIGTERM)
+            stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt) or (
+                type(exc).__name__ == "TerminationSignal")
+            if stopped:
+                # Prefect's services fail to reach the local server the interrupt also
+                # stopped, and log each failure at length: not the user's concern (this
+                # process is ending; its own messages go to the console, not to logging)
+                logging.disable(logging.ERROR)
+                if run.status is RunStatus.RUNNING:
+                    run.finish(RunStatus.ABANDONED, "interrupted (Ctrl-C)")
+                raise
             if run.status is RunStatus.RUNNING:
                 run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
             raise

@@ -49,6 +49,7 @@ from affidavit.flows.stages import (
     poll_task,
     record_fetches,
 )
+from affidavit.flows.supervise import retry_unless_interrupted
 from affidavit.schemas.enums import Mode, RunStatus, VerdictStatus
 from affidavit.schemas.fetches import FetchKind
 from affidavit.tasks.claims import build_claim_rows, extract_claims, read_claims_file
@@ -194,7 +195,8 @@ def max_judge_failure_share(environ: Mapping[str, str] | None = None) -> float:
     return value
 
 
-@task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE)
+@task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE,
+      retry_condition_fn=retry_unless_interrupted)
 def research_batch_task(batch_no: int, claims: list[dict[str, Any]], pool: BatchPool
                         ) -> BatchOutcome:
     """One Prefect task run per batch: research, decide and write it where ``pool`` runs batches.

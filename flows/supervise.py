@@ -12,14 +12,16 @@ Where ``prctl`` is not available (not Linux) the command runs unsupervised, as b
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["run_supervised"]
+__all__ = ["INTERRUPTED", "note_interrupts", "retry_unless_interrupted", "run_supervised"]
 
 _PR_SET_CHILD_SUBREAPER = 36
 """``prctl`` option number (linux/prctl.h)."""
@@ -35,6 +37,36 @@ command whose server is gone can wait on it for good. Convention: twice Prefect'
 
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT, as shells report it)."""
+
+
+INTERRUPTED = threading.Event()
+"""Set when this process got Ctrl-C (:func:`note_interrupts`): no batch is retried after it,
+and the run is recorded abandoned."""
+
+
+def note_interrupts() -> None:
+    """Record Ctrl-C before Python raises ``KeyboardInterrupt`` for it (main thread only).
+
+    Prefect's task runner catches the interrupt in the batch that was running and, unless told,
+    retries the failed batches while the interrupt also stopped its local server (measured:
+    a 200-claim run then took 215 s to end). The handler sets :data:`INTERRUPTED` (read by
+    :func:`retry_unless_interrupted`), turns this process's logging off up to ERROR (Prefect's
+    event service logs each event it can no longer deliver at length), and raises
+    ``KeyboardInterrupt`` as Python's own handler does.
+    """
+
+    def on_sigint(signum: int, frame: object) -> None:
+        INTERRUPTED.set()
+        logging.disable(logging.ERROR)
+        signal.default_int_handler(signum, frame)
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, on_sigint)
+
+
+def retry_unless_interrupted(task: object, task_run: object, state: object) -> bool:
+    """Prefect ``retry_condition_fn`` of the batch tasks: retry unless Ctrl-C was pressed."""
+    return not INTERRUPTED.is_set()
 
 
 def _set_subreaper() -> bool:
@@ -105,8 +137,9 @@ def run_supervised(command: Callable[[], None]) -> None:
     The exit status is the child's; a child killed by signal N exits ``128 + N`` after one line
     on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command. SIGINT
     (Ctrl-C) reaches both from the terminal: the command gets :data:`_INTERRUPT_GRACE_S`
-    seconds to stop by itself, then (or at a second Ctrl-C) SIGTERM; an interrupted command
-    exits 130. What it wrote before stays (parts are written whole, then renamed).
+    seconds to stop by itself, then (or at a second Ctrl-C) SIGTERM, and :data:`_STOP_GRACE_S`
+    seconds after that SIGKILL; an interrupted command exits 130. What it wrote before stays
+    (parts are written whole, then renamed).
 
     Args:
         command: The command's entry (runs in the child).
@@ -129,16 +162,29 @@ def run_supervised(command: Callable[[], None]) -> None:
         except ProcessLookupError:
             pass
 
+    terminated = False
+
+    def terminate() -> None:
+        # SIGTERM, then SIGKILL after the grace: a command whose Prefect server is gone can
+        # spend minutes at exit delivering its events to it
+        nonlocal terminated
+        if terminated:
+            forward(signal.SIGKILL, None)
+            return
+        terminated = True
+        forward(signal.SIGTERM, None)
+        signal.alarm(int(_STOP_GRACE_S))
+
     def on_interrupt(_signum: int, _frame: object) -> None:
         nonlocal interrupted
         if interrupted:  # a second Ctrl-C: stop now
-            forward(signal.SIGTERM, None)
+            terminate()
             return
         interrupted = True
         signal.alarm(_INTERRUPT_GRACE_S)
 
     signal.signal(signal.SIGINT, on_interrupt)
-    signal.signal(signal.SIGALRM, lambda _s, _f: forward(signal.SIGTERM, None))
+    signal.signal(signal.SIGALRM, lambda _s, _f: terminate())
     signal.signal(signal.SIGTERM, forward)
     signal.signal(signal.SIGHUP, forward)
     while True:

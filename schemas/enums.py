@@ -104,7 +104,8 @@ class RunStatus(StrEnum):
     FAILED = "failed"
     NO_CAPABILITY = "no_capability"
     ABANDONED = "abandoned"
-    """Left ``running`` by a process that died (kill, OOM); set by the next run that starts."""
+    """Stopped before its end: by Ctrl-C or a stop signal (set by the run itself), or left
+    ``running`` by a process that died (kill, OOM; set by the next run that starts)."""
 
 
 class SourceType(StrEnum):

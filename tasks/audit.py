@@ -55,7 +55,8 @@ from affidavit.tasks.audit_scanner import (
     ScanHit,
     scan_answer,
 )
-from affidavit.tasks.claims import pick_column, split_answer_claims
+from affidavit.tasks.claims import split_answer_claims
+from affidavit.tasks.claims_file import pick_column
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file
 from affidavit.tasks.sanitize import UntrustedJSONError, loads_untrusted_json
 

@@ -40,3 +40,15 @@ def warehouse(tmp_path: Path):  # noqa: ANN201
     from affidavit.warehouse.store import Warehouse
 
     return Warehouse(resolve_home(tmp_path / "home"))
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():  # noqa: ANN201
+    """Run flows against one temporary Prefect database for the whole session.
+
+    Its server start costs seconds, and more on a loaded machine: hence the 120 s allowance.
+    """
+    from prefect.testing.utilities import prefect_test_harness
+
+    with prefect_test_harness(server_startup_timeout=120):
+        yield

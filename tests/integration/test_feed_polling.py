@@ -121,6 +121,7 @@ def test_unparseable_body_counts_as_a_failure(wh, server) -> None:
     assert state["consecutive_failures"] == 1
     assert state["last_reason"] == "unparseable"
     assert state["last_status"] == 200
+    assert run.counts["sources_refused"] == 0
 
 
 def test_guard_refusal_is_a_fetch_row_with_its_reason(wh, server) -> None:
@@ -130,6 +131,10 @@ def test_guard_refusal_is_a_fetch_row_with_its_reason(wh, server) -> None:
     assert row["reason"] == "blocked"
     assert "AFFIDAVIT_ALLOW_PRIVATE" in row["error"]
     assert server.hits[url.split(server.url)[1]] == 0
+    # a refused input: the run exits non-zero (the CLI's _exit_for_refusals reads this count);
+    # a feed that merely failed (test_unparseable_body_counts_as_a_failure) is not one
+    assert run.counts["sources_refused"] == 1
+    assert res.failed == [url]
 
 
 def test_web_hits_leave_fetch_rows_and_snippets_keep_date_and_title(wh, server) -> None:

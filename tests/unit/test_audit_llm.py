@@ -36,13 +36,15 @@ class ScriptedServer:
     """An OpenAI-compatible chat server whose replies are scripted per answer.
 
     ``script[key]`` is a list of steps consumed in order (the last repeats), chosen by the first
-    key found in the user message; a step has ``status``, ``content``, ``sleep_s``, ``body``.
+    key found in the user message; a step has ``status``, ``content``, ``sleep_s``, ``body``
+    and ``hold_for``: the request is held until that many requests are in flight together (or
+    30 s pass), so that a test of overlapping calls does not depend on the machine's load.
     """
 
     def __init__(self) -> None:
         self.script: dict[str, list[dict]] = {}
         self.calls: list[dict] = []
-        self.lock = threading.Lock()
+        self.lock = threading.Condition()
         self.active = 0
         self.max_active = 0
         server = self
@@ -62,6 +64,10 @@ class ScriptedServer:
                     key = next((k for k in server.script if k in user), None)
                     steps = server.script.get(key, [{"content": "{}"}])
                     step = steps.pop(0) if len(steps) > 1 else steps[0]
+                    server.lock.notify_all()
+                    if step.get("hold_for"):
+                        server.lock.wait_for(lambda: server.max_active >= step["hold_for"],
+                                             timeout=30.0)
                 try:
                     if step.get("sleep_s"):
                         time.sleep(step["sleep_s"])
@@ -192,11 +198,11 @@ def test_500s_fail_open_counted_and_the_run_goes_on(server: ScriptedServer) -> N
 
 
 def test_timeout_fails_open_within_the_record_cap(server: ScriptedServer) -> None:
-    server.script[ANSWER] = [{"content": _reply(("SUPPORTED", GENUINE)), "sleep_s": 2.0}]
+    server.script[ANSWER] = [{"content": _reply(("SUPPORTED", GENUINE)), "sleep_s": 4.0}]
     auditor = _auditor(server, timeout_s=5.0, record_timeout_s=0.4)
     t0 = time.perf_counter()
     [o] = auditor.audit_records([_record()])
-    assert time.perf_counter() - t0 < 1.9
+    assert time.perf_counter() - t0 < 3.5  # the reply takes 4 s: the 0.4 s cap cut it
     assert o.degraded is not None
     assert "timeout" in o.degraded.lower()
     assert all(c.label is None for c in o.claims)
@@ -224,8 +230,12 @@ def test_records_without_evidence_are_never_sent(server: ScriptedServer) -> None
 def test_calls_in_flight_are_capped(server: ScriptedServer) -> None:
     records = [_record(f"r{i}", f"Answer {i} says 55 tests pass.") for i in range(6)]
     for r in records:
-        server.script[r.answer] = [{"content": _reply(("SUPPORTED", GENUINE)), "sleep_s": 0.15}]
-    outcomes = _auditor(server, concurrency=2).audit_records(records)
+        server.script[r.answer] = [{"content": _reply(("SUPPORTED", GENUINE)), "sleep_s": 0.15,
+                                    "hold_for": 2}]
+    # generous client timeouts: a call held by the server is never given up and re-sent (a
+    # re-sent call would count as one more in flight)
+    outcomes = _auditor(server, concurrency=2, timeout_s=60.0,
+                        record_timeout_s=120.0).audit_records(records)
     assert [o.record.record_id for o in outcomes] == [r.record_id for r in records]
     assert server.max_active == 2
 

@@ -182,13 +182,13 @@ def test_wrapped_or_truncated_json_is_salvaged(server: ScriptedServer, content: 
 
 
 def test_timeout_falls_back_to_lexical_and_records_degradation(server: ScriptedServer) -> None:
-    server.script[CLAIM] = [{"content": _reply("SUPPORTS", GENUINE), "sleep_s": 1.5}]
+    server.script[CLAIM] = [{"content": _reply("SUPPORTS", GENUINE), "sleep_s": 4.0}]
     other = "The mayor attended the meeting."
     server.script[other] = [{"content": _reply("REFUTES", "The mayor did not attend the meeting.")}]
     judge = _judge(server, timeout_s=0.3)
     t0 = time.perf_counter()
     r1, r2 = judge.judge_batch([(CLAIM, DOC), (other, DOC)])
-    assert time.perf_counter() - t0 < 1.4  # the slow call was abandoned, not waited out
+    assert time.perf_counter() - t0 < 3.5  # the 4 s call was abandoned, not waited out
     assert r1.judge == "lexical(fallback)"
     assert "timeout" in r1.rationale
     lexical = LexicalJudge().judge_batch([(CLAIM, DOC)])[0]

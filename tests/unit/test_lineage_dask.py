@@ -163,15 +163,13 @@ def test_stage_runner_hooks_carry_verification_and_the_passage_join(pool):  # no
     assert calls["join"] == 1
 
 
-def test_build_and_update_on_a_local_dask_cluster_equal_in_process(pool, tmp_path,  # noqa: F811
+def test_build_and_update_on_a_local_dask_cluster_equal_in_process(pool, prefect_harness,  # noqa: F811
                                                                    monkeypatch):
-    """Two worker processes: the build and an incremental update equal the in-process ones."""
-    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "prefect"))
-    monkeypatch.setenv("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
-    monkeypatch.setenv("DO_NOT_TRACK", "1")
-    pytest.importorskip("prefect_dask")
-    from prefect.testing.utilities import prefect_test_harness
+    """Two worker processes: the build and an incremental update equal the in-process ones.
 
+    The session's Prefect harness (tests/conftest.py) serves the flow; the workers get its API.
+    """
+    pytest.importorskip("prefect_dask")
     import affidavit.flows.lineage_dask as ld
     from affidavit.flows.fanout import dask_client
     from affidavit.flows.lineage_dask import run_lineage_on_dask, update_lineage_on_dask
@@ -181,7 +179,7 @@ def test_build_and_update_on_a_local_dask_cluster_equal_in_process(pool, tmp_pat
 
     config = LineageConfig()
     rest, kwargs = _split_store(pool, config)
-    with prefect_test_harness(), dask_client("local", workers=2) as client:
+    with dask_client("local", workers=2) as client:
         address = client.scheduler.address
         built = run_lineage_on_dask(pool, address=address, config=config, batch_size=3)
         added = update_lineage_on_dask(rest, address=address, batch_size=2, **kwargs)

@@ -21,6 +21,8 @@ supervise._INTERRUPT_GRACE_S = {grace}
 
 def command():
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # like a flow waiting on a server gone away
+    if {ignore_term}:  # like Prefect's exit, delivering its events to a server gone away
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     open({ready!r}, "w").close()
     time.sleep(120)
 
@@ -28,10 +30,12 @@ supervise.run_supervised(command)
 """
 
 
-def _start(tmp_path: Path, grace: int) -> tuple[subprocess.Popen, Path]:
+def _start(tmp_path: Path, grace: int, *, ignore_term: bool = False
+           ) -> tuple[subprocess.Popen, Path]:
     ready = tmp_path / "ready"
     script = tmp_path / "cmd.py"
-    script.write_text(SCRIPT.format(grace=grace, ready=str(ready)), encoding="utf-8")
+    script.write_text(SCRIPT.format(grace=grace, ready=str(ready), ignore_term=ignore_term),
+                      encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "AFFIDAVIT_SUPERVISED"}
     proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -43,9 +47,10 @@ def _start(tmp_path: Path, grace: int) -> tuple[subprocess.Popen, Path]:
     return proc, ready
 
 
-@pytest.mark.parametrize("presses", [1, 2])
-def test_ctrl_c_stops_a_command_that_does_not_stop_by_itself(tmp_path, presses):
-    proc, _ = _start(tmp_path, grace=1)
+@pytest.mark.parametrize(("presses", "ignore_term"), [(1, False), (2, False), (1, True)])
+def test_ctrl_c_stops_a_command_that_does_not_stop_by_itself(tmp_path, presses, ignore_term):
+    """Ctrl-C, then SIGTERM after the grace (or a second Ctrl-C), then SIGKILL if need be."""
+    proc, _ = _start(tmp_path, grace=1, ignore_term=ignore_term)
     t0 = time.monotonic()
     try:
         for _ in range(presses):

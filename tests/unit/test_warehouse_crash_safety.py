@@ -222,3 +222,44 @@ def test_a_reader_never_fails_while_parts_and_generations_are_written(warehouse)
     assert n_queries > 20
     assert warehouse.count("documents") == 40 * 200
     assert warehouse.count("origins") == 100 + 40 * 39
+
+
+@pytest.mark.parametrize(("exc", "status", "message"), [
+    (KeyboardInterrupt(), "abandoned", "interrupted (Ctrl-C)"),
+    (RuntimeError("disk on fire"), "failed", "RuntimeError: disk on fire"),
+])
+def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, status, message):
+    import logging
+
+    from affidavit.flows.context import writing_run
+
+    home = tmp_path / "home"
+    try:
+        with pytest.raises(type(exc)), writing_run(str(home), "factcheck", {}) as (wh, run):
+            raise exc
+    finally:
+        logging.disable(logging.NOTSET)  # (an interrupt quiets the process's logs)
+    [row] = wh.read("runs").to_dicts()
+    assert row["status"] == status
+    assert row["finished_at"] is not None
+    assert message in (row.get("message") or "")
+
+
+def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path):
+    import logging
+
+    from affidavit.flows import context, supervise
+
+    assert supervise.retry_unless_interrupted(None, None, None)
+    try:
+        supervise.INTERRUPTED.set()  # as the SIGINT handler note_interrupts installs does
+        assert not supervise.retry_unless_interrupted(None, None, None)
+        # a batch failure after the interrupt (here Prefect's stop on SIGTERM) abandons the run
+        with pytest.raises(RuntimeError), context.writing_run(
+                str(tmp_path / "home"), "factcheck", {}) as (wh, run):
+            raise RuntimeError("cannot schedule new futures after shutdown")
+        [row] = wh.read("runs").to_dicts()
+        assert (row["status"], row["message"]) == ("abandoned", "interrupted (Ctrl-C)")
+    finally:
+        supervise.INTERRUPTED.clear()
+        logging.disable(logging.NOTSET)

@@ -1,0 +1,328 @@
+"""Claims files: JSONL, JSON, CSV and TSV records read into claim texts, bad rows counted.
+
+Kept apart from claim extraction (``affidavit.tasks.claims``) so that the CLI can check a
+claims file before any heavy import (no pyarrow, polars, DuckDB or Prefect here).
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import re
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from affidavit.tasks.input_checks import claims_format
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    loads_untrusted_json,
+    strip_control_chars,
+)
+
+__all__ = [
+    "ID_COLUMNS",
+    "LABEL_COLUMNS",
+    "MAX_CLAIMS_FILE_BYTES",
+    "TEXT_COLUMNS",
+    "check_claims_columns",
+    "pick_column",
+    "read_claims_file",
+]
+
+_WS = re.compile(r"\s+")
+
+
+TEXT_COLUMNS = ("claim", "text", "statement", "claim_text", "sentence", "question")
+ID_COLUMNS = ("claim_id", "id", "example_id", "uid")
+LABEL_COLUMNS = ("claim_label", "label", "verdict", "gold_label", "rating")
+_MAX_MESSAGES = 20
+_MAX_KEYS_NAMED = 12
+"""Keys of a record without the text column named in its skip note (the rest are counted)."""
+
+
+MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
+"""Largest claims file read (bytes, after decompression): 10^6 claims of 500 bytes."""
+
+
+def _open_text(path: Path, skips: Counter[str] | None = None,
+               messages: list[str] | None = None) -> io.TextIOBase:
+    """The file as text: gunzipped, decoded by BOM then UTF-8 (else Windows-1252), counted."""
+    from affidavit.tasks.charset import decode_document
+
+    with path.open("rb") as raw:
+        fh = gzip.open(raw) if path.suffix == ".gz" else raw
+        try:
+            data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
+    if len(data) > MAX_CLAIMS_FILE_BYTES:
+        raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+    dec = decode_document(data, kind="text")
+    if skips is not None and (dec.n_replaced or dec.declared_wrong):
+        key = "replacement_chars" if dec.n_replaced else "charset_not_utf8"
+        skips[key] += dec.n_replaced or 1
+        if messages is not None and len(messages) < _MAX_MESSAGES:
+            messages.append(f"{path.name}: " + (
+                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD"
+                if dec.n_replaced else "not UTF-8: read as Windows-1252"))
+    return io.StringIO(dec.text, newline="")
+
+
+def _iter_records(path: Path, fmt: str, skips: Counter[str],
+                  messages: list[str]) -> Iterator[tuple[str, Any]]:
+    """Yield ``(where, record)`` for each record of a claims file.
+
+    ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
+    counted) or ``record N`` (the N-th record of a JSON document).
+    """
+
+    def note(msg: str) -> None:
+        if len(messages) < _MAX_MESSAGES:
+            messages.append(msg)
+
+    with _open_text(path, skips, messages) as fh:
+        if fmt == "jsonl":
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = loads_untrusted_json(line)
+                except UntrustedJSONError as exc:
+                    skips["bad_json"] += 1
+                    note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    continue
+                yield f"line {lineno}", rec
+        elif fmt == "json":
+            try:
+                data = loads_untrusted_json(fh.read())
+            except UntrustedJSONError as exc:
+                skips["bad_json"] += 1
+                note(f"{path.name}: {exc}: file skipped")
+                return
+            if isinstance(data, dict):
+                lists = [v for v in data.values() if isinstance(v, list)]
+                if len(lists) == 1:
+                    data = lists[0]
+                elif all(isinstance(v, dict) for v in data.values()):
+                    data = [{"id": k, **v} for k, v in data.items()]
+                else:
+                    data = [data]
+            if not isinstance(data, list):
+                skips["not_an_object"] += 1
+                note("JSON document is neither a list nor an object of records")
+                return
+            for n, rec in enumerate(data, 1):
+                yield f"record {n}", rec
+        else:
+            delim = "\t" if fmt == "tsv" else ","
+            csv.field_size_limit(10_000_000)
+            # strict: a quote never closed is an error, not a field that swallows every line
+            # after it (those rows would be lost into one bogus claim)
+            reader = csv.DictReader(fh, delimiter=delim, strict=True)
+            start = 2
+            try:
+                for rec in reader:
+                    if None in rec:  # more fields than the header
+                        skips["bad_csv_row"] += 1
+                        note(f"{path.name}: line {reader.line_num}: more fields than the "
+                             "header: skipped")
+                    else:
+                        yield f"line {start}", rec
+                    start = reader.line_num + 1
+            except csv.Error as exc:
+                # every line from the bad row on is lost: each counts (one row a line, as a
+                # file whose quote was never closed has them)
+                last = max(reader.reader.line_num, start)  # the DictReader lags
+                skips["bad_csv_row"] += last - start + 1
+                note(f"{path.name}: line {start}: {exc} (a quote not closed?); lines "
+                     f"{start}-{last} ({last - start + 1}) skipped")
+
+
+def pick_column(
+    record: Mapping[str, Any], explicit: str | None, candidates: Iterable[str]
+) -> str | None:
+    """Return the key of ``record`` to read (``explicit``, else the first candidate present).
+
+    Candidates are compared in lower case; None when none is present.
+
+    >>> pick_column({"Claim": "x"}, None, ("claim", "text"))
+    'Claim'
+    """
+    if explicit is not None:
+        return explicit
+    lower = {k.lower(): k for k in record if isinstance(k, str)}
+    for c in candidates:
+        if c in lower:
+            return lower[c]
+    return None
+
+
+def _as_str(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, float) and value != value:  # NaN
+        return None
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+    s = str(value).strip()
+    return s or None
+
+
+def check_claims_columns(path: str | Path, *, text_column: str | None = None) -> None:
+    """Refuse a claims file whose records can hold no claim text, from its first record.
+
+    :func:`read_claims_file` fixes its columns on the first record that is an object, so a
+    first record with no text column (none of ``TEXT_COLUMNS`` when ``text_column`` is not
+    given; for CSV/TSV, whose header every row shares, the named column) means no claim will
+    be read: the CLI says so before any work starts. Other faults are left to the reader,
+    which counts them.
+
+    Raises:
+        ValueError: When the first object record names no text column (the message lists its
+            keys), or when records were read and none of the first 1,000 is an object.
+    """
+    p = Path(path)
+    fmt = claims_format(p)
+    n_seen = 0
+    for _, rec in _iter_records(p, fmt, Counter(), []):
+        n_seen += 1
+        if not isinstance(rec, dict):
+            if n_seen >= 1000:
+                break
+            continue
+        keys = sorted(map(str, rec))
+        more = len(keys) - _MAX_KEYS_NAMED
+        shown = (", ".join(keys[:_MAX_KEYS_NAMED]) or "none") + (
+            f" and {more} more" if more > 0 else "")
+        if text_column is None and pick_column(rec, None, TEXT_COLUMNS) is None:
+            raise ValueError(f"{p.name}: no claim text column among its keys ({shown}); "
+                             f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
+                             "--text-column")
+        if text_column is not None and fmt in ("csv", "tsv") and text_column not in rec:
+            raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
+                             f"header ({shown})")
+        return
+    if n_seen:
+        raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
+                         "object a line; JSON: a list of objects)")
+
+
+def read_claims_file(
+    path: str | Path,
+    *,
+    text_column: str | None = None,
+    id_column: str | None = None,
+    label_column: str | None = None,
+    limit: int | None = None,
+) -> tuple[list[dict[str, str | None]], Counter[str], list[str]]:
+    """Read claims from a JSONL, JSON, CSV or TSV file (optionally ``.gz``).
+
+    Columns not given are detected from the first record: text from :data:`TEXT_COLUMNS`
+    (claim, text, statement, ...), id from :data:`ID_COLUMNS` (claim_id, id, ...), label from
+    :data:`LABEL_COLUMNS` (claim_label, label, verdict, ...), matched case-insensitively. A
+    JSON file may hold a list of records, an object with one list of records, or an object of
+    records keyed by id. Bad records are skipped and counted, never fatal.
+
+    Args:
+        path: The file.
+        text_column: Column holding the claim text; auto-detected when ``None``.
+        id_column: Column holding an external id; auto-detected when ``None``.
+        label_column: Column holding an external label; auto-detected when ``None``.
+        limit: Stop after this many good rows.
+
+    Returns:
+        ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
+        ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
+        records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
+        ``missing_text``, ``empty_text``); ``messages`` says which columns were used and gives
+        the first few skip details.
+
+    Raises:
+        FileNotFoundError: When the file does not exist.
+        ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise FileNotFoundError(p)
+    if p.is_dir():
+        raise ValueError(f"{p.name}: is a directory, not a claims file")
+    if limit is not None and limit < 0:
+        raise ValueError(f"limit must be >= 0, got {limit}")
+    fmt = claims_format(p)
+    rows: list[dict[str, str | None]] = []
+    skips: Counter[str] = Counter()
+    messages: list[str] = []
+    cols: tuple[str | None, str | None, str | None] | None = None
+    if limit == 0:
+        return rows, skips, messages
+    for where, rec in _iter_records(p, fmt, skips, messages):
+        if not isinstance(rec, dict):
+            skips["not_an_object"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: {where}: not an object: skipped")
+            continue
+        if cols is None:
+            cols = (
+                pick_column(rec, text_column, TEXT_COLUMNS),
+                pick_column(rec, id_column, ID_COLUMNS),
+                pick_column(rec, label_column, LABEL_COLUMNS),
+            )
+            messages.insert(
+                0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
+            )
+            if cols[0] is None:
+                messages.append(
+                    f"no text column found among {sorted(map(str, rec))} (name it with "
+                    "--text-column)"
+                )
+        tcol, icol, lcol = cols
+        if tcol is None or tcol not in rec:
+            skips["missing_text"] += 1
+            if tcol is not None and len(messages) < _MAX_MESSAGES:
+                keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
+                more = len(rec) - _MAX_KEYS_NAMED
+                messages.append(f"{p.name}: {where}: no {tcol!r} (the claim text column); "
+                                f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
+                                "skipped")
+            continue
+        value = rec.get(tcol)
+        if value is not None and not isinstance(value, str):
+            skips["wrong_type"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: {where}: {tcol} is a "
+                                f"{type(value).__name__}, not text: skipped")
+            continue
+        if find_lone_surrogate(rec):
+            skips["lone_surrogate"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: {where}: a lone UTF-16 surrogate: skipped")
+            continue
+        text = _as_str(value)
+        if text is not None:
+            text, n_ctl = strip_control_chars(text, multiline=False)
+            if n_ctl:
+                skips["control_chars_removed"] += 1
+            text = _WS.sub(" ", text).strip()
+        if not text:
+            skips["empty_text"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{p.name}: {where}: the claim is empty: skipped")
+            continue
+        rows.append(
+            {
+                "text": text,
+                "external_id": _as_str(rec.get(icol)) if icol else None,
+                "external_label": _as_str(rec.get(lcol)) if lcol else None,
+            }
+        )
+        if limit is not None and len(rows) >= limit:
+            break
+    if cols is not None and cols[0] is not None and not rows and skips.total():
+        messages.append(f"no claims read from {p.name}")
+    return rows, skips, messages
