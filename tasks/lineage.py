@@ -1659,9 +1659,15 @@ def _furniture_frame(pr: PassageResult | None, config: LineageConfig) -> pl.Data
 
 
 def _sort_sets(prep: _Prepared) -> None:
-    """Sort each document's shingle hashes (for ``np.intersect1d``)."""
+    """Sort each document's shingle hashes (for ``np.intersect1d``).
+
+    ``wordmix`` sets come sorted within each document (``shingle_hashes_from_words``): left
+    as they are.
+    """
     assert prep.hashes is not None
     assert prep.offsets is not None
+    if prep.minhash.hash_scheme == "wordmix":
+        return
     doc = np.repeat(np.arange(len(prep.offsets) - 1), np.diff(prep.offsets))
     prep.hashes = prep.hashes[sort_within_docs(prep.hashes, doc)]
 
@@ -1675,8 +1681,9 @@ def _ensure_sets(prep: _Prepared, rows: np.ndarray, k: int) -> None:
     if len(todo) == 0:
         return
     h, off = _hash_sets(prep, todo)
-    doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
-    h = h[sort_within_docs(h, doc)]
+    if prep.minhash.hash_scheme != "wordmix":  # wordmix sets come sorted within documents
+        doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
+        h = h[sort_within_docs(h, doc)]
     base = len(prep.offsets) - 1
     prep.set_pos[todo] = base + np.arange(len(todo))
     prep.hashes = np.concatenate([prep.hashes, h])
