@@ -344,6 +344,10 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
                                                             sorted(skips.items())))
+        repaired = {k[9:]: v for k, v in result.counts.items() if k.startswith("repaired:")}
+        if repaired:  # as backfill prints them: rows kept, text repaired (README, Exit codes)
+            console.print("repaired or warned: " + ", ".join(f"{k} {v}" for k, v in
+                                                             sorted(repaired.items())))
         fetches = {k[6:]: v for k, v in result.counts.items() if k.startswith("fetch:")}
         if fetches:
             console.print("fetches by outcome: " + ", ".join(f"{k} {v}" for k, v in

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from affidavit.flows.supervise import INTERRUPTED
+from affidavit.flows.supervise import INTERRUPTED, quiet_logs
 from affidavit.schemas.enums import RunStatus
 from affidavit.warehouse.home import HomePaths, apply_prefect_environment, home_lock, resolve_home
 from affidavit.warehouse.store import Warehouse
@@ -183,7 +183,7 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
                 # Prefect's services fail to reach the local server the interrupt also
                 # stopped, and log each failure at length: not the user's concern (this
                 # process is ending; its own messages go to the console, not to logging)
-                logging.disable(logging.ERROR)
+                quiet_logs()
                 if run.status is RunStatus.RUNNING:
                     run.finish(RunStatus.ABANDONED, "interrupted (Ctrl-C)")
                 raise

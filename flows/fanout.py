@@ -37,6 +37,7 @@ import polars as pl
 from affidavit.flows.context import RunRecord
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
+from affidavit.flows.supervise import INTERRUPTED
 from affidavit.schemas.enums import Mode, Volatility
 from affidavit.tasks.claims import expires_at
 from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
@@ -370,7 +371,8 @@ class BatchPool:
 
     def __exit__(self, *exc: object) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            # after Ctrl-C the workers got it too: do not wait on batches that will not end
+            self._executor.shutdown(wait=not INTERRUPTED.is_set(), cancel_futures=True)
         if self._client_cm is not None:
             self._client_cm.__exit__(None, None, None)
 

@@ -21,7 +21,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["INTERRUPTED", "note_interrupts", "retry_unless_interrupted", "run_supervised"]
+__all__ = [
+    "INTERRUPTED", "note_interrupts", "quiet_logs", "retry_unless_interrupted", "run_supervised",
+]
 
 _PR_SET_CHILD_SUBREAPER = 36
 """``prctl`` option number (linux/prctl.h)."""
@@ -50,18 +52,35 @@ def note_interrupts() -> None:
     Prefect's task runner catches the interrupt in the batch that was running and, unless told,
     retries the failed batches while the interrupt also stopped its local server (measured:
     a 200-claim run then took 215 s to end). The handler sets :data:`INTERRUPTED` (read by
-    :func:`retry_unless_interrupted`), turns this process's logging off up to ERROR (Prefect's
-    event service logs each event it can no longer deliver at length), and raises
+    :func:`retry_unless_interrupted`), turns this process's logging off up to ERROR
+    (:func:`quiet_logs`: Prefect's event service logs each event it can no longer deliver, at
+    length), and raises
     ``KeyboardInterrupt`` as Python's own handler does.
     """
 
     def on_sigint(signum: int, frame: object) -> None:
         INTERRUPTED.set()
-        logging.disable(logging.ERROR)
+        quiet_logs()
         signal.default_int_handler(signum, frame)
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, on_sigint)
+
+
+def quiet_logs() -> None:
+    """Turn this process's logging off up to ERROR, Prefect's internal loggers included.
+
+    Prefect's internal loggers (``prefect._internal``) ignore ``logging.disable`` (they read
+    their own level setting) and have handlers of their own: every handler is raised to
+    CRITICAL too. For a process that is ending; its own messages go to the console.
+    """
+    logging.disable(logging.ERROR)
+    loggers = [logging.getLogger(), *(
+        lg for lg in list(logging.root.manager.loggerDict.values())
+        if isinstance(lg, logging.Logger))]
+    for lg in loggers:
+        for handler in lg.handlers:
+            handler.setLevel(logging.CRITICAL)
 
 
 def retry_unless_interrupted(task: object, task_run: object, state: object) -> bool:

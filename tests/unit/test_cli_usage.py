@@ -43,3 +43,22 @@ def test_help_exits_zero_and_a_command_exit_code_is_kept(monkeypatch, capsys, tm
         cli._main()
     assert done.value.code == 2
     assert "unknown mode 'nosuch'" in capsys.readouterr().err
+
+
+def test_a_run_prints_its_repairs_as_backfill_does(monkeypatch):
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=out, width=200))
+    monkeypatch.setattr(cli, "err", Console(file=io.StringIO(), width=200))
+    result = SimpleNamespace(
+        run_id="r", status=None, message="1 claim(s) decided", capabilities={}, degraded=[],
+        verdicts=[], report_path=None, messages=[],
+        counts={"repaired:control_chars_removed": 2, "skip:empty_text": 1})
+    cli._print_run(result, as_json=False, title="verdicts")
+    text = out.getvalue()
+    assert "repaired or warned: control_chars_removed 2" in text
+    assert "skipped/rejected: skip:empty_text 1" in text

@@ -224,21 +224,37 @@ def test_a_reader_never_fails_while_parts_and_generations_are_written(warehouse)
     assert warehouse.count("origins") == 100 + 40 * 39
 
 
+def _handler_levels() -> dict:
+    import logging
+
+    loggers = [logging.getLogger(), *(lg for lg in logging.root.manager.loggerDict.values()
+                                      if isinstance(lg, logging.Logger))]
+    return {h: h.level for lg in loggers for h in lg.handlers}
+
+
+def _restore_logs(levels: dict) -> None:
+    import logging
+
+    logging.disable(logging.NOTSET)
+    for handler, level in levels.items():
+        handler.setLevel(level)
+
+
 @pytest.mark.parametrize(("exc", "status", "message"), [
     (KeyboardInterrupt(), "abandoned", "interrupted (Ctrl-C)"),
     (RuntimeError("disk on fire"), "failed", "RuntimeError: disk on fire"),
 ])
 def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, status, message):
-    import logging
 
     from affidavit.flows.context import writing_run
 
     home = tmp_path / "home"
+    levels = _handler_levels()
     try:
         with pytest.raises(type(exc)), writing_run(str(home), "factcheck", {}) as (wh, run):
             raise exc
     finally:
-        logging.disable(logging.NOTSET)  # (an interrupt quiets the process's logs)
+        _restore_logs(levels)  # (an interrupt quiets the process's logs)
     [row] = wh.read("runs").to_dicts()
     assert row["status"] == status
     assert row["finished_at"] is not None
@@ -246,11 +262,11 @@ def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, st
 
 
 def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path):
-    import logging
 
     from affidavit.flows import context, supervise
 
     assert supervise.retry_unless_interrupted(None, None, None)
+    levels = _handler_levels()
     try:
         supervise.INTERRUPTED.set()  # as the SIGINT handler note_interrupts installs does
         assert not supervise.retry_unless_interrupted(None, None, None)
@@ -262,4 +278,4 @@ def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path)
         assert (row["status"], row["message"]) == ("abandoned", "interrupted (Ctrl-C)")
     finally:
         supervise.INTERRUPTED.clear()
-        logging.disable(logging.NOTSET)
+        _restore_logs(levels)
