@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -45,7 +44,6 @@ from affidavit.tasks.minhash import (
     shingle_hashes_from_words,
     signatures_from_hashes,
     sort_within_docs,
-    word_arrays,
 )
 from affidavit.tasks.passages import (
     NgramJoinFn,
@@ -54,8 +52,9 @@ from affidavit.tasks.passages import (
     find_shared_passages,
     ngram_hashes_at,
     ngram_hashes_by_doc,
+    passage_ngrams,
 )
-from affidavit.tasks.shingles import split_words
+from affidavit.tasks.segment import segment_texts
 
 __all__ = [
     "LineageConfig",
@@ -410,35 +409,62 @@ _NO_TIME = np.iinfo(np.int64).max
 # ----------------------------------------------------------------------------- input
 
 
+def _decode_texts(col: pl.Series) -> tuple[pl.Series, int]:
+    """Texts as strings: bytes decoded as UTF-8, undecodable bytes replaced by U+FFFD.
+
+    Returns:
+        The texts, and how many held undecodable bytes.
+    """
+    if col.dtype != pl.Binary:
+        return col, 0
+    decoded, n_bad = [], 0
+    for b in col.to_list():
+        if b is None:
+            decoded.append(None)
+            continue
+        try:
+            decoded.append(b.decode("utf-8"))
+        except UnicodeDecodeError:
+            decoded.append(b.decode("utf-8", "replace"))
+            n_bad += 1
+    return pl.Series(col.name, decoded, dtype=pl.String), n_bad
+
+
+def _note_bad_utf8(n_bad: int, notes: list[str]) -> None:
+    if n_bad:
+        notes.append(
+            f"{n_bad} text(s) were not valid UTF-8: undecodable bytes replaced by U+FFFD "
+            "(a word boundary for shingles)"
+        )
+
+
 def _prepare_docs(
-    docs: pl.DataFrame, notes: list[str], *, require_text: bool = True
+    docs: pl.DataFrame | pl.LazyFrame, notes: list[str], *, require_text: bool = True
 ) -> pl.DataFrame:
-    """Check and normalise the input frame: columns, duplicate ids, times as int64 µs."""
-    missing = [c for c in ("doc_id", "text") if c not in docs.columns]
+    """Check and normalise the input frame: columns, duplicate ids, times as int64 µs.
+
+    A lazy frame is read without its ``text`` column: the result then holds ``_src_row``, the
+    row of each document in it, and no ``text`` (``_prepare`` reads the texts a batch at a
+    time, ``_text_batch``).
+    """
+    lazy = isinstance(docs, pl.LazyFrame)
+    names = docs.collect_schema().names() if lazy else docs.columns
+    missing = [c for c in ("doc_id", "text") if c not in names]
     if not require_text and missing == ["text"]:
         docs = docs.with_columns(text=pl.lit("", dtype=pl.String))
         missing = []
+        if isinstance(docs, pl.LazyFrame):  # no text to read a batch at a time
+            docs, lazy = docs.collect(), False
     if missing:
         raise ValueError(f"docs lacks required columns {missing}")
-    frame = docs
-    if frame.schema["text"] == pl.Binary:
-        raw = frame["text"].to_list()
-        decoded, n_bad = [], 0
-        for b in raw:
-            if b is None:
-                decoded.append(None)
-                continue
-            try:
-                decoded.append(b.decode("utf-8"))
-            except UnicodeDecodeError:
-                decoded.append(b.decode("utf-8", "replace"))
-                n_bad += 1
-        frame = frame.with_columns(text=pl.Series(decoded, dtype=pl.String))
-        if n_bad:
-            notes.append(
-                f"{n_bad} text(s) were not valid UTF-8: undecodable bytes replaced by U+FFFD "
-                "(a word boundary for shingles)"
-            )
+    if lazy:
+        assert isinstance(docs, pl.LazyFrame)
+        frame = docs.with_row_index("_src_row").select(pl.exclude("text")).collect()
+    else:
+        frame = docs.collect() if isinstance(docs, pl.LazyFrame) else docs
+        text, n_bad = _decode_texts(frame["text"])
+        frame = frame.with_columns(text=text)
+        _note_bad_utf8(n_bad, notes)
     for col in ("host", "published_at", "wayback_first_seen"):
         if col not in frame.columns:
             frame = frame.with_columns(pl.lit(None).alias(col))
@@ -458,7 +484,7 @@ def _prepare_docs(
         exprs.append(expr.dt.cast_time_unit("us").dt.epoch("us").alias(f"_{col}_us"))
     frame = frame.with_columns(
         pl.col("doc_id").cast(pl.String),
-        pl.col("text").cast(pl.String).fill_null(""),
+        *([pl.col("text").cast(pl.String).fill_null("")] if not lazy else []),
         pl.col("host").cast(pl.String),
         *exprs,
     ).with_columns(
@@ -484,7 +510,42 @@ def _prepare_docs(
             f"{n_undated} document(s) with neither published_at nor wayback_first_seen: "
             "their edges are directed by containment or left undirected"
         )
+    if lazy:
+        return frame.select("doc_id", "_src_row", "host", "_t", "_t_exact")
     return frame.select("doc_id", "text", "host", "_t", "_t_exact")
+
+
+def _texts_of(frame: pl.DataFrame) -> pl.Series:
+    """The ``text`` column of a prepared frame, or empty texts when it was read lazily.
+
+    Empty texts stand in only where the text is not read (it is read by the ``sha1`` shingle
+    scheme and by a ``StageRunner``, for which lazy input is collected first).
+    """
+    if "text" in frame.columns:
+        return frame["text"]
+    return pl.Series("text", [""] * frame.height, dtype=pl.String)
+
+
+def _text_batch(
+    frame: pl.DataFrame, source: pl.LazyFrame | None, start: int, size: int
+) -> tuple[list[str], int]:
+    """The texts of rows ``start .. start + size`` of a prepared frame, as strings.
+
+    Rows of a lazily read frame come from ``source`` (one slice of it per batch: a Parquet
+    scan reads only the row groups the slice covers).
+
+    Returns:
+        The texts, and how many of them held undecodable bytes (``_decode_texts``).
+    """
+    if source is None or "text" in frame.columns:
+        return frame["text"].slice(start, size).to_list(), 0
+    rows = frame["_src_row"].slice(start, size).to_numpy().astype(np.int64)
+    if len(rows) == 0:
+        return [], 0
+    first = int(rows.min())
+    raw = source.select("text").slice(first, int(rows.max()) - first + 1).collect()["text"]
+    got, n_bad = _decode_texts(raw.gather(rows - first))
+    return got.cast(pl.String).fill_null("").to_list(), n_bad
 
 
 @dataclass(slots=True)
@@ -505,13 +566,6 @@ class _Prepared:
     hashes: np.ndarray | None = None  # uint64 shingle hashes, sorted within each hashed doc
     offsets: np.ndarray | None = None  # int64 (n_hashed + 1,)
     set_pos: np.ndarray | None = None  # int64 (n,): position of a row in offsets, -1 if not hashed
-
-
-# a sentence ends with . ! or ? (and any closing quote or bracket) before whitespace
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]?\s*$")
-_QUOTE_CHARS = frozenset('"\u201c\u201d\u201e\u00ab\u00bb')
-_QUOTE_MARK = re.compile('(["\u201c\u201d\u201e\u00ab\u00bb])')
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=[.!?][\"'\u201d\u2019)\]])\s+")
 
 
 def _trim_heap() -> None:
@@ -537,62 +591,38 @@ then kept as fixed-width arrays (``WordArrays``, ``Ragged``), so memory follows 
 ~13 bytes a word rather than by Python objects."""
 
 
-def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
+def _prepare(
+    frame: pl.DataFrame,
+    config: LineageConfig,
+    source: pl.LazyFrame | None = None,
+    notes: list[str] | None = None,
+) -> _Prepared:
     """Split every text into normalised words (kept as arrays) and sentence/line/quote spans.
 
-    Texts are read ``_PREPARE_BATCH`` at a time; only fixed-width arrays outlive a batch.
+    Texts are read ``_PREPARE_BATCH`` at a time; only fixed-width arrays outlive a batch. A
+    frame prepared from a lazy frame (``_prepare_docs``) reads its texts from ``source``, a
+    batch at a time, so the archive's texts are never held at once; ``notes`` gets what was
+    found reading them (undecodable bytes).
     """
     norm = config.minhash.shingles.normalize
     parts: list[WordArrays] = []
     line_parts: list[Ragged] = []
     sentence_parts: list[Ragged] = []
     quoted_parts: list[Ragged] = []
-    stop_needed = config.quote_sentence_needs_stop
-    texts = frame["text"]
-    for a in range(0, max(texts.len(), 1), _PREPARE_BATCH):
-        words: list[list[str]] = []
-        line_lengths: list[list[int]] = []
-        sentence_lengths: list[list[int]] = []
-        quoted: list[list[tuple[int, int]]] = []
-        for text in texts.slice(a, _PREPARE_BATCH).to_list():
-            # per line, so passages can respect line breaks; the words equal split_words(text)
-            # (a line or sentence break is whitespace, which is a word boundary anyway)
-            doc_words: list[str] = []
-            doc_lines: list[int] = []
-            doc_sents: list[int] = []
-            doc_quoted: list[tuple[int, int]] = []
-            carry = 0  # words of an unfinished sentence (a line without a full stop)
-            for line in text.split("\n"):
-                n_before = len(doc_words)
-                inside = False  # within double quotation marks (reset at each line)
-                for sent in _SENTENCE_BREAK.split(line):
-                    n_sent = 0
-                    for piece in _QUOTE_MARK.split(sent):
-                        if piece in _QUOTE_CHARS:
-                            inside = not inside
-                            continue
-                        piece_words = split_words(piece, normalize=norm)
-                        if inside and piece_words:
-                            doc_quoted.append(
-                                (len(doc_words), len(doc_words) + len(piece_words))
-                            )
-                        doc_words.extend(piece_words)
-                        n_sent += len(piece_words)
-                    doc_sents.append(n_sent + carry)
-                    carry = 0
-                doc_lines.append(len(doc_words) - n_before)
-                if stop_needed and not _SENTENCE_END.search(line):
-                    carry = doc_sents.pop()
-            if carry:
-                doc_sents.append(carry)
-            words.append(doc_words)
-            line_lengths.append(doc_lines)
-            sentence_lengths.append(doc_sents)
-            quoted.append(doc_quoted)
-        parts.append(word_arrays(words))
-        line_parts.append(Ragged.from_lists(line_lengths, np.int32))
-        sentence_parts.append(Ragged.from_lists(sentence_lengths, np.int32))
-        quoted_parts.append(Ragged.from_lists(quoted, np.int32, width=2))
+    texts = _texts_of(frame)
+    n_bad = 0
+    for a in range(0, max(frame.height, 1), _PREPARE_BATCH):
+        batch, bad = _text_batch(frame, source, a, _PREPARE_BATCH)
+        n_bad += bad
+        seg = segment_texts(
+            batch,
+            normalize=norm,
+            stop_needed=config.quote_sentence_needs_stop,
+        )
+        parts.append(seg.words)
+        line_parts.append(seg.line_lengths)
+        sentence_parts.append(seg.sentence_lengths)
+        quoted_parts.append(seg.quoted)
     times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
     prep = _Prepared(
         doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
@@ -608,6 +638,8 @@ def _prepare(frame: pl.DataFrame, config: LineageConfig) -> _Prepared:
         n_shingles=np.zeros(frame.height, dtype=np.int64),
     )
     del parts, line_parts, sentence_parts, quoted_parts
+    if notes is not None:
+        _note_bad_utf8(n_bad, notes)
     _trim_heap()
     return prep
 
@@ -1000,11 +1032,30 @@ def _candidates(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Find LSH candidate pairs (row indices ``i < j``).
 
-    With ``new_mask`` only pairs touching a new row.
+    With ``new_mask`` only pairs touching a new row: only the rows sharing a band key with a
+    new row are joined (an update's band join follows the new documents, not the archive).
     """
     empty = n_shingles == 0
     bands, rows = optimal_bands(config.candidate_threshold, config.minhash.num_perm)
-    if runner is None:
+    if runner is None and new_mask is not None and 2 * int(new_mask.sum()) < len(new_mask):
+        keys = band_keys(sigs, bands=bands, rows=rows)
+        live_new = new_mask & ~empty
+        wanted = np.unique(keys[:, live_new])
+        touch = _isin_hashes(keys.reshape(-1), wanted).reshape(keys.shape).any(axis=0)
+        del keys
+        # every member of a bucket holding a new row is kept, so the join (which drops the
+        # buckets without one) gives the same pairs and star buckets on these rows alone
+        sub = np.flatnonzero((touch | live_new) & ~empty)
+        ci, cj, n_star = candidate_index_pairs(
+            sigs[sub],
+            bands=bands,
+            rows=rows,
+            new_mask=new_mask[sub],
+            max_bucket=config.max_bucket,
+            empty_mask=empty[sub],
+        )
+        ci, cj = sub[ci], sub[cj]
+    elif runner is None:
         ci, cj, n_star = candidate_index_pairs(
             sigs,
             bands=bands,
@@ -1045,6 +1096,7 @@ def _link(
     runner: StageRunner | None = None,
     view: _PassageView | None = None,
     n_docs: int | None = None,
+    ngrams: list[np.ndarray] | None = None,
 ) -> tuple[pl.DataFrame, PassageResult | None]:
     """Candidate pairs (row indices) → verified edges, then passages between clusters.
 
@@ -1055,7 +1107,9 @@ def _link(
     ``find_shared_passages``. ``runner``: where verification and the passage join run. With
     ``view`` the passage join reads its words, sentences, quotes and n-grams instead of
     ``prep``'s (``_passage_view``). ``n_docs`` is the number of documents of the whole lineage
-    (default: ``prep``'s), for ``LineageConfig.quote_link_chars``.
+    (default: ``prep``'s), for ``LineageConfig.quote_link_chars``. ``ngrams``: the passage
+    n-grams of ``prep``'s words already hashed, ``[hashes, global starts]``, when no ``view``
+    (``find_shared_passages`` empties the list).
 
     Returns:
         The edges, and the passage result (None when passages were not looked for).
@@ -1094,7 +1148,7 @@ def _link(
         known_templates=known_templates,
         judge=judge,
         skip=skip,
-        ngrams=None if view is None else view.ngrams,
+        ngrams=ngrams if view is None else view.ngrams,
         join=runner.passage_join if runner is not None else None,
     )
     if view is not None:
@@ -1503,7 +1557,7 @@ def _origins_of(prep: _Prepared, edges: pl.DataFrame, config: LineageConfig, k: 
 
 
 def build_lineage(
-    docs: pl.DataFrame,
+    docs: pl.DataFrame | pl.LazyFrame,
     *,
     config: LineageConfig = LineageConfig(),
     runner: StageRunner | None = None,
@@ -1514,7 +1568,10 @@ def build_lineage(
         docs: One row per document: ``doc_id`` (str), ``text`` (str, or bytes decoded as
             UTF-8 with replacement), and optionally ``host``
             (str | null), ``published_at`` and ``wayback_first_seen`` (datetime UTC | null, or
-            ISO strings). Duplicate doc_ids keep their first row.
+            ISO strings). Duplicate doc_ids keep their first row. A lazy frame (e.g.
+            ``pl.scan_parquet``) has its texts read ``_PREPARE_BATCH`` rows at a time, so the
+            archive's texts are never held at once (collected whole with a ``runner`` or the
+            ``sha1`` scheme, which read texts again).
         config: Thresholds.
         runner: Where signatures, the band join, verification and the passage join run
             (``affidavit.flows.lineage_dask``); the result is the same wherever they run.
@@ -1526,15 +1583,16 @@ def build_lineage(
         ValueError: When ``doc_id`` or ``text`` is missing.
     """
     notes: list[str] = []
+    docs = _whole_if_needed(docs, config, runner)
     frame = _prepare_docs(docs, notes)
-    prep = _prepare(frame, config)
+    prep = _prepare(frame, config, docs if isinstance(docs, pl.LazyFrame) else None, notes)
     k = config.minhash.shingles.k
     _note_inputs(prep, k, notes)
     all_rows = np.arange(len(prep.doc_ids))
     if runner is None:
         sigs, prep.n_shingles = _batch_signatures(prep, all_rows)
     else:
-        sigs, n_sh = runner.signatures(frame["text"].to_list(), config.minhash)
+        sigs, n_sh = runner.signatures(_texts_of(frame).to_list(), config.minhash)
         prep.n_shingles = np.asarray(n_sh, dtype=np.int64)
     # shingle sets are hashed again lazily, only for documents in a candidate pair: holding
     # every document's set at once (and sorting them) was the build's largest memory
@@ -1543,7 +1601,17 @@ def build_lineage(
     prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
     ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
     _trim_heap()
-    edges, pr = _link(prep, ci, cj, config, notes, runner=runner)
+    # the passage n-grams go to the join in a list it empties, so that they are let go as
+    # soon as it has filtered them (they are hashed again for the stored material, after the
+    # join's peak: holding them through it cost ~0.5 GiB at 100k documents)
+    ng_h, ng_s, _ = passage_ngrams(
+        prep.words,
+        config.passages.ngram_words,
+        prep.line_lengths if config.passages.respect_lines else None,
+    )
+    ngrams = [ng_h, ng_s]
+    del ng_h, ng_s
+    edges, pr = _link(prep, ci, cj, config, notes, runner=runner, ngrams=ngrams)
     origins = _origins_of(prep, edges, config, k)
     prep.hashes = None
     return LineageResult(
@@ -1554,6 +1622,17 @@ def build_lineage(
         passages=_material_frame(prep, config),
         furniture=_furniture_frame(pr, config),
     )
+
+
+def _whole_if_needed(
+    docs: pl.DataFrame | pl.LazyFrame, config: LineageConfig, runner: StageRunner | None
+) -> pl.DataFrame | pl.LazyFrame:
+    """Collect a lazy input whose texts are read more than once (a runner, the sha1 scheme)."""
+    if isinstance(docs, pl.LazyFrame) and (
+        runner is not None or config.minhash.hash_scheme == "sha1"
+    ):
+        return docs.collect()
+    return docs
 
 
 def _furniture_frame(pr: PassageResult | None, config: LineageConfig) -> pl.DataFrame:
@@ -1580,9 +1659,15 @@ def _furniture_frame(pr: PassageResult | None, config: LineageConfig) -> pl.Data
 
 
 def _sort_sets(prep: _Prepared) -> None:
-    """Sort each document's shingle hashes (for ``np.intersect1d``)."""
+    """Sort each document's shingle hashes (for ``np.intersect1d``).
+
+    ``wordmix`` sets come sorted within each document (``shingle_hashes_from_words``): left
+    as they are.
+    """
     assert prep.hashes is not None
     assert prep.offsets is not None
+    if prep.minhash.hash_scheme == "wordmix":
+        return
     doc = np.repeat(np.arange(len(prep.offsets) - 1), np.diff(prep.offsets))
     prep.hashes = prep.hashes[sort_within_docs(prep.hashes, doc)]
 
@@ -1596,8 +1681,9 @@ def _ensure_sets(prep: _Prepared, rows: np.ndarray, k: int) -> None:
     if len(todo) == 0:
         return
     h, off = _hash_sets(prep, todo)
-    doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
-    h = h[sort_within_docs(h, doc)]
+    if prep.minhash.hash_scheme != "wordmix":  # wordmix sets come sorted within documents
+        doc = np.repeat(np.arange(len(off) - 1), np.diff(off))
+        h = h[sort_within_docs(h, doc)]
     base = len(prep.offsets) - 1
     prep.set_pos[todo] = base + np.arange(len(todo))
     prep.hashes = np.concatenate([prep.hashes, h])
@@ -1937,7 +2023,7 @@ def _isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
 
 
 def update_lineage(
-    new_docs: pl.DataFrame,
+    new_docs: pl.DataFrame | pl.LazyFrame,
     *,
     stored_docs: pl.DataFrame,
     stored_signatures: pl.DataFrame,
@@ -1971,7 +2057,7 @@ def update_lineage(
 
     Args:
         new_docs: Same columns as for ``build_lineage``; rows whose doc_id is already stored
-            are skipped.
+            are skipped. A lazy frame has its texts read a batch at a time (``build_lineage``).
         stored_docs: The documents already processed: ``doc_id``, ``host``, ``published_at``,
             ``wayback_first_seen``, and ``text`` when ``stored_passages`` is not given (or the
             shingle scheme is ``sha1``); stored documents without a signature are processed
@@ -2000,6 +2086,7 @@ def update_lineage(
     use_store = stored_passages is not None
     has_text = "text" in stored_docs.columns
     stored = _prepare_docs(stored_docs, [], require_text=not use_store)
+    new_docs = _whole_if_needed(new_docs, config, runner)
     fresh = _prepare_docs(new_docs, notes)
     is_stored = pl.col("doc_id").is_in(stored["doc_id"].implode())
     n_dup = fresh.filter(is_stored).height
@@ -2034,6 +2121,9 @@ def update_lineage(
             raise ValueError(f"{int(redo.sum())} stored document(s) have no signature and no text")
         notes.append(f"{int(redo.sum())} stored document(s) had no stored signature: processed "
                      "as new")
+        if isinstance(new_docs, pl.LazyFrame):  # stored rows join them: texts held at once
+            new_docs = new_docs.collect()
+            fresh = _prepare_docs(new_docs, []).filter(~is_stored)
         fresh = pl.concat([stored.filter(pl.Series(redo)), fresh], how="vertical_relaxed")
         stored = stored.filter(pl.Series(~redo))
         sigs_old, nsh_old = sigs_old[~redo], nsh_old[~redo]
@@ -2041,11 +2131,13 @@ def update_lineage(
         raise ValueError("the sha1 shingle scheme needs the stored texts")
     if stored.height == 0:
         # nothing stored: a build (the same result, tested, with less held at once)
-        src = (
-            pl.concat([stored_docs, new_docs], how="diagonal_relaxed")
-            if stored_docs.height
-            else new_docs
-        )
+        src: pl.DataFrame | pl.LazyFrame = new_docs
+        if stored_docs.height:
+            src = pl.concat(
+                [stored_docs, new_docs.collect() if isinstance(new_docs, pl.LazyFrame)
+                 else new_docs],
+                how="diagonal_relaxed",
+            )
         built = build_lineage(
             src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config,
             runner=runner,
@@ -2060,11 +2152,12 @@ def update_lineage(
     new_mask = np.zeros(n_all, dtype=bool)
     new_mask[n_old:] = True
     # the new documents: words, shingle sets, signatures, passage material
-    pn = _prepare(fresh, config)
+    lazy_new = isinstance(new_docs, pl.LazyFrame) and "text" not in fresh.columns
+    pn = _prepare(fresh, config, new_docs if lazy_new else None, notes)
     _note_inputs(pn, k, notes)
     h_new, off_new = _hash_sets(pn, np.arange(n_new))
     sigs_new = (
-        runner.signatures(fresh["text"].to_list(), config.minhash)[0]
+        runner.signatures(_texts_of(fresh).to_list(), config.minhash)[0]
         if runner is not None
         else signatures_from_hashes(h_new, off_new, config.minhash)
     )
@@ -2198,7 +2291,7 @@ def update_lineage(
         judge = None
         passages_out = pl.concat([mat_old, mat_new])
     sub = np.concatenate([sub_old, np.arange(n_old, n_all)]).astype(np.int64)
-    texts_all = pl.concat([stored["text"], fresh["text"]])
+    texts_all = pl.concat([stored["text"], _texts_of(fresh)])
     if windowed:
         # the passage join reads the stored documents' sentences and quotes in the view
         # (its words: the stored ones without lengths or digit flags, see above)

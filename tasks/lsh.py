@@ -110,21 +110,32 @@ def band_keys(signatures: np.ndarray, *, bands: int, rows: int) -> np.ndarray:
     n, num_perm = signatures.shape
     if bands < 1 or rows < 1 or bands * rows > num_perm:
         raise ValueError(f"bands*rows must be in 1..{num_perm}, got {bands}x{rows}")
-    sig = signatures.astype(np.uint64)
     keys = np.empty((bands, n), dtype=np.uint64)
     mult = np.uint64(0x9E3779B97F4A7C15)
-    with np.errstate(over="ignore"):
-        for i in range(bands):
-            h = np.full(n, np.uint64(i + 1) * np.uint64(0xD6E8FEB86659FD93), dtype=np.uint64)
-            for j in range(rows):
-                h = (h ^ sig[:, i * rows + j]) * mult
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xFF51AFD7ED558CCD)
-            h ^= h >> np.uint64(33)
-            h *= np.uint64(0xC4CEB9FE1A85EC53)
-            h ^= h >> np.uint64(33)
-            keys[i] = h
+    # a block of documents at a time, their signature rows transposed: every band reads
+    # contiguous rows, and the temporaries stay a block's size
+    for a in range(0, n, _KEY_BLOCK):
+        sig = np.ascontiguousarray(signatures[a : a + _KEY_BLOCK, : bands * rows].T).astype(
+            np.uint64
+        )
+        m = sig.shape[1]
+        with np.errstate(over="ignore"):
+            for i in range(bands):
+                h = np.full(m, np.uint64(i + 1) * np.uint64(0xD6E8FEB86659FD93), dtype=np.uint64)
+                for j in range(rows):
+                    h ^= sig[i * rows + j]
+                    h *= mult
+                h ^= h >> np.uint64(33)
+                h *= np.uint64(0xFF51AFD7ED558CCD)
+                h ^= h >> np.uint64(33)
+                h *= np.uint64(0xC4CEB9FE1A85EC53)
+                h ^= h >> np.uint64(33)
+                keys[i, a : a + m] = h
     return keys
+
+
+_KEY_BLOCK = 4096
+"""Signatures whose band keys are computed at once (``band_keys``): 4096 x 128 uint64 is 4 MiB."""
 
 
 def candidate_index_pairs(

@@ -31,6 +31,7 @@ __all__ = [
     "join_shared_ngrams",
     "ngram_hashes_at",
     "ngram_hashes_by_doc",
+    "passage_ngrams",
     "repeated_mask",
     "word_ids",
 ]
@@ -210,6 +211,11 @@ _HASH_BLOCK = 1 << 22
 """N-gram start positions hashed at once, and entries per hash range counted at once
 (``repeated_mask``): 4M, so that temporaries stay ~100 MB whatever the corpus size."""
 
+_HASH_CHUNK = 1 << 16
+"""N-gram start positions hashed at once by ``_ngram_hashes``: 64K uint64 values (512 KiB an
+array) stay in the CPU caches; measured on the synthetic scale corpus (30k documents) hashing in
+4M-value blocks took ~3x the time."""
+
 _SENTENCES_LOOKED_AT = 4
 """Sentences from a run's start checked for ``full_sentence``."""
 
@@ -279,16 +285,28 @@ def ngram_hashes_by_doc(
         ``(hashes, offsets)``: uint64 hashes in document order (by start word), int64
         offsets of shape ``(n_docs + 1,)``.
     """
+    h, _, out = passage_ngrams(words, n, line_lengths)
+    return h, out
+
+
+def passage_ngrams(
+    words: WordArrays, n: int, line_lengths: Sequence[Sequence[int]] | Ragged | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``ngram_hashes_by_doc`` with the start of each n-gram (for ``find_shared_passages``).
+
+    Returns:
+        ``(hashes, starts, offsets)``: uint64 hashes, their global start positions (int32
+        when every position fits, else int64), and int64 per-document offsets into both, of
+        shape ``(n_docs + 1,)``.
+    """
     offsets = words.offsets
     seg = offsets
     if line_lengths is not None:
         flat = _flat_counts(line_lengths)
         seg = np.unique(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
-    h, starts = _ngram_hashes(words.hashes, seg, n)
-    doc = np.searchsorted(offsets, starts, side="right") - 1
-    out = np.zeros(len(offsets), dtype=np.int64)
-    np.cumsum(np.bincount(doc, minlength=len(offsets) - 1), out=out[1:])
-    return h, out
+    h, starts = _ngram_hashes(words.hashes, seg, n, narrow=True)
+    out = np.searchsorted(starts, offsets).astype(np.int64)
+    return h, starts, out
 
 
 def _count_dtype(n: int) -> type:
@@ -368,22 +386,39 @@ def _ngram_hashes(
         return np.zeros(0, np.uint64), np.zeros(0, s_dtype)
     m = total - n + 1
     mult = _ngram_multipliers(n)
+    # segment starts inside the words (a start p is valid when none lies in p+1 .. p+n-1)
+    inner = np.asarray(offsets, dtype=np.int64)
+    inner = inner[(inner > 0) & (inner < total)]
     hs, ss = [], []
-    # in blocks of start positions, so that the temporaries stay a block's size
-    for a in range(0, m, _HASH_BLOCK):
-        b = min(a + _HASH_BLOCK, m)
-        u = ids[a : b + n - 1].astype(np.uint64) + np.uint64(1)
-        k = b - a
-        with np.errstate(over="ignore"):
-            h = np.zeros(k, dtype=np.uint64)
-            for j in range(n):
-                h += u[j : j + k] * mult[j]
-            _finalize(h)
-        starts = np.arange(a, b, dtype=np.int64)
-        doc_of = np.searchsorted(offsets, starts, side="right") - 1
-        valid = starts + n <= offsets[doc_of + 1]
-        hs.append(h[valid])
-        ss.append(starts[valid].astype(s_dtype))
+    h = np.empty(_HASH_CHUNK, dtype=np.uint64)
+    tmp = np.empty(_HASH_CHUNK, dtype=np.uint64)
+    # in chunks of start positions, with every temporary preallocated at the chunk's size
+    # (in cache; fresh arrays of many MB are paid for in page faults)
+    with np.errstate(over="ignore"):
+        for a in range(0, m, _HASH_CHUNK):
+            b = min(a + _HASH_CHUNK, m)
+            k = b - a
+            u = ids[a : b + n - 1].astype(np.uint64)
+            u += np.uint64(1)
+            hk, tk = h[:k], tmp[:k]
+            np.multiply(u[:k], mult[0], out=hk)
+            for j in range(1, n):
+                np.multiply(u[j : j + k], mult[j], out=tk)
+                hk += tk
+            _finalize(hk)
+            # segment starts of this chunk's n-grams, as a running count
+            lo = np.searchsorted(inner, a + 1)
+            hi = np.searchsorted(inner, b + n - 1)
+            if lo == hi:
+                hs.append(hk.copy())
+                ss.append(np.arange(a, b, dtype=s_dtype))
+                continue
+            mark = np.zeros(k + n, dtype=np.int32)
+            mark[inner[lo:hi] - a] = 1
+            np.cumsum(mark, out=mark)
+            valid = mark[n - 1 : n - 1 + k] == mark[:k]
+            hs.append(hk[valid])
+            ss.append(np.flatnonzero(valid).astype(s_dtype) + s_dtype(a))
     return np.concatenate(hs), np.concatenate(ss)
 
 
@@ -493,13 +528,96 @@ def _bridge_runs(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Marked:
+    """A set of global word positions held as sorted, disjoint ranges (no per-word array).
+
+    Counting marked words in a range is two binary searches, so shared runs (a few per pair)
+    are measured without a running count over every word of the archive.
+
+    Attributes:
+        lo: int64, sorted range starts.
+        hi: int64, range ends (exclusive), ``hi > lo``; ranges neither overlap nor touch.
+        before: int64, shape ``(len(lo) + 1,)``: marked words in the ranges before each.
+    """
+
+    lo: np.ndarray
+    hi: np.ndarray
+    before: np.ndarray
+
+    @staticmethod
+    def from_ranges(lo: np.ndarray, hi: np.ndarray) -> _Marked:
+        """The union of ranges ``[lo, hi)`` (any order, overlaps allowed; empty ones ignored).
+
+        >>> m = _Marked.from_ranges(np.array([5, 0, 2]), np.array([7, 3, 4]))
+        >>> m.lo.tolist(), m.hi.tolist(), m.count(np.array([0]), np.array([6])).tolist()
+        ([0, 5], [4, 7], [5])
+        """
+        lo = np.asarray(lo, dtype=np.int64)
+        hi = np.asarray(hi, dtype=np.int64)
+        keep = hi > lo
+        lo, hi = lo[keep], hi[keep]
+        order = np.argsort(lo, kind="stable")
+        lo, hi = lo[order], hi[order]
+        if len(lo):
+            reach = np.maximum.accumulate(hi)
+            opens = np.ones(len(lo), dtype=bool)
+            opens[1:] = lo[1:] > reach[:-1]
+            first = np.flatnonzero(opens)
+            lo, hi = lo[first], np.maximum.reduceat(hi, first)
+        before = np.zeros(len(lo) + 1, dtype=np.int64)
+        np.cumsum(hi - lo, out=before[1:])
+        return _Marked(lo, hi, before)
+
+    def count_before(self, x: np.ndarray) -> np.ndarray:
+        """Marked positions below each ``x`` (int64)."""
+        x = np.asarray(x, dtype=np.int64)
+        if len(self.lo) == 0:
+            return np.zeros(len(x), dtype=np.int64)
+        k = np.searchsorted(self.lo, x, side="right") - 1
+        kk = np.maximum(k, 0)
+        inside = np.clip(x - self.lo[kk], 0, self.hi[kk] - self.lo[kk])
+        return np.where(k >= 0, self.before[kk] + inside, 0)
+
+    def count(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Marked positions in each ``[a, b)`` (int64)."""
+        return self.count_before(b) - self.count_before(a)
+
+    def marked(self, x: np.ndarray) -> np.ndarray:
+        """Whether each position ``x`` is marked (bool)."""
+        x = np.asarray(x, dtype=np.int64)
+        if len(self.lo) == 0:
+            return np.zeros(len(x), dtype=bool)
+        k = np.searchsorted(self.lo, x, side="right") - 1
+        return (k >= 0) & (x < self.hi[np.maximum(k, 0)])
+
+
+def _range_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Sum of ``values[a:b]`` for each range (int64), reading only the ranges' entries.
+
+    >>> _range_sums(np.array([1, 2, 3, 4]), np.array([0, 2, 3]), np.array([2, 4, 3])).tolist()
+    [3, 7, 0]
+    """
+    a = np.asarray(a, dtype=np.int64)
+    lens = np.maximum(np.asarray(b, dtype=np.int64) - a, 0)
+    ends = np.cumsum(lens)
+    starts = ends - lens
+    total = int(ends[-1]) if len(ends) else 0
+    if total == 0:
+        return np.zeros(len(a), dtype=np.int64)
+    idx = np.repeat(a - starts, lens) + np.arange(total, dtype=np.int64)
+    csum = np.zeros(total + 1, dtype=np.int64)
+    np.cumsum(values[idx], out=csum[1:])
+    return csum[ends] - csum[starts]
+
+
 def _echoed(
     runs: pl.DataFrame,
     ids: np.ndarray,
     offsets: np.ndarray,
     n: int,
     config: PassageConfig,
-    quoted_word: np.ndarray | None = None,
+    quoted_word: _Marked | None = None,
 ) -> np.ndarray:
     """Tell which shared runs sit inside a longer stretch the two texts share loosely.
 
@@ -518,10 +636,10 @@ def _echoed(
         offsets: int64, shape ``(n_docs + 1,)``.
         n: Words per n-gram.
         config: ``echo_words`` and ``echo_share``.
-        quoted_word: bool, shape ``(n_words,)``: the word stands inside double quotation
-            marks. A stretch that is exactly a quotation in one document (its words inside
-            marks, the words just outside it not) and stated in the other is no echo: a story
-            quotes a sentence and may paraphrase the next one closely.
+        quoted_word: The words that stand inside double quotation marks (``_Marked``). A
+            stretch that is exactly a quotation in one document (its words inside marks, the
+            words just outside it not) and stated in the other is no echo: a story quotes a
+            sentence and may paraphrase the next one closely.
 
     Returns:
         bool, shape ``(n_runs,)``, in ``runs`` order.
@@ -570,18 +688,17 @@ def _echoed(
         n_same = same[:, side].sum(axis=1)
         echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
     if quoted_word is not None:
-        qcum = np.zeros(len(ids) + 1, dtype=_count_dtype(len(ids)))
-        np.cumsum(quoted_word, out=qcum[1:])
+        qw = quoted_word
 
         def exact_quote(a: np.ndarray, b: np.ndarray, lo_doc: np.ndarray, hi_doc: np.ndarray
                         ) -> np.ndarray:
-            inside = (qcum[b] - qcum[a]) >= _QUOTED_SHARE * np.maximum(b - a, 1)
-            before = np.where(a - 2 >= lo_doc, quoted_word[np.clip(a - 2, 0, last)], False)
-            after = np.where(b + 1 < hi_doc, quoted_word[np.clip(b + 1, 0, last)], False)
+            inside = qw.count(a, b) >= _QUOTED_SHARE * np.maximum(b - a, 1)
+            before = np.where(a - 2 >= lo_doc, qw.marked(np.clip(a - 2, 0, last)), False)
+            after = np.where(b + 1 < hi_doc, qw.marked(np.clip(b + 1, 0, last)), False)
             return inside & ~before & ~after
 
         def stated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return (qcum[b] - qcum[a]) < _QUOTED_SHARE * np.maximum(b - a, 1)
+            return qw.count(a, b) < _QUOTED_SHARE * np.maximum(b - a, 1)
 
         qi = exact_quote(lo, hi, offsets[i], offsets[i + 1])
         qj = exact_quote(lo + diag, hi + diag, offsets[j], offsets[j + 1])
@@ -601,8 +718,9 @@ def _isin(values: np.ndarray, among: np.ndarray) -> np.ndarray:
 def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
     """Tell which entries hold a hash that occurs at least ``min_count`` times.
 
-    Counted one hash range at a time (by the top bits), so the sort's temporaries are a
-    fraction of the array, not several times its size.
+    Counted one hash range at a time (by the top bits), so the hash table's memory is a
+    fraction of the array's. Polars counts by hashing: measured at ~2x ``np.unique``'s speed
+    on 15M hashes.
 
     Args:
         hashes: uint64, shape ``(n,)``.
@@ -622,9 +740,95 @@ def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
         idx = np.flatnonzero(top == p)
         if len(idx) == 0:
             continue
-        _, inverse, n_occ = np.unique(hashes[idx], return_inverse=True, return_counts=True)
-        out[idx] = n_occ[inverse] >= min_count
+        part = pl.Series("h", hashes[idx])
+        if min_count <= 2:
+            out[idx] = part.is_duplicated().to_numpy() if min_count == 2 else True
+        else:
+            counts = pl.DataFrame([part]).select(pl.len().over("h") >= min_count)
+            out[idx] = counts.to_series().to_numpy()
     return out
+
+
+def _doc_of(starts: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The document (int64) of each global word position, by ``offsets``.
+
+    Equal to ``np.searchsorted(offsets, starts, side="right") - 1``; for sorted ``starts``
+    (as n-grams come) it searches the few document bounds among the starts instead of every
+    start among the bounds.
+    """
+    if len(starts) < 2 or not bool(np.all(starts[1:] >= starts[:-1])):
+        return np.searchsorted(offsets, starts, side="right") - 1
+    # documents with no start still count: repeat each document by its number of starts
+    first = np.searchsorted(starts, offsets, side="left")
+    counts = np.diff(first)
+    if counts.sum() != len(starts):  # a start beyond the last bound: the general way
+        return np.searchsorted(offsets, starts, side="right") - 1
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+
+
+def _counts_at_least(keys: np.ndarray, need: np.ndarray) -> np.ndarray:
+    """Tell which entries hold a key that occurs at least ``need`` (per entry) times.
+
+    As ``repeated_mask``, one hash range at a time.
+
+    Args:
+        keys: uint64, shape ``(n,)``.
+        need: int64, shape ``(n,)``: occurrences each entry's key needs.
+
+    Returns:
+        bool, shape ``(n,)``.
+    """
+    out = np.zeros(len(keys), dtype=bool)
+    if len(keys) == 0:
+        return out
+    # a key occurring ``need`` times fills its bucket (top bits) at least as much: a bucket
+    # count is a necessary condition, exact counts are taken of the entries passing it only
+    bucket = (keys >> np.uint64(64 - _BUCKET_BITS)).astype(np.int64)
+    fill = np.bincount(bucket, minlength=1 << _BUCKET_BITS)
+    cand = np.flatnonzero(fill[bucket] >= need)
+    del bucket, fill
+    sub_keys, sub_need = keys[cand], need[cand]
+    parts = max(1, min(64, len(cand) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    top = (sub_keys >> np.uint64(64 - bits)).astype(np.uint8)
+    for p in range(1 << bits):
+        idx = np.flatnonzero(top == p)
+        if len(idx) == 0:
+            continue
+        counts = pl.DataFrame({"k": sub_keys[idx]}).select(pl.len().over("k")).to_series()
+        out[cand[idx]] = counts.to_numpy() >= sub_need[idx]
+    return out
+
+
+_BUCKET_BITS = 22
+"""Buckets (by the top bits of a key) of ``_counts_at_least``'s first count: 4M int64 counts
+(32 MiB). With ~15M keys (the 4-grams of 30k documents) a bucket holds ~3.5 on average, so a
+bucket reaches 10 or more (the fewest occurrences a template needs) by chance rarely."""
+
+
+_CHUNK_WORDS = 1 << 20
+"""Words of the documents a chunked pass reads at once (``_doc_chunks``): its temporaries are a
+few arrays of 8 MiB, reused from the allocator's heap rather than taken fresh from the system
+(on the machine the scale benchmark runs on, fresh pages cost more than the arithmetic)."""
+
+
+def _doc_chunks(offsets: np.ndarray, words: int) -> list[tuple[int, int]]:
+    """Split the documents into runs of about ``words`` words: ``(first, end)`` document ranges.
+
+    >>> _doc_chunks(np.array([0, 3, 6, 9, 12]), 6)
+    [(0, 2), (2, 4)]
+    """
+    n_docs = len(offsets) - 1
+    if n_docs <= 0:
+        return []
+    cuts = np.searchsorted(offsets, np.arange(0, int(offsets[-1]), max(words, 1)), side="left")
+    cuts = np.unique(np.concatenate([[0], np.minimum(cuts, n_docs), [n_docs]]))
+    return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
+
+
+_HOST_MIX = np.uint64(0x9E3779B97F4A7C15)
+"""Odd multiplier that spreads a host code over 64 bits before it is xored into an n-gram hash
+(2**64 / golden ratio, as splitmix64)."""
 
 
 def _template_starts(
@@ -642,19 +846,49 @@ def _template_starts(
         and ``host`` (int64 code).
     """
     none = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.Int64})
-    hashes, starts = _ngram_hashes(ids, offsets, m, narrow=True)
-    if len(hashes) == 0:
+    if len(ids) < m or not has_host.any():
         return np.zeros(0, dtype=np.int64), none
-    # a template is in at least template_min_docs documents, so it occurs at least as often:
-    # counting occurrences first leaves a small remainder for the exact count
-    keep = repeated_mask(hashes, config.template_min_docs)
-    hashes, starts = hashes[keep], starts[keep]
-    doc = np.searchsorted(offsets, starts, side="right") - 1
-    keep = has_host[doc]
-    frame = pl.DataFrame(
-        {"h": hashes[keep], "g": starts[keep], "doc": doc[keep], "host": host_of_doc[doc[keep]]}
-    )
+    # a template of a host is in at least max(template_min_docs, template_host_share of the
+    # host's documents) of them, so it occurs on that host at least as often. Two passes over
+    # the documents, a chunk at a time (every temporary a chunk's size): the first counts the
+    # occurrences of each (n-gram, host) bucket, the second keeps the n-grams whose bucket is
+    # full enough, a small remainder for the exact count
     host_docs = np.bincount(host_of_doc[has_host], minlength=int(host_of_doc.max()) + 1)
+    need = np.maximum(
+        config.template_min_docs,
+        np.ceil(config.template_host_share * host_docs - 1e-9).astype(np.int64),
+    )
+    shift = np.uint64(64 - _BUCKET_BITS)
+
+    def chunk(d0: int, d1: int) -> tuple[np.ndarray, ...]:
+        lo = int(offsets[d0])
+        local = offsets[d0 : d1 + 1] - lo
+        h, st = _ngram_hashes(ids[lo : int(offsets[d1])], local, m, narrow=True)
+        doc = d0 + _doc_of(st, local)
+        keep = has_host[doc]
+        h, st, doc = h[keep], st[keep].astype(np.int64) + lo, doc[keep]
+        host = host_of_doc[doc]
+        with np.errstate(over="ignore"):
+            keyed = h ^ (host.astype(np.uint64) * _HOST_MIX)
+        return h, st, doc, host, keyed
+
+    bounds = _doc_chunks(offsets, _CHUNK_WORDS)
+    fill = np.zeros(1 << _BUCKET_BITS, dtype=np.int64)
+    for d0, d1 in bounds:
+        keyed = chunk(d0, d1)[4]
+        fill += np.bincount((keyed >> shift).astype(np.int64), minlength=len(fill))
+    kept: list[tuple[np.ndarray, ...]] = []
+    for d0, d1 in bounds:
+        parts = chunk(d0, d1)
+        sel = fill[(parts[4] >> shift).astype(np.int64)] >= need[parts[3]]
+        kept.append(tuple(x[sel] for x in parts))
+    del fill
+    h, st, doc, host, keyed = (np.concatenate([k[c] for k in kept]) for c in range(5))
+    del kept
+    n_occ = pl.DataFrame({"k": keyed}).select(pl.len().over("k")).to_series().to_numpy()
+    sel = n_occ >= need[host]
+    frame = pl.DataFrame({"h": h[sel], "g": st[sel], "doc": doc[sel], "host": host[sel]})
+    del h, st, doc, host, keyed
     counts = frame.unique(subset=["doc", "h"]).group_by("h", "host").agg(n=pl.len())
     counts = counts.with_columns(host_docs=pl.Series(host_docs[counts["host"].to_numpy()]))
     bad = counts.filter(
@@ -684,7 +918,7 @@ def _known_template_starts(
     hashes, starts = _ngram_hashes(ids, offsets, m)
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64)
-    doc = np.searchsorted(offsets, starts, side="right") - 1
+    doc = _doc_of(starts, offsets)
     keep = _isin(hashes, known["h"].to_numpy().astype(np.uint64))
     frame = pl.DataFrame(
         {
@@ -714,7 +948,7 @@ def find_shared_passages(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
-    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | list[np.ndarray] | None = None,
     join: NgramJoinFn | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
@@ -765,7 +999,7 @@ def find_shared_passages(
             not read); default none.
         ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
             and int64 global start positions (into the concatenated words); default: hashed
-            here.
+            here. A list is emptied, so that the arrays are let go once filtered.
         join: Where the self-join of the kept n-grams runs: a function like
             ``join_shared_ngrams`` (the default, in process), e.g. one that partitions the
             n-grams by hash over a cluster (``affidavit.tasks.lineage_scale``).
@@ -800,20 +1034,22 @@ def find_shared_passages(
         seg_offsets = np.unique(seg_offsets)
     if ngrams is not None:
         hashes, starts = ngrams
+        if isinstance(ngrams, list):  # the caller's arrays go once filtered here
+            ngrams.clear()
     else:
         hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
     if config.sample_mod > 1:
         keep = hashes % np.uint64(config.sample_mod) == 0
         hashes, starts = hashes[keep], starts[keep]
     if skip is not None and skip.any():
-        keep = ~skip[np.searchsorted(offsets, starts, side="right") - 1]
+        keep = ~skip[_doc_of(starts, offsets)]
         hashes, starts = hashes[keep], starts[keep]
     if len(hashes) == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
     judged_h = None
     settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
     if judge is not None:
-        doc_all = np.searchsorted(offsets, starts, side="right") - 1
+        doc_all = _doc_of(starts, offsets)
         judged = np.unique(hashes[judge[doc_all]])
         # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
         judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
@@ -837,7 +1073,7 @@ def find_shared_passages(
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
     hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
-    doc = np.searchsorted(offsets, starts, side="right") - 1
+    doc = _doc_of(starts, offsets)
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
@@ -904,9 +1140,9 @@ def find_shared_passages(
         [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
     total_words = len(ids)
-    cover = np.zeros(total_words + 1, dtype=np.int32)  # n-grams covering a word, +1/-1
-    np.add.at(cover, bad_starts, 1)
-    np.add.at(cover, np.minimum(bad_starts + n, total_words), -1)
+    # the words covered by a furniture or common n-gram (or a template, below)
+    cover_lo = [bad_starts]
+    cover_hi = [np.minimum(bad_starts + n, total_words)]
     m = config.template_words
     templates = pl.DataFrame(schema={"h": pl.UInt64, "host": pl.String})
     if m > 0:
@@ -925,13 +1161,12 @@ def find_shared_passages(
                                           dtype=pl.String),
                     }
                 )
-        np.add.at(cover, t_starts, 1)
-        np.add.at(cover, np.minimum(t_starts + m, total_words), -1)
-    is_bad_word = np.cumsum(cover[:-1], dtype=np.int32) > 0
-    bad_cum = np.zeros(total_words + 1, dtype=_count_dtype(total_words))
-    np.cumsum(is_bad_word, out=bad_cum[1:])
+        cover_lo.append(t_starts)
+        cover_hi.append(np.minimum(t_starts + m, total_words))
+    bad_words = _Marked.from_ranges(np.concatenate(cover_lo), np.concatenate(cover_hi))
+    del cover_lo, cover_hi
     g_arr = grams["g"].to_numpy()
-    clean = (bad_cum[np.minimum(g_arr + n, total_words)] - bad_cum[g_arr]) == 0
+    clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
     grams = grams.filter(pl.Series(clean) & ~pl.col("is_bad"))
     if config.one_per_cluster:
         # one representative per (n-gram, cluster): the earliest member holding it
@@ -945,8 +1180,6 @@ def find_shared_passages(
     joined = (join or join_shared_ngrams)(grams)
     if joined.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    cum = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=cum[1:])
     runs = (
         joined.with_columns(diag=pl.col("gj") - pl.col("gi"))
         .sort("i", "j", "diag", "gi")
@@ -960,18 +1193,19 @@ def find_shared_passages(
     # passage one text quotes from the other
     quoted_word = None
     if quoted_ranges is not None:
-        qmarks = np.zeros(len(ids) + 1, dtype=np.int32)
         if isinstance(quoted_ranges, Ragged):
             q_doc = quoted_ranges.doc_of_values()
             qv = quoted_ranges.values.astype(np.int64).reshape(-1, 2)
-            np.add.at(qmarks, offsets[q_doc] + qv[:, 0], 1)
-            np.add.at(qmarks, offsets[q_doc] + qv[:, 1], -1)
+            q_lo, q_hi = offsets[q_doc] + qv[:, 0], offsets[q_doc] + qv[:, 1]
         else:
-            for d, ranges in enumerate(quoted_ranges):
-                for a, b in ranges:
-                    qmarks[offsets[d] + a] += 1
-                    qmarks[offsets[d] + b] -= 1
-        quoted_word = np.cumsum(qmarks, dtype=np.int32)[:-1] > 0
+            flat_q = [
+                (offsets[d] + a, offsets[d] + b)
+                for d, ranges in enumerate(quoted_ranges)
+                for a, b in ranges
+            ]
+            q_lo = np.array([x for x, _ in flat_q], dtype=np.int64)
+            q_hi = np.array([y for _, y in flat_q], dtype=np.int64)
+        quoted_word = _Marked.from_ranges(q_lo, q_hi)
     echo = (
         _echoed(runs, ids, offsets, n, config, quoted_word)
         if config.echo_words > 0
@@ -983,7 +1217,7 @@ def find_shared_passages(
     # characters and figures are measured on the later document (j): the run's words are the
     # same on both sides, and j is the new document of a pair in an incremental run
     run_diag = runs["diag"].to_numpy()
-    chars = cum[stop + run_diag] - cum[start + run_diag] + (stop - start - 1)
+    chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
         flat_sent = _flat_counts(sentence_lengths)
@@ -1011,19 +1245,15 @@ def find_shared_passages(
         full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
     quoted_run = np.zeros(len(start), dtype=bool)
     if quoted_word is not None:
-        in_quotes = np.zeros(len(quoted_word) + 1, dtype=_count_dtype(len(quoted_word)))
-        np.cumsum(quoted_word, out=in_quotes[1:])
         diag = runs["diag"].to_numpy()
         span = np.maximum(stop - start, 1)
-        share_i = (in_quotes[stop] - in_quotes[start]) / span
-        share_j = (in_quotes[stop + diag] - in_quotes[start + diag]) / span
+        share_i = quoted_word.count(start, stop) / span
+        share_j = quoted_word.count(start + diag, stop + diag) / span
         # set in quotation marks by one document and stated by the other
         quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
         # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
         # report rather than to an official's stock wording that many stories quote
-        digits = np.zeros(len(lengths) + 1, dtype=_count_dtype(len(lengths)))
-        np.cumsum(words.has_digit, out=digits[1:])
-        quoted_run &= (digits[stop + run_diag] - digits[start + run_diag]) > 0
+        quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
     doc_i = runs["i"].to_numpy().astype(np.int64)
     doc_j = runs["j"].to_numpy().astype(np.int64)
     diag_all = runs["diag"].to_numpy()
