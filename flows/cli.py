@@ -947,16 +947,17 @@ def audit(
 
     # every input is checked before Prefect starts or the home is touched (seconds saved, and
     # nothing written for a command that is refused)
-    checks = [(answer_file, lambda p: check_text_file(p, "answer file")),
+    checks = [(answer_file, lambda p: check_text_file(p, "answer file", allow_empty=False)),
               (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
               *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
     for p, check in checks:
         if p is not None:
             _check_input(p, check)
-    if answer_file is not None and not evidence and _looks_like_records(answer_file):
-        # "affidavit audit sessions.jsonl": records audited as one answer would be noise
+    if answer_file is not None and _looks_like_records(answer_file):
+        # "affidavit audit sessions.jsonl": records audited as one answer would be noise (with
+        # --evidence too: each record carries its own evidence)
         _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
-              f"with --sessions {answer_file}", 2)
+              f"with --sessions {answer_file} (each record carries its own evidence)", 2)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed
@@ -1004,17 +1005,20 @@ def audit(
     for c in res.claims:
         by_id.setdefault(c["audit_id"], []).append(c)
     for a in shown:
-        flags = f" flags: {', '.join(a['scanner_flags'])}" if a["scanner_flags"] else ""
-        console.print(f"[bold]{a['record_id']}[/bold] ({a['auditor']}){flags}"
-                      + (f" [yellow]{a['degraded']}[/yellow]" if a["degraded"] else ""))
+        # answers, record ids, flags and quotes are untrusted text: shown through _show
+        flags = (f" flags: {_show(', '.join(a['scanner_flags']), 300)}"
+                 if a["scanner_flags"] else "")
+        console.print(f"[bold]{_show(a['record_id'], 120)}[/bold] ({_show(a['auditor'])})"
+                      f"{flags}"
+                      + (f" [yellow]{_show(a['degraded'], 300)}[/yellow]" if a["degraded"] else ""))
         for c in by_id.get(a["audit_id"], []):
             lab = c["label"] or "UNLABELLED"
-            line = f"  [{_LABEL_STYLE.get(lab, '')}]{lab:12}[/] {c['text']}"
+            line = f"  [{_LABEL_STYLE.get(lab, '')}]{lab:12}[/] {_show(c['text'], 300)}"
             if c["label"] != "SUPPORTED" and c["reason"]:
-                line += f" [dim]— {c['reason']}[/dim]"
+                line += f" [dim]— {_show(c['reason'], 300)}[/dim]"
             console.print(line)
             if c["label"] == "CONTRADICTED" and c["quote"]:
-                console.print(f"      [dim]evidence:[/dim] {c['quote'][:200]!r}")
+                console.print(f"      [dim]evidence:[/dim] {_show(repr(c['quote'][:200]))}")
     totals = {k: sum(a[f"n_{k}"] for a in res.audits)
               for k in ("supported", "overstated", "unsupported", "contradicted", "unlabelled")}
     console.print("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items() if v or

@@ -113,20 +113,21 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         ValueError: When the target cannot be read or fetched, is a URL of a scheme other than
             ``SOURCE_SCHEMES``, or a credibility list cannot be read.
     """
-    from affidavit.tasks.fetch import Fetcher
+    from affidavit.tasks.fetch import Fetcher, strip_credentials
     from affidavit.tasks.search import WaybackCDX
     from affidavit.tasks.sources import classify_source
 
     html: str | None = None
+    shown = strip_credentials(target)  # a URL's user:password is never shown or stored
     if scheme := unsupported_scheme(target):
-        raise ValueError(f"{target}: the {scheme}:// scheme is not supported: "
+        raise ValueError(f"{shown}: the {scheme}:// scheme is not supported: "
                          "give an http:// or https:// URL, or the path of a saved HTML file")
     if target.lower().startswith(("http://", "https://")):
         res = Fetcher().fetch(target)
         if res.error or res.status is None or res.status >= 400:
-            raise ValueError(f"cannot fetch {target}: {res.error or res.status}")
-        html = read_page_bytes(res.content, target, content_type=res.headers.get("content-type"))
-        url = res.final_url or target
+            raise ValueError(f"cannot fetch {shown}: {res.error or res.status}")
+        html = read_page_bytes(res.content, shown, content_type=res.headers.get("content-type"))
+        url = strip_credentials(res.final_url or target)
     else:
         path = Path(target)
         if path.is_dir():

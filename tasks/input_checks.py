@@ -111,7 +111,8 @@ def check_sessions_file(path: str | Path) -> None:
     Raises:
         FileNotFoundError: When the file does not exist.
         ValueError: For a directory, an unsupported extension, a ``.parquet`` file that is not
-            Parquet, broken gzip data, or binary data in a JSON or JSONL file.
+            Parquet, broken gzip data, an empty (or only blank) JSON or JSONL file, or binary
+            data in one.
     """
     p = _existing_file(path, "a sessions file")
     ext = _extension(p)
@@ -121,26 +122,35 @@ def check_sessions_file(path: str | Path) -> None:
         if _head(p, 4) != b"PAR1":
             raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
         return
-    if looks_binary(_head(p, SNIFF_CHARS).decode("utf-8", "replace")):
+    head = _head(p, SNIFF_CHARS).decode("utf-8", "replace")
+    if not head.strip():
+        raise ValueError(f"{p.name}: empty: a sessions file holds one record {{id, answer, "
+                         "evidence} per line (JSONL), a JSON list of them, or Parquet")
+    if looks_binary(head):
         raise ValueError(f"{p.name}: not text (binary data or another encoding than UTF-8): "
                          "a sessions file is JSONL, JSON or Parquet")
 
 
-def check_text_file(path: str | Path, what: str) -> None:
+def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) -> None:
     """Refuse a file that cannot be one UTF-8 text (an answer, an evidence output, a card).
 
     Args:
         path: The file.
         what: What the file is, for the message (``"evidence file"``).
+        allow_empty: Whether a file of nothing but whitespace passes (an evidence output may
+            be empty; an answer may not).
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: For a directory, or binary or compressed data (see
-            :func:`affidavit.tasks.sanitize.looks_binary`).
+        ValueError: For a directory, binary or compressed data (see
+            :func:`affidavit.tasks.sanitize.looks_binary`), or an empty file when not
+            ``allow_empty``.
     """
     p = _existing_file(path, "a file")
     with p.open("rb") as fh:
         head = fh.read(SNIFF_CHARS)
+    if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
+        raise ValueError(f"{p}: empty: the {what} holds no text")
     if looks_binary(head.decode("utf-8", "replace")):
         raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
                          f"UTF-8): {what}s are read as UTF-8 text")

@@ -47,6 +47,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from affidavit.schemas.enums import VerdictStatus
+from affidavit.tasks.sanitize import page_text
 
 CONTEXT_CHARS = 160
 """Characters of document text shown on each side of a highlighted span (about two lines of a
@@ -1270,11 +1271,15 @@ def _json_for_script(node: Mapping[str, Any]) -> Markup:
 
 
 def _finalize(value: Any) -> Any:
-    """Every printed value: credentials removed from any URL in a text."""
+    """Clean every printed value: credentials out of URLs, controls and bidi overrides out.
+
+    Texts lose the credentials of any URL in them and their terminal escapes, control
+    characters and bidirectional overrides (``affidavit.tasks.sanitize.page_text``).
+    """
     if isinstance(value, Markup):
         return value
     if isinstance(value, str):
-        return redact_credentials(value)
+        return redact_credentials(page_text(value))
     if value is None:
         return ""
     return value
@@ -1423,7 +1428,8 @@ q{font-family:ui-monospace,monospace;font-size:12px;background:#fff3a3}
 {%- endfor %}
 </section></main></body></html>
 """
-_AUDIT_ENV = jinja2.Environment(autoescape=True, undefined=jinja2.ChainableUndefined)
+_AUDIT_ENV = jinja2.Environment(autoescape=True, undefined=jinja2.ChainableUndefined,
+                                finalize=_finalize)
 _AUDIT_ENV.globals["colour"] = lambda s: _AUDIT_COLOURS.get(str(s), "#3c4043")
 _AUDIT_HTML = _AUDIT_ENV.from_string(_AUDIT_TEMPLATE)
 

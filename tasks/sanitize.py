@@ -18,6 +18,7 @@ __all__ = [
     "display_text",
     "find_lone_surrogate",
     "loads_untrusted_json",
+    "page_text",
     "looks_binary",
     "strip_control_chars",
 ]
@@ -187,6 +188,19 @@ def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]
 
     text = _CONTROL_LINE_RE.sub(sub, text)
     return text, n + removed
+
+
+def page_text(value: str) -> str:
+    r"""Return untrusted text fit for an HTML page: no escapes, controls or bidi overrides.
+
+    Line breaks and tabs are kept (the page lays text out); what a page cannot show or would
+    show reordered (Trojan Source) goes. HTML escaping is the template's job.
+
+    >>> page_text("a\x1b[2Jb\u202ec\nd")
+    'abc\nd'
+    """
+    s, _ = strip_control_chars(value, multiline=True)
+    return _BIDI_RE.sub("", s)
 
 
 def display_text(value: Any, *, limit: int = DISPLAY_CHARS) -> str:

@@ -175,3 +175,26 @@ def test_a_file_of_audit_records_given_as_one_answer_is_refused(no_prefect, tmp_
     answer.write_text("The config is JSON and lists 3 services.")
     res = CliRunner().invoke(app, ["audit", str(answer), "--home", str(home)])
     assert "--sessions" not in res.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["--sessions", "{d}/empty.jsonl"], "empty.jsonl: empty: a sessions file holds one record"),
+    (["{d}/empty.txt", "--evidence", "{d}/ev.txt"], "empty.txt: empty: the answer file holds "
+     "no text"),
+])
+def test_empty_audit_inputs_are_refused_before_prefect(no_prefect, tmp_path, args, said):
+    (tmp_path / "empty.jsonl").write_text("\n \n")
+    (tmp_path / "empty.txt").write_text("  \n")
+    (tmp_path / "ev.txt").write_text("55 passed in 4.81s\n")
+    line = _refused(["audit", *(a.format(d=tmp_path) for a in args)], tmp_path / "h")
+    assert said in line
+
+
+def test_audit_records_with_evidence_files_are_refused_too(no_prefect, tmp_path):
+    records = tmp_path / "sessions.jsonl"
+    records.write_text('{"id": "r1", "answer": "All 212 tests passed.", "evidence": []}\n')
+    (tmp_path / "ev.txt").write_text("210 passed, 2 skipped\n")
+    res = CliRunner().invoke(app, ["audit", str(records), "--evidence", str(tmp_path / "ev.txt"),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert "give it with --sessions" in res.output

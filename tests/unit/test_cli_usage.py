@@ -62,3 +62,14 @@ def test_a_run_prints_its_repairs_as_backfill_does(monkeypatch):
     text = out.getvalue()
     assert "repaired or warned: control_chars_removed 2" in text
     assert "skipped/rejected: skip:empty_text 1" in text
+
+
+def test_source_never_shows_the_password_of_a_url(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    monkeypatch.delenv("AFFIDAVIT_ALLOW_PRIVATE", raising=False)
+    res = CliRunner().invoke(cli.app, ["source", "http://bob:hunter2@127.0.0.1:9/x.html"])
+    assert res.exit_code == 1
+    assert "hunter2" not in res.output
+    assert "bob" not in res.output
+    assert "cannot fetch http://127.0.0.1:9/x.html" in res.output

@@ -512,3 +512,19 @@ def test_any_rows_render_without_credentials_and_publish_valid_nodes(
     assert "NaN" not in text
     for node in json.loads(text):
         assert claimreview_problems(node) == []
+
+
+def test_audit_report_shows_no_escape_or_bidi_control_from_an_answer():
+    from affidavit.tasks.reports import render_audit_report
+
+    evil = "\x1b[2Jcleared 5 GB \u202e now"
+    html = render_audit_report(
+        {"run_id": "r", "degraded": []},
+        [{"audit_id": "a", "record_id": "r\x1b[31m1", "auditor": "lexical", "answer": evil,
+          "n_claims": 1, "scanner_flags": ["5 GB"], "degraded": None}],
+        [{"audit_id": "a", "claim_index": 0, "text": evil, "label": "UNSUPPORTED",
+          "reason": "no evidence \x07 holds it", "quote": None}])
+    assert "\x1b" not in html
+    assert "\u202e" not in html
+    assert "\x07" not in html
+    assert "cleared 5 GB" in html
