@@ -106,6 +106,9 @@ def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> N
         # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
         # (its logs still reach the API: each run's summary is there)
         os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
+    if home is not None and not home.strip():
+        _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+              "./.affidavit)", 2)
     try:
         paths = resolve_home(home)
     except ValueError as exc:
@@ -178,6 +181,12 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
         _fail(f"unknown mode {mode!r}: use one of {', '.join(modes)}", 2)
     if judge is not None and judge not in ("lexical", "llm"):
         _fail(f"unknown judge {judge!r}: use lexical or llm", 2)
+
+
+def _no_empty(values: list[str], flag: str) -> None:
+    """Refuse an empty value given for a path or URL option (a bad argument, exit 2)."""
+    if any(not v.strip() for v in values):
+        _fail(f"{flag} is empty: give a file path or a URL", 2)
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -484,6 +493,7 @@ def backfill(
 
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
+    _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
     if not as_json:
         _starting("backfill")
@@ -557,6 +567,8 @@ def run(
 
     Example: affidavit run --claims claims.jsonl --limit 200
     """
+    _no_empty(feed or [], "--feed")
+    _no_empty([claims] if claims is not None else [], "--claims")
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)

@@ -266,10 +266,10 @@ def poll_feeds(
         elif not res.not_modified:
             out.failed.append(url)
             run.counts["feeds_failed"] += 1
-            if res.reason is FetchReason.BLOCKED:
-                # refused by the address guard (a private address, another scheme): it will
-                # never be read as configured, so the run exits non-zero, as for any refused input
-                run.counts["sources_refused"] += 1
+            # an input that could not be read (blocked by the address guard, an HTTP error,
+            # too large, not a feed): the command exits non-zero after the others are read, as
+            # for a local feed file (README, Exit codes); backed-off feeds were not polled
+            run.counts["sources_refused"] += 1
             backoff = (f"backed off until {state.next_poll_at:%Y-%m-%d %H:%M} UTC"
                        if state.is_backed_off else "polled again at the next run")
             run.messages.append(f"{url}: feed failed ({state.last_error}); "

@@ -179,9 +179,9 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
 
     :func:`read_claims_file` fixes its columns on the first record that is an object, so a
     first record with no text column (none of ``TEXT_COLUMNS`` when ``text_column`` is not
-    given; for CSV/TSV, whose header every row shares, the named column) means no claim will
-    be read: the CLI says so before any work starts. Other faults are left to the reader,
-    which counts them.
+    given, else the named column) means no claim, or almost none, will be read: the CLI says
+    so, naming the keys the record has, before any work starts. Other faults are left to the
+    reader, which counts them.
 
     Raises:
         ValueError: When the first object record names no text column (the message lists its
@@ -204,9 +204,10 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
             raise ValueError(f"{p.name}: no claim text column among its keys ({shown}); "
                              f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
                              "--text-column")
-        if text_column is not None and fmt in ("csv", "tsv") and text_column not in rec:
+        if text_column is not None and text_column not in rec:
+            where = "header" if fmt in ("csv", "tsv") else "first record"
             raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
-                             f"header ({shown})")
+                             f"{where} ({shown})")
         return
     if n_seen:
         raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "

@@ -244,7 +244,7 @@ def _iter_csv(
     if mapping.text not in header:
         raise ValueError(
             f"{name}: text column {mapping.text!r} not in CSV header {header[:20]}; "
-            "pass a ColumnMapping"
+            "name it with --text-column (backfill) or a ColumnMapping"
         )
     while True:
         try:
@@ -280,7 +280,7 @@ def _read_parquet(
     if mapping.text not in columns:
         raise ValueError(
             f"{name}: text column {mapping.text!r} not in Parquet columns "
-            f"{sorted(columns)[:20]}; pass a ColumnMapping"
+            f"{sorted(columns)[:20]}; name it with --text-column (backfill) or a ColumnMapping"
         )
     wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
     if pf.metadata.num_rows == 0:

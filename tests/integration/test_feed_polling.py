@@ -121,7 +121,7 @@ def test_unparseable_body_counts_as_a_failure(wh, server) -> None:
     assert state["consecutive_failures"] == 1
     assert state["last_reason"] == "unparseable"
     assert state["last_status"] == 200
-    assert run.counts["sources_refused"] == 0
+    assert run.counts["sources_refused"] == 1  # not a feed: an input that could not be read
 
 
 def test_guard_refusal_is_a_fetch_row_with_its_reason(wh, server) -> None:
@@ -131,8 +131,8 @@ def test_guard_refusal_is_a_fetch_row_with_its_reason(wh, server) -> None:
     assert row["reason"] == "blocked"
     assert "AFFIDAVIT_ALLOW_PRIVATE" in row["error"]
     assert server.hits[url.split(server.url)[1]] == 0
-    # a refused input: the run exits non-zero (the CLI's _exit_for_refusals reads this count);
-    # a feed that merely failed (test_unparseable_body_counts_as_a_failure) is not one
+    # an input that could not be read: the run exits non-zero (the CLI's _exit_for_refusals
+    # reads this count), as for a local feed file that cannot be read
     assert run.counts["sources_refused"] == 1
     assert res.failed == [url]
 

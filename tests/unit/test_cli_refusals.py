@@ -157,8 +157,9 @@ def test_a_text_column_named_or_found_later_passes_the_check(tmp_path):
     other = tmp_path / "other.jsonl"
     other.write_text('{"body": "Exports rose 12 percent."}\n')
     check_claims_columns(other, text_column="body")
-    # JSONL records may differ: a named column absent from the first one is left to the reader
-    check_claims_columns(other, text_column="missing")
+    with pytest.raises(ValueError, match=r"no column 'missing' \(--text-column\) in its first "
+                       r"record \(body\)"):
+        check_claims_columns(other, text_column="missing")
 
 
 def test_a_file_of_audit_records_given_as_one_answer_is_refused(no_prefect, tmp_path):

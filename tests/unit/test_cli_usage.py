@@ -73,3 +73,19 @@ def test_source_never_shows_the_password_of_a_url(tmp_path, monkeypatch):
     assert "hunter2" not in res.output
     assert "bob" not in res.output
     assert "cannot fetch http://127.0.0.1:9/x.html" in res.output
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["run", "--feed", ""], "--feed is empty"),
+    (["run", "--claims", " "], "--claims is empty"),
+    (["backfill", ""], "an input path is empty"),
+    (["verdicts", "--home", ""], "--home is empty"),
+])
+def test_an_empty_path_is_a_bad_argument(args, said, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(cli.app, args)
+    assert res.exit_code == 2, res.output
+    assert said in res.output
+    assert list(tmp_path.iterdir()) == []  # nothing written in the current folder
