@@ -371,8 +371,10 @@ class BatchPool:
 
     def __exit__(self, *exc: object) -> None:
         if self._executor is not None:
-            # after Ctrl-C the workers got it too: do not wait on batches that will not end
-            self._executor.shutdown(wait=not INTERRUPTED.is_set(), cancel_futures=True)
+            # after Ctrl-C (the workers got it too) or an error such as a stop signal, do not
+            # wait on batches whose outcome nobody will read
+            self._executor.shutdown(wait=not (INTERRUPTED.is_set() or exc[0] is not None),
+                                    cancel_futures=True)
         if self._client_cm is not None:
             self._client_cm.__exit__(None, None, None)
 

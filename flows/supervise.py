@@ -154,7 +154,8 @@ def run_supervised(command: Callable[[], None]) -> None:
     """Run ``command`` in a forked child and exit with its status, reaping what it left.
 
     The exit status is the child's; a child killed by signal N exits ``128 + N`` after one line
-    on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command. SIGINT
+    on stderr. SIGTERM and SIGHUP sent to the supervisor are passed on to the command; after a
+    SIGTERM the command gets :data:`_STOP_GRACE_S` seconds, then SIGKILL (exit 143). SIGINT
     (Ctrl-C) reaches both from the terminal: the command gets :data:`_INTERRUPT_GRACE_S`
     seconds to stop by itself, then (or at a second Ctrl-C) SIGTERM, and :data:`_STOP_GRACE_S`
     seconds after that SIGKILL; an interrupted command exits 130. What it wrote before stays
@@ -202,9 +203,16 @@ def run_supervised(command: Callable[[], None]) -> None:
         interrupted = True
         signal.alarm(_INTERRUPT_GRACE_S)
 
+    stopped = False  # a SIGTERM was passed on (``timeout``, systemd, ``docker stop``)
+
+    def on_term(_signum: int, _frame: object) -> None:
+        nonlocal stopped
+        stopped = True
+        terminate()  # SIGTERM now, SIGKILL after the grace if it is still running
+
     signal.signal(signal.SIGINT, on_interrupt)
     signal.signal(signal.SIGALRM, lambda _s, _f: terminate())
-    signal.signal(signal.SIGTERM, forward)
+    signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGHUP, forward)
     while True:
         try:
@@ -219,6 +227,12 @@ def run_supervised(command: Callable[[], None]) -> None:
         print(f"error: interrupted (Ctrl-C){extra}; what was written before stays",
               file=sys.stderr)
         sys.exit(EXIT_INTERRUPTED)
+    if stopped and os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+        # killed by this supervisor after the grace: report the SIGTERM it was given
+        extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
+        print(f"error: stopped by SIGTERM (killed {int(_STOP_GRACE_S)} s later){extra}; what "
+              "was written before stays", file=sys.stderr)
+        sys.exit(128 + signal.SIGTERM)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else sig

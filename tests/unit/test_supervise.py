@@ -64,3 +64,17 @@ def test_ctrl_c_stops_a_command_that_does_not_stop_by_itself(tmp_path, presses, 
     assert proc.returncode == 130
     assert "interrupted (Ctrl-C)" in err
     assert time.monotonic() - t0 < 20  # not the command's 120 s
+
+
+def test_sigterm_stops_a_command_that_ignores_it(tmp_path):
+    """``timeout`` or systemd send SIGTERM to the command: it is killed after the grace."""
+    proc, _ = _start(tmp_path, grace=1, ignore_term=True)
+    try:
+        os.kill(proc.pid, signal.SIGTERM)  # to the supervisor, as `timeout` sends it
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert "stopped by SIGTERM" in err
