@@ -35,6 +35,7 @@ from affidavit.tasks.charset import decode_document, set_xml_declared_encoding
 from affidavit.tasks.extract import html_to_text
 from affidavit.tasks.ingest_common import (
     IngestBatch,
+    _short,
     _zone_is_known,
     decode_bytes,
     empty_batch,
@@ -242,8 +243,15 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
         text = _entry_text(e)
         if not text and title:
             text = title
-            batch.add_skip("title_only_entry", f"{source}: item {i}: no description: its title "
+            batch.add_skip("title_only_entry", f"{source}: item {i + 1}: no description: its title "
                            "is kept as its text")
+        published = feed_date(raw_pub, pub_struct)
+        modified = feed_date(raw_mod, e.get("updated_parsed")) if raw_mod else None
+        for raw, got in ((raw_pub, published), (raw_mod, modified)):
+            if raw and got is None:  # stored as NULL, counted as dumps count it
+                batch.add_skip("date_untrusted", f"{source}: item {i + 1}: date {_short(raw)} "
+                               "cannot be trusted (an unknown zone, or not a date): stored as "
+                               "NULL")
         rows.append(
             {
                 "_index": i,
@@ -252,9 +260,9 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
                 "source_id": e.get("id") or None,
                 "title": title,
                 "author": e.get("author") or feed_author,
-                "published_at": feed_date(raw_pub, pub_struct),
+                "published_at": published,
                 "published_at_raw": raw_pub,
-                "modified_at": feed_date(raw_mod, e.get("updated_parsed")) if raw_mod else None,
+                "modified_at": modified,
                 "lang": (detail or {}).get("language") or feed_lang,
                 "text": text,
                 "is_snippet_only": True,
@@ -299,10 +307,10 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     rows = []
     for i, item in enumerate(obj["items"]):
         if not isinstance(item, dict):
-            batch.add_skip("not_an_object", f"{source}: item {i} is not an object: skipped")
+            batch.add_skip("not_an_object", f"{source}: item {i + 1} is not an object: skipped")
             continue
         if find_lone_surrogate(item):
-            batch.add_skip("lone_surrogate", f"{source}: item {i}: a string holds a lone "
+            batch.add_skip("lone_surrogate", f"{source}: item {i + 1}: a string holds a lone "
                            "UTF-16 surrogate: skipped")
             continue
         # the fuller body wins: a short content_text often sits beside the whole content_html
@@ -316,13 +324,19 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
         title = _plain(_str_or_none(item.get("title")))
         if not body and title:
             body = title
-            batch.add_skip("title_only_entry", f"{source}: item {i}: no content: its title is "
+            batch.add_skip("title_only_entry", f"{source}: item {i + 1}: no content: its title is "
                            "kept as its text")
         raw_pub = _str_or_none(item.get("date_published"))
         # JSON Feed 1.1 names it date_modified; some feeds write date_updated
         raw_mod = _str_or_none(item.get("date_modified")) or _str_or_none(
             item.get("date_updated"))
         item_id = item.get("id")
+        published = parse_datetime(raw_pub) if raw_pub else None
+        modified = parse_datetime(raw_mod) if raw_mod else None
+        for raw, got in ((raw_pub, published), (raw_mod, modified)):
+            if raw and got is None:
+                batch.add_skip("date_untrusted", f"{source}: item {i + 1}: date {_short(raw)} "
+                               "cannot be trusted (not an RFC 3339 time): stored as NULL")
         rows.append(
             {
                 "_index": i,
@@ -331,9 +345,9 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
                 "source_id": str(item_id) if item_id not in (None, "") else None,
                 "title": title,
                 "author": _json_author(item) or feed_author,
-                "published_at": parse_datetime(raw_pub) if raw_pub else None,
+                "published_at": published,
                 "published_at_raw": raw_pub,
-                "modified_at": parse_datetime(raw_mod) if raw_mod else None,
+                "modified_at": modified,
                 "lang": _str_or_none(item.get("language")) or feed_lang,
                 "text": body,
                 "is_snippet_only": True,

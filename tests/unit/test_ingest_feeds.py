@@ -332,3 +332,25 @@ def test_kind_feed_forces_feed_parsing(tmp_path):
                     "</channel></rss>")
     docs = sum(b.documents.num_rows for b in ingest_path(str(path), kind="feed"))
     assert docs == 1
+
+
+def test_untrusted_feed_dates_are_stored_null_and_counted() -> None:
+    rss = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>'
+           b"<item><title>a</title><link>https://ex.example/a</link><description>Exports rose 12 "
+           b"percent.</description><pubDate>Tue, 14 May 2024 10:00:00 CEST</pubDate></item>"
+           b"<item><title>b</title><link>https://ex.example/b</link><description>Imports fell."
+           b"</description><pubDate>Tue, 14 May 2024 10:00:00 GMT</pubDate></item>"
+           b"</channel></rss>")
+    batch = parse_feed(rss, source="f.xml")
+    dates = batch.documents.column("published_at").to_pylist()
+    assert dates[0] is None
+    assert dates[1] is not None
+    assert batch.skips["date_untrusted"] == 1
+    assert any(m.startswith("f.xml: item 1: date 'Tue, 14 May 2024 10:00:00 CEST' cannot be "
+                            "trusted") for m in batch.messages)
+    js = (b'{"version": "https://jsonfeed.org/version/1.1", "title": "t", "items": ['
+          b'{"id": "1", "url": "https://ex.example/1", "content_text": "Exports rose.", '
+          b'"date_published": "14/05/2024 10:00"}]}')
+    batch = parse_feed(js, source="f.json")
+    assert batch.documents.column("published_at").to_pylist() == [None]
+    assert batch.skips["date_untrusted"] == 1
