@@ -237,10 +237,15 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
                     pick_column(rec, explicit[1], ANSWER_COLUMNS),
                     pick_column(rec, explicit[2], EVIDENCE_COLUMNS))
             notes.insert(0, f"columns: id={cols[0]!r}, answer={cols[1]!r}, evidence={cols[2]!r}")
+            if cols[1] is None:
+                keys = ", ".join(sorted(map(str, rec))[:12]) or "none"
+                notes.insert(1, f"no answer column found among its keys ({keys}); looked for "
+                             f"{', '.join(ANSWER_COLUMNS)}: name it with --answer-column")
         icol, acol, ecol = cols
         answer = rec.get(acol) if acol else None
         if not isinstance(answer, str) or not answer.strip():
-            skip("missing_answer", n, f"no answer text in column {acol!r}")
+            skip("missing_answer", n, f"no answer text in column {acol!r}" if acol else
+                 "no answer column")
             continue
         if len(answer) > MAX_ANSWER_CHARS:
             skip("answer_too_long", n, f"answer of {len(answer)} characters")

@@ -336,8 +336,9 @@ def iter_warc_records(
         if len(block) < length:
             uri = headers.get("warc-target-uri", "")
             short = length - len(block)
+            of = f" ({uri})" if uri else ""  # (a warcinfo record names no target)
             skips.add("truncated_record", f"{name}: offset {offset}: file ends {short} bytes "
-                      f"short of the record's Content-Length ({uri}): skipped")
+                      f"short of the record's Content-Length{of}: skipped")
             return
         # The block must be followed by CRLF CRLF and then the next record (or the end).
         consumed: list[bytes] = []

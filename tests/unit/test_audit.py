@@ -484,3 +484,18 @@ def test_a_version_that_meets_the_evidences_requirement_is_not_contradicted() ->
     assert labels["1.3.0"] is AuditLabel.CONTRADICTED  # the pin says 1.2.0
     out = _audit("The project requires Python 3.9.", pyproject)
     assert set(out.values()) == {AuditLabel.CONTRADICTED}  # 3.9 does not meet >=3.10
+
+
+def test_a_sessions_file_without_an_answer_column_names_the_keys_it_has(tmp_path):
+    from collections import Counter
+
+    from affidavit.tasks.audit import iter_sessions
+
+    path = tmp_path / "s.jsonl"
+    path.write_text('{"id": "r1", "foo": "All tests pass.", "evidence": []}\n')
+    skips: Counter[str] = Counter()
+    notes: list[str] = []
+    assert list(iter_sessions(path, skips=skips, notes=notes)) == []
+    assert skips == {"missing_answer": 1}
+    assert any("no answer column found among its keys (evidence, foo, id)" in n
+               and "--answer-column" in n for n in notes)
