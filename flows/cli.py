@@ -81,7 +81,10 @@ def _apply_allow(value: str | None) -> None:
         else:
             parse_allow_list(os.environ.get(ALLOW_PRIVATE_ENV))
     except ValueError as exc:
-        _fail(str(exc), 2)
+        message = str(exc)
+        if value is not None:  # the flag's value, not the environment's
+            message = message.replace(f"{ALLOW_PRIVATE_ENV}:", "--allow-private:", 1)
+        _fail(message, 2)
 
 
 _HOME_URL: list[str] = []
@@ -576,6 +579,7 @@ def run(
         _check_claims(claims, text_column)  # light imports only: before the first line
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
+        _check_feed_files(feed or [])
     if not as_json:
         _starting("run")
     _apply_allow(allow_private)
@@ -589,6 +593,24 @@ def run(
             text_column=text_column, from_unresolved=from_unresolved, home=home,
             workers=workers, dask=dask, progress=ingest, round_progress=rounds),
         as_json=as_json, title="verdicts", mode=mode, show=show)
+
+
+def _check_feed_files(feeds: list[str]) -> None:
+    """Refuse up front when no feed could be read (one line, exit 1).
+
+    That is when each is a local file that is missing, a directory, empty or binary. With one
+    readable feed the run goes on, and the others are refused inputs in its notes.
+    """
+    from affidavit.tasks.input_checks import feed_file_fault
+
+    local = [f for f in feeds if "://" not in f]
+    if not feeds or len(local) < len(feeds):
+        return
+    faults = [feed_file_fault(f) if Path(f).exists() else f"{f}: no such file" for f in local]
+    if all(faults):
+        more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
+            if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_some_input_exists(inputs: list[str]) -> None:

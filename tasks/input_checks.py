@@ -154,3 +154,26 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
     if looks_binary(head.decode("utf-8", "replace")):
         raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
                          f"UTF-8): {what}s are read as UTF-8 text")
+
+
+def feed_file_fault(path: str | Path) -> str | None:
+    """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
+
+    Checks only what needs no parsing: a directory, an empty file (nothing but whitespace), or
+    binary data. Missing files are the caller's (they are counted as refused inputs).
+
+    >>> feed_file_fault("/")
+    '/: is a directory, not a feed file'
+    """
+    p = Path(path)
+    if p.is_dir():
+        return f"{path}: is a directory, not a feed file"
+    if not p.is_file():
+        return None
+    with p.open("rb") as fh:
+        head = fh.read(SNIFF_CHARS)
+    if not head.strip():
+        return f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed"
+    if looks_binary(decode_document(head, kind="text").text):
+        return f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed"
+    return None

@@ -199,3 +199,15 @@ def test_audit_records_with_evidence_files_are_refused_too(no_prefect, tmp_path)
                                    "--home", str(tmp_path / "h")])
     assert res.exit_code == 2, res.output
     assert "give it with --sessions" in res.output
+
+
+@pytest.mark.parametrize(("make", "said"), [
+    (lambda d: (d / "feeds").mkdir(), "feeds: is a directory, not a feed file"),
+    (lambda d: (d / "feeds").write_text("  \n"), "feeds: empty: a feed file holds"),
+    (lambda d: (d / "feeds").write_bytes(BINARY), "feeds: not text (binary data)"),
+])
+def test_a_run_whose_only_feed_cannot_be_read_is_refused_before_prefect(no_prefect, tmp_path,
+                                                                        make, said):
+    make(tmp_path)
+    line = _refused(["run", "--feed", str(tmp_path / "feeds")], tmp_path / "h")
+    assert said in line

@@ -89,3 +89,14 @@ def test_an_empty_path_is_a_bad_argument(args, said, tmp_path, monkeypatch):
     assert res.exit_code == 2, res.output
     assert said in res.output
     assert list(tmp_path.iterdir()) == []  # nothing written in the current folder
+
+
+def test_a_bad_allow_private_value_names_the_flag(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    monkeypatch.delenv("AFFIDAVIT_ALLOW_PRIVATE", raising=False)
+    res = CliRunner().invoke(cli.app, ["verify", "The bridge opened in 2024.", "--allow-private",
+                                       "not a cidr!!", "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert "error: --allow-private: 'cidr!!' is not a CIDR range" in res.output
+    assert not (tmp_path / "h").exists()
