@@ -176,9 +176,10 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
         try:
             yield wh, run
         except BaseException as exc:
+            from prefect.exceptions import TerminationSignal
+
             # Ctrl-C, or the stop that follows it (Prefect's TerminationSignal on SIGTERM)
-            stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt) or (
-                type(exc).__name__ == "TerminationSignal")
+            stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
             if stopped:
                 # Prefect's services fail to reach the local server the interrupt also
                 # stopped, and log each failure at length: not the user's concern (this

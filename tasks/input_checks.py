@@ -65,6 +65,19 @@ def _existing_file(path: str | Path, what: str) -> Path:
     return p
 
 
+def _head_fault(head: str, *, empty: str, binary: str) -> str | None:
+    """Name what is wrong with a decoded file head: the ``empty`` or ``binary`` message, or None.
+
+    ``empty`` when the head is nothing but whitespace, ``binary`` when it looks like binary
+    data (:func:`~affidavit.tasks.sanitize.looks_binary`).
+    """
+    if not head.strip():
+        return empty
+    if looks_binary(head):
+        return binary
+    return None
+
+
 def claims_format(path: Path) -> str:
     """Return the format of a claims file from its name: jsonl, json, csv or tsv.
 
@@ -94,12 +107,13 @@ def check_claims_file(path: str | Path) -> None:
     p = _existing_file(path, "a claims file")
     claims_format(p)
     head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
-    if not head.strip():
-        raise ValueError(f"{p.name}: empty: a claims file holds one claim per line (JSONL), "
-                         "a JSON list, or CSV/TSV rows")
-    if looks_binary(head):
-        raise ValueError(f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV "
-                         "or TSV")
+    if fault := _head_fault(
+        head,
+        empty=f"{p.name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
+        "or CSV/TSV rows",
+        binary=f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+    ):
+        raise ValueError(fault)
 
 
 def check_sessions_file(path: str | Path) -> None:
@@ -122,13 +136,14 @@ def check_sessions_file(path: str | Path) -> None:
         if _head(p, 4) != b"PAR1":
             raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
         return
-    head = _head(p, SNIFF_CHARS).decode("utf-8", "replace")
-    if not head.strip():
-        raise ValueError(f"{p.name}: empty: a sessions file holds one record {{id, answer, "
-                         "evidence} per line (JSONL), a JSON list of them, or Parquet")
-    if looks_binary(head):
-        raise ValueError(f"{p.name}: not text (binary data or another encoding than UTF-8): "
-                         "a sessions file is JSONL, JSON or Parquet")
+    if fault := _head_fault(
+        _head(p, SNIFF_CHARS).decode("utf-8", "replace"),
+        empty=f"{p.name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+        "line (JSONL), a JSON list of them, or Parquet",
+        binary=f"{p.name}: not text (binary data or another encoding than UTF-8): a sessions "
+        "file is JSONL, JSON or Parquet",
+    ):
+        raise ValueError(fault)
 
 
 def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) -> None:
@@ -171,9 +186,9 @@ def feed_file_fault(path: str | Path) -> str | None:
     if not p.is_file():
         return None
     with p.open("rb") as fh:
-        head = fh.read(SNIFF_CHARS)
-    if not head.strip():
-        return f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed"
-    if looks_binary(decode_document(head, kind="text").text):
-        return f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed"
-    return None
+        head = decode_document(fh.read(SNIFF_CHARS), kind="text").text
+    return _head_fault(
+        head,
+        empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
+        binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
+    )
