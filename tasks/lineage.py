@@ -44,6 +44,7 @@ from affidavit.tasks.minhash import (
     shingle_hashes_from_words,
     signatures_from_hashes,
     sort_within_docs,
+    unique_sorted,
 )
 from affidavit.tasks.passages import (
     NgramJoinFn,
@@ -1040,7 +1041,7 @@ def _candidates(
     if runner is None and new_mask is not None and 2 * int(new_mask.sum()) < len(new_mask):
         keys = band_keys(sigs, bands=bands, rows=rows)
         live_new = new_mask & ~empty
-        wanted = np.unique(keys[:, live_new])
+        wanted = unique_sorted(keys[:, live_new])
         touch = _isin_hashes(keys.reshape(-1), wanted).reshape(keys.shape).any(axis=0)
         del keys
         # every member of a bucket holding a new row is kept, so the join (which drops the
@@ -2182,7 +2183,8 @@ def update_lineage(
         # an n-gram judged common or host furniture stays so whatever is added (its counts
         # only grow); an own-host one is judged again over every document holding it
         is_settled = (pl.col("host") == "") & pl.col("kind").is_in(["common", "host"])
-        known_bad = np.unique(furn.filter(is_settled)["ngram_hash"].to_numpy()).astype(np.uint64)
+        known_bad = unique_sorted(furn.filter(is_settled)["ngram_hash"].to_numpy())
+        known_bad = known_bad.astype(np.uint64)
         known_unsettled = furn.filter((pl.col("host") == "") & ~is_settled)["ngram_hash"]
         known_unsettled = known_unsettled.to_numpy().astype(np.uint64)
         known_templates = furn.filter(pl.col("host") != "").select(
@@ -2192,11 +2194,11 @@ def update_lineage(
         # n-gram with a new one (all of them), and the stored members of candidate pairs.
         # Their word lengths and digit flags are not read: the passage join measures a
         # shared run on its later document (``find_shared_passages``), always a new one here
-        all_new_ng = np.unique(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
+        all_new_ng = unique_sorted(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
         all_new_ng = all_new_ng.astype(np.uint64)
         new_ng = all_new_ng[~_isin_hashes(all_new_ng, known_bad)]  # sorted, as setdiff1d
         cand = np.concatenate([ci, cj])
-        c_rows = np.unique(cand[cand < n_old])
+        c_rows = unique_sorted(cand[cand < n_old])
         c_ids = pl.Series(ids_all[c_rows].tolist(), dtype=pl.String)
         # windowed: where the stored n-grams meet any n-gram of a new one (furniture too,
         # for the windows); otherwise whether they meet one still judged
