@@ -1,4 +1,6 @@
-"""The ``passage_grams`` and ``passage_furniture`` tables: what the passage join keeps.
+"""The passage tables (``passage_grams``, ``passage_hashes``, ``passage_furniture``).
+
+They hold what the passage join keeps.
 
 An incremental lineage run (``affidavit.tasks.lineage.update_lineage``) joins only the new
 documents' passage n-grams against these tables; it never reads or splits a stored text again.
@@ -29,6 +31,23 @@ PASSAGE_GRAMS_SCHEMA = table_schema(
     ],
     name="passage_grams",
     grain="one row per document and passage configuration",
+    key=("doc_id", "config"),
+    version=1,
+)
+
+PASSAGE_HASHES_SCHEMA = table_schema(
+    [
+        pa.field("doc_id", pa.string(), nullable=False),
+        pa.field("config", pa.string(), nullable=False),  # as in passage_grams
+        # passage_grams' word_hashes and ngram_hashes of the same row, packed: 8 bytes a value,
+        # uint64 little-endian. A binary value reads back as one flat array with no Parquet
+        # repetition levels to decode: an update scans every stored n-gram hash, ~47 million
+        # at 100k documents, in 0.1 s where the list column takes 0.6 s (2 cores)
+        pa.field("word_hashes", pa.large_binary(), nullable=False),
+        pa.field("ngram_hashes", pa.large_binary(), nullable=False),
+    ],
+    name="passage_hashes",
+    grain="one row per document and passage configuration (those of passage_grams)",
     key=("doc_id", "config"),
     version=1,
 )

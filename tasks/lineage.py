@@ -27,7 +27,11 @@ from scipy.sparse.csgraph import connected_components
 
 from affidavit.schemas.enums import DirectionBasis, EdgeKind
 from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
-from affidavit.schemas.passages import PASSAGE_FURNITURE_SCHEMA, PASSAGE_GRAMS_SCHEMA
+from affidavit.schemas.passages import (
+    PASSAGE_FURNITURE_SCHEMA,
+    PASSAGE_GRAMS_SCHEMA,
+    PASSAGE_HASHES_SCHEMA,
+)
 from affidavit.schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
 from affidavit.tasks.lsh import (
     DEFAULT_MAX_BUCKET,
@@ -397,7 +401,14 @@ _FURN_POLARS = {
     "host": pl.String,
     "kind": pl.String,
 }
+_HASH_POLARS = {
+    "doc_id": pl.String,
+    "config": pl.String,
+    "word_hashes": pl.Binary,
+    "ngram_hashes": pl.Binary,
+}
 assert list(_MAT_POLARS) == PASSAGE_GRAMS_SCHEMA.names  # noqa: S101
+assert list(_HASH_POLARS) == PASSAGE_HASHES_SCHEMA.names  # noqa: S101
 assert list(_FURN_POLARS) == PASSAGE_FURNITURE_SCHEMA.names  # noqa: S101
 assert list(_EDGE_POLARS) == LINEAGE_EDGES_SCHEMA.names  # noqa: S101 - schema drift guard
 assert list(_ORIGIN_POLARS) == ORIGINS_SCHEMA.names  # noqa: S101
@@ -754,6 +765,78 @@ def _flat(col: pl.Series, dtype: type, *, copy: bool = True) -> tuple[np.ndarray
     if copy:
         return np.array(vals, dtype=dtype), offsets
     return np.asarray(vals, dtype=dtype), offsets
+
+
+def _pack_hashes(values: np.ndarray, offsets: np.ndarray) -> pl.Series:
+    """A Binary Series, one value per document: its uint64 values packed little-endian.
+
+    Args:
+        values: uint64, shape ``(n_values,)``.
+        offsets: int64, shape ``(n_docs + 1,)``, from 0: document ``i`` owns
+            ``values[offsets[i]:offsets[i + 1]]``.
+    """
+    data = np.ascontiguousarray(values, dtype="<u8").view(np.uint8)
+    byte_offsets = np.ascontiguousarray(offsets, dtype=np.int64) * 8
+    arr = pa.LargeBinaryArray.from_buffers(
+        pa.large_binary(), len(offsets) - 1, [None, pa.py_buffer(byte_offsets), pa.py_buffer(data)]
+    )
+    return pl.Series(pl.from_arrow(arr))
+
+
+def _unpack_hashes(col: pl.Series) -> tuple[np.ndarray, np.ndarray]:
+    """Flat values and int64 offsets of a column of packed hashes (``_pack_hashes``).
+
+    A null reads as an empty value. The values are a read-only view of the column's bytes.
+
+    Returns:
+        ``(values, offsets)``: uint64 ``(n_values,)``, int64 ``(n_rows + 1,)`` from 0.
+
+    Raises:
+        ValueError: When a value is not a whole number of 8-byte hashes.
+    """
+    arr = col.to_arrow()
+    if isinstance(arr, pa.ChunkedArray):
+        arr = arr.combine_chunks()
+    arr = arr.cast(pa.large_binary())
+    n = len(arr)
+    if n == 0:
+        return np.zeros(0, dtype=np.uint64), np.zeros(1, dtype=np.int64)
+    bufs = arr.buffers()
+    off = np.frombuffer(bufs[1], dtype=np.int64)[arr.offset : arr.offset + n + 1]
+    lo, hi = int(off[0]), int(off[-1])
+    rel = off - lo
+    if (rel % 8).any():
+        raise ValueError("a packed hash value is not a whole number of 8-byte hashes")
+    if hi == lo:
+        return np.zeros(0, dtype=np.uint64), rel // 8
+    vals = np.frombuffer(bufs[2], dtype=np.uint8, count=hi - lo, offset=lo).view("<u8")
+    return vals.astype(np.uint64, copy=False), rel // 8
+
+
+def passage_hash_rows(passages: pl.DataFrame) -> pl.DataFrame:
+    """The ``PASSAGE_HASHES_SCHEMA`` rows of ``PASSAGE_GRAMS_SCHEMA`` rows, in their order.
+
+    What ``update_lineage`` reads of every stored document (its n-gram hashes) and of those
+    sharing an n-gram with a new one (their words), in a form read back as flat arrays.
+
+    Args:
+        passages: ``PASSAGE_GRAMS_SCHEMA`` rows (``LineageResult.passages``).
+
+    Returns:
+        One row per row of ``passages``: ``doc_id``, ``config``, and ``word_hashes`` and
+        ``ngram_hashes`` packed (8 bytes a value, uint64 little-endian).
+    """
+    w, w_off = _flat(passages["word_hashes"], np.uint64, copy=False)
+    g, g_off = _flat(passages["ngram_hashes"], np.uint64, copy=False)
+    return pl.DataFrame(
+        {
+            "doc_id": passages["doc_id"],
+            "config": passages["config"],
+            "word_hashes": _pack_hashes(w, w_off),
+            "ngram_hashes": _pack_hashes(g, g_off),
+        },
+        schema=_HASH_POLARS,
+    )
 
 
 def _prep_from_material(
@@ -1821,24 +1904,33 @@ def _stored_signature_array(
 
 
 def _load_material(
-    source: pl.LazyFrame, ids: Sequence[str], cfg: str, *, words_only: bool = False
+    source: pl.LazyFrame,
+    ids: Sequence[str],
+    cfg: str,
+    *,
+    words_only: bool = False,
+    hashes: pl.LazyFrame | None = None,
 ) -> pl.DataFrame:
     """Load the stored passage material of ``ids``, in that order (one row each).
 
-    With ``words_only`` only the word hashes are read (enough for shingle sets); the other
-    columns are filled so that the rows stay well formed (one line, one sentence, no quotes,
-    no passage n-grams).
+    With ``words_only`` only the word hashes are read (enough for shingle sets), from
+    ``hashes`` (``PASSAGE_HASHES_SCHEMA`` rows) when given; the other columns are filled so
+    that the rows stay well formed (one line, one sentence, no quotes, no passage n-grams).
     """
     if not len(ids):
         return pl.DataFrame(schema=_MAT_POLARS)
     want = pl.DataFrame({"doc_id": list(ids)}, schema={"doc_id": pl.String})
     cols = ["doc_id", "config", "word_hashes"] if words_only else list(_MAT_POLARS)
     got = (
-        source.select(cols)
+        (hashes if words_only and hashes is not None else source)
+        .select(cols)
         .filter((pl.col("config") == cfg) & pl.col("doc_id").is_in(want["doc_id"].implode()))
         .unique("doc_id", keep="first")
         .collect()
     )
+    if got.schema["word_hashes"] == pl.Binary:
+        h, h_off = _unpack_hashes(got["word_hashes"])
+        got = got.with_columns(word_hashes=_list_column(h, h_off, pl.UInt64))
     if words_only:
         n = pl.col("word_hashes").list.len().cast(pl.Int32)
         got = got.with_columns(
@@ -2023,6 +2115,124 @@ def _isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
     return pl.Series(values).is_in(pl.Series(among).implode()).to_numpy()
 
 
+_HASH_BATCH = 16384
+"""Stored documents whose packed hashes an update holds at once (``_stored_windows``): about
+60 MB of n-gram hashes for ~3 KB documents."""
+
+
+def _stored_windows(
+    hashes: pl.LazyFrame,
+    material: pl.LazyFrame,
+    stored_ids: pl.Series,
+    cfg: str,
+    *,
+    look: np.ndarray,
+    judged: np.ndarray,
+    c_ids: pl.Series,
+) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray], WordArrays, pl.DataFrame]:
+    """What the windowed passage join of an update reads of the stored documents.
+
+    One pass over every stored n-gram hash (flat, ``_HASH_BATCH`` documents at a time) finds
+    where they meet an n-gram of a new document; then the words of the stored documents taking
+    part (sharing an n-gram still judged, or members of a candidate pair), their sentences
+    and their quotes are read, those documents only.
+
+    Args:
+        hashes: ``PASSAGE_HASHES_SCHEMA`` rows covering every stored document.
+        material: ``PASSAGE_GRAMS_SCHEMA`` rows (``sentence_words`` and ``quoted_words``
+            are read).
+        stored_ids: The stored documents' ids, in their row order.
+        cfg: ``material_config`` of the run.
+        look: uint64, sorted: every passage n-gram of the new documents.
+        judged: uint64, sorted: those of them not settled as furniture.
+        c_ids: Ids of the stored members of candidate pairs.
+
+    Returns:
+        ``(rows, hit, shared_at, words, mat)``: the stored rows taking part (int64,
+        ascending); whether each shares an n-gram still judged (bool); the n-grams of
+        ``look`` they hold, as (index into ``rows``, start word) int64 arrays (of the rows
+        with ``hit`` only); their words (hashes only: lengths 0, no digits); and their
+        ``doc_id``, ``sentence_words`` and ``quoted_words`` in the same order.
+    """
+    by_cfg = pl.col("config") == cfg
+    ids_parts: list[pl.Series] = []
+    hit_k, hit_at, hit_h = [], [], []
+    base = 0
+    for batch in (
+        hashes.filter(by_cfg).select("doc_id", "ngram_hashes").collect_batches(
+            chunk_size=_HASH_BATCH
+        )
+    ):
+        vals, off = _unpack_hashes(batch["ngram_hashes"])
+        idx = np.flatnonzero(_isin_hashes(vals, look))
+        doc = np.searchsorted(off, idx, side="right") - 1
+        # the rows read on: those meeting a new n-gram, and candidate members
+        need = np.union1d(
+            doc, np.flatnonzero(batch["doc_id"].is_in(c_ids.implode()).to_numpy())
+        ).astype(np.int64)
+        ids_parts.append(batch["doc_id"].gather(need))
+        hit_k.append(base + np.searchsorted(need, doc))
+        hit_at.append(idx - off[doc])
+        hit_h.append(vals[idx])
+        base += len(need)
+        del vals, batch
+    ids = pl.concat(ids_parts) if ids_parts else pl.Series("doc_id", [], dtype=pl.String)
+    k_all = np.concatenate(hit_k) if hit_k else np.zeros(0, np.int64)
+    at_all = np.concatenate(hit_at) if hit_at else np.zeros(0, np.int64)
+    h_all = np.concatenate(hit_h) if hit_h else np.zeros(0, np.uint64)
+    # a document stored twice counts once (its first row); rows in stored order
+    found = (
+        pl.DataFrame({"doc_id": ids, "k": np.arange(len(ids), dtype=np.int64)})
+        .unique("doc_id", keep="first", maintain_order=True)
+        .join(stored_ids.to_frame("doc_id").with_row_index("row"), on="doc_id", how="inner")
+        .sort("row")
+    )
+    rows = found["row"].to_numpy().astype(np.int64)
+    pos_of_k = np.full(len(ids) + 1, -1, dtype=np.int64)
+    pos_of_k[found["k"].to_numpy()] = np.arange(found.height)
+    p = pos_of_k[k_all] if len(k_all) else np.zeros(0, np.int64)
+    ok = p >= 0
+    p, at_all, h_all = p[ok], at_all[ok], h_all[ok]
+    holds = _isin_hashes(h_all, judged)
+    hit = np.zeros(found.height, dtype=bool)
+    hit[p[holds]] = True
+    use = hit | found["doc_id"].is_in(c_ids.implode()).to_numpy()
+    new_row = np.cumsum(use) - 1
+    in_join = hit[p]
+    shared_at = (new_row[p[in_join]].astype(np.int64), at_all[in_join].astype(np.int64))
+    found = found.filter(pl.Series(use))
+    rows, hit = rows[use], hit[use]
+    want = found.select("doc_id")
+    wanted = pl.col("doc_id").is_in(want["doc_id"].implode())
+    # their words, a batch at a time; then in the order of ``rows``
+    w_parts = [
+        b for b in hashes.filter(by_cfg & wanted).select("doc_id", "word_hashes")
+        .collect_batches(chunk_size=_HASH_BATCH)
+    ]
+    got = (
+        pl.concat(w_parts) if w_parts
+        else pl.DataFrame(schema={"doc_id": pl.String, "word_hashes": pl.Binary})
+    )
+    got = want.join(got.unique("doc_id", keep="first", maintain_order=True), on="doc_id",
+                    how="left", maintain_order="left")
+    h, h_off = _unpack_hashes(got["word_hashes"])
+    words = WordArrays(h, np.zeros(len(h), dtype=np.int32), np.zeros(len(h), dtype=bool), h_off)
+    del got, w_parts
+    mat = want.join(
+        material.filter(by_cfg & wanted)
+        .select("doc_id", "sentence_words", "quoted_words")
+        .unique("doc_id", keep="first")
+        .collect(),
+        on="doc_id",
+        how="left",
+        maintain_order="left",
+    ).with_columns(
+        pl.col("sentence_words").fill_null(pl.lit([], dtype=pl.List(pl.Int32))),
+        pl.col("quoted_words").fill_null(pl.lit([], dtype=pl.List(pl.Int32))),
+    )
+    return rows, hit, shared_at, words, mat
+
+
 def update_lineage(
     new_docs: pl.DataFrame | pl.LazyFrame,
     *,
@@ -2031,6 +2241,7 @@ def update_lineage(
     stored_edges: pl.DataFrame,
     stored_passages: pl.DataFrame | pl.LazyFrame | None = None,
     stored_furniture: pl.DataFrame | None = None,
+    stored_hashes: pl.DataFrame | pl.LazyFrame | None = None,
     config: LineageConfig = LineageConfig(),
     runner: StageRunner | None = None,
 ) -> LineageResult:
@@ -2069,6 +2280,12 @@ def update_lineage(
         stored_passages: ``PASSAGE_GRAMS_SCHEMA`` rows of the stored documents (a lazy frame
             over the Parquet files is read only where needed).
         stored_furniture: ``PASSAGE_FURNITURE_SCHEMA`` rows already stored.
+        stored_hashes: ``PASSAGE_HASHES_SCHEMA`` rows of the stored documents
+            (``passage_hash_rows`` of ``stored_passages``; a lazy frame is read a batch at a
+            time). With them the stored n-gram hashes and words are read as flat arrays (the
+            same result, in a fraction of the time: the lists of ``stored_passages`` cost
+            most of an update's reading); without them, or when they miss a stored document
+            with material, ``stored_passages`` is read.
         config: Thresholds (must be those of the stored run).
         runner: Where the new documents' signatures, the band join, verification and the
             passage join run (``affidavit.flows.lineage_dask``); only the new documents' work
@@ -2116,6 +2333,15 @@ def update_lineage(
                 "stored text was split again"
             )
             use_store, lf = False, None
+    hl: pl.LazyFrame | None = None
+    if use_store and stored_hashes is not None and not config.passages.respect_lines:
+        hl = stored_hashes.lazy()
+        hash_ids = hl.filter(pl.col("config") == cfg_mat).select("doc_id").collect()["doc_id"]
+        n_missing = int((~stored["doc_id"].is_in(hash_ids.implode())).sum())
+        if n_missing:
+            notes.append(f"{n_missing} stored document(s) had no packed passage hashes: the "
+                         "passage material was read as lists")
+            hl = None
     redo = ~has_sig
     if redo.any():
         if not has_text:
@@ -2204,75 +2430,80 @@ def update_lineage(
         # for the windows); otherwise whether they meet one still judged
         look = all_new_ng if windowed else new_ng
         mark = pl.col("ngram_hashes").list.eval(pl.element().is_in(pl.Series(look).implode()))
-        if windowed:
-            # in two reads: the n-gram hashes of every stored row, then the words, sentences
-            # and quotes of the rows wanted only (the store holds one row per document and
-            # configuration; most of an update's reading was decoding every row's words)
-            marks = (
-                lf.filter(pl.col("config") == cfg_mat)
-                .select("doc_id", _m=mark)
-                .filter(pl.col("_m").list.any() | pl.col("doc_id").is_in(c_ids.implode()))
-                .unique("doc_id", keep="first")
-                .collect()
+        if windowed and hl is not None:
+            sub_old, hit, shared_at, old_words, mat_old = _stored_windows(
+                hl, lf, stored["doc_id"], cfg_mat, look=look, judged=new_ng, c_ids=c_ids
             )
-            got = (
-                lf.filter(
-                    (pl.col("config") == cfg_mat)
-                    & pl.col("doc_id").is_in(marks["doc_id"].implode())
+        else:
+            if windowed:
+                # in two reads: the n-gram hashes of every stored row, then the words, sentences
+                # and quotes of the rows wanted only (the store holds one row per document and
+                # configuration; most of an update's reading was decoding every row's words)
+                marks = (
+                    lf.filter(pl.col("config") == cfg_mat)
+                    .select("doc_id", _m=mark)
+                    .filter(pl.col("_m").list.any() | pl.col("doc_id").is_in(c_ids.implode()))
+                    .unique("doc_id", keep="first")
+                    .collect()
                 )
-                .select(_STORED_COLS[False])
-                .unique("doc_id", keep="first")
-                .collect()
-                .join(marks, on="doc_id", how="inner")
-            )
-            del marks
-        else:
+                got = (
+                    lf.filter(
+                        (pl.col("config") == cfg_mat)
+                        & pl.col("doc_id").is_in(marks["doc_id"].implode())
+                    )
+                    .select(_STORED_COLS[False])
+                    .unique("doc_id", keep="first")
+                    .collect()
+                    .join(marks, on="doc_id", how="inner")
+                )
+                del marks
+            else:
+                got = (
+                    lf.filter(pl.col("config") == cfg_mat)
+                    .select(_STORED_COLS[True], _m=mark.list.any())
+                    .filter(pl.col("_m") | pl.col("doc_id").is_in(c_ids.implode()))
+                    .unique("doc_id", keep="first")
+                    .collect()
+                )
             got = (
-                lf.filter(pl.col("config") == cfg_mat)
-                .select(_STORED_COLS[True], _m=mark.list.any())
-                .filter(pl.col("_m") | pl.col("doc_id").is_in(c_ids.implode()))
-                .unique("doc_id", keep="first")
-                .collect()
+                stored.select("doc_id").with_row_index("row")
+                .join(got, on="doc_id", how="inner")
+                .sort("row")
             )
-        got = (
-            stored.select("doc_id").with_row_index("row")
-            .join(got, on="doc_id", how="inner")
-            .sort("row")
-        )
-        got_rows = got["row"].to_numpy().astype(np.int64)
-        if windowed:
-            h_got, off_got = _flat(got["word_hashes"], np.uint64, copy=False)
-            m_flat, m_off = _flat(got["_m"], bool, copy=False)
-            idx = np.flatnonzero(m_flat)
-            m_doc = np.searchsorted(m_off, idx, side="right") - 1
-            m_at = idx - m_off[m_doc]
-            # a stored document takes part in the join when it holds an n-gram still judged
-            holds = _isin_hashes(
-                ngram_hashes_at(h_got, off_got[m_doc] + m_at, config.passages.ngram_words),
-                new_ng,
-            )
-            hit = np.zeros(len(got_rows), dtype=bool)
-            hit[m_doc[holds]] = True
-            use = hit | np.isin(got_rows, c_rows)
-            new_row = np.cumsum(use) - 1
-            in_join = hit[m_doc] & use[m_doc]
-            shared_at = (new_row[m_doc[in_join]], m_at[in_join])
-            old_words = WordArrays(
-                h_got,
-                np.zeros(len(h_got), dtype=np.int32),
-                np.zeros(len(h_got), dtype=bool),
-                off_got,
-            ).take(np.flatnonzero(use))
-            del h_got, m_flat
-            got = got.filter(pl.Series(use))
-            got_rows, hit = got_rows[use], hit[use]
-        else:
-            hit = got["_m"].to_numpy().astype(bool)
-        sub_old = got_rows
+            got_rows = got["row"].to_numpy().astype(np.int64)
+            if windowed:
+                h_got, off_got = _flat(got["word_hashes"], np.uint64, copy=False)
+                m_flat, m_off = _flat(got["_m"], bool, copy=False)
+                idx = np.flatnonzero(m_flat)
+                m_doc = np.searchsorted(m_off, idx, side="right") - 1
+                m_at = idx - m_off[m_doc]
+                # a stored document takes part in the join when it holds an n-gram still judged
+                holds = _isin_hashes(
+                    ngram_hashes_at(h_got, off_got[m_doc] + m_at, config.passages.ngram_words),
+                    new_ng,
+                )
+                hit = np.zeros(len(got_rows), dtype=bool)
+                hit[m_doc[holds]] = True
+                use = hit | np.isin(got_rows, c_rows)
+                new_row = np.cumsum(use) - 1
+                in_join = hit[m_doc] & use[m_doc]
+                shared_at = (new_row[m_doc[in_join]], m_at[in_join])
+                old_words = WordArrays(
+                    h_got,
+                    np.zeros(len(h_got), dtype=np.int32),
+                    np.zeros(len(h_got), dtype=bool),
+                    off_got,
+                ).take(np.flatnonzero(use))
+                del h_got, m_flat
+                got = got.filter(pl.Series(use))
+                got_rows, hit = got_rows[use], hit[use]
+            else:
+                hit = got["_m"].to_numpy().astype(bool)
+            sub_old = got_rows
+            mat_old = got.drop("row", "_m")
+            del got
         # stored members of candidate pairs alone are not read by the passage join
         skip = np.concatenate([~hit, np.zeros(n_new, bool)])
-        mat_old = got.drop("row", "_m")
-        del got
         judge = np.concatenate([np.zeros(len(sub_old), bool), np.ones(n_new, bool)])
         passages_out = mat_new
         # stored judgements kept: templates, settled ones, and those of n-grams no new
@@ -2399,7 +2630,8 @@ def update_lineage(
             x_order = np.concatenate([x_old, x_new])
             mat_x = pl.concat(
                 [
-                    _load_material(lf, ids_all[x_old].tolist(), cfg_mat, words_only=True),
+                    _load_material(lf, ids_all[x_old].tolist(), cfg_mat, words_only=True,
+                                   hashes=hl),
                     mat_new[x_new - n_old],
                 ]
             )

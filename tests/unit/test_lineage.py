@@ -18,6 +18,7 @@ from affidavit.tasks.lineage import (
     compute_origins,
     count_independent_origins,
     lineage_members,
+    passage_hash_rows,
     update_lineage,
 )
 
@@ -663,8 +664,11 @@ def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
     assert intersection_sizes(hashes, offsets, a, b).tolist() == want
 
 
-def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
-    """Build on ``first``, then add ``rest`` from the stored material alone (no stored text)."""
+def _from_store(
+    first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig, *, hashes: bool = True
+):
+    """Build on ``first``, then add ``rest`` from the stored material alone (no stored text),
+    with the packed hashes (as the warehouse keeps them) or the lists of the material only."""
     stored = build_lineage(first, config=config)
     inc = update_lineage(
         rest,
@@ -673,11 +677,13 @@ def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
         stored_edges=stored.edges,
         stored_passages=stored.passages.lazy(),
         stored_furniture=stored.furniture,
+        stored_hashes=passage_hash_rows(stored.passages).lazy() if hashes else None,
         config=config,
     )
     return stored, inc
 
 
+@pytest.mark.parametrize("hashes", [True, False])
 @pytest.mark.parametrize(
     "first_ids",
     [
@@ -686,11 +692,11 @@ def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
         ["origin"],
     ],
 )
-def test_update_from_stored_passages_equals_a_build_from_scratch(pool, first_ids):
+def test_update_from_stored_passages_equals_a_build_from_scratch(pool, first_ids, hashes):
     config = LineageConfig()
     first = pool.filter(pl.col("doc_id").is_in(first_ids))
     rest = pool.filter(~pl.col("doc_id").is_in(first_ids))
-    stored, inc = _from_store(first, rest, config)
+    stored, inc = _from_store(first, rest, config, hashes=hashes)
     scratch = build_lineage(pool, config=config)
     edges = pl.concat([stored.edges, inc.edges]).sort("parent_doc_id", "child_doc_id")
     assert edges.equals(scratch.edges.sort("parent_doc_id", "child_doc_id"))
@@ -734,6 +740,66 @@ def test_update_without_material_or_text_raises(pool):
             stored_edges=stored.edges,
             stored_passages=stored.passages.head(1),
         )
+
+
+def test_passage_hash_rows_pack_the_lists_and_read_back_flat(pool):
+    from affidavit.tasks.lineage import _flat, _unpack_hashes
+
+    mats = build_lineage(pool).passages
+    mats = pl.concat([mats, mats.head(1).with_columns(  # a document with no words
+        doc_id=pl.lit("empty"), word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)))])
+    rows = passage_hash_rows(mats)
+    assert rows.columns == ["doc_id", "config", "word_hashes", "ngram_hashes"]
+    assert rows["doc_id"].to_list() == mats["doc_id"].to_list()
+    for col in ("word_hashes", "ngram_hashes"):
+        want_v, want_off = _flat(mats[col], np.uint64)
+        for part in (rows, rows.slice(2)):  # a slice starts inside the bytes
+            got_v, got_off = _unpack_hashes(part[col])
+            v, off = _flat(mats.slice(len(rows) - part.height)[col], np.uint64)
+            assert np.array_equal(got_v, v)
+            assert np.array_equal(got_off, off)
+        assert len(rows[col][0]) == 8 * (want_off[1] - want_off[0])
+    with pytest.raises(ValueError, match="8-byte"):
+        _unpack_hashes(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary))
+
+
+def test_update_reads_the_packed_hashes_not_the_lists(pool):
+    # the lists of words and n-grams of the stored material emptied: an update given the
+    # packed hashes still equals a build from scratch, so it read them; with hashes missing
+    # for a stored document it says so and reads the lists
+    config = LineageConfig()
+    first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
+    rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].implode()))
+    stored = build_lineage(first, config=config)
+    emptied = stored.passages.with_columns(
+        word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+    )
+    kwargs = dict(
+        stored_docs=first.drop("text"),
+        stored_signatures=stored.signatures,
+        stored_edges=stored.edges,
+        stored_furniture=stored.furniture,
+        config=config,
+    )
+    inc = update_lineage(rest, stored_passages=emptied.lazy(),
+                         stored_hashes=passage_hash_rows(stored.passages).lazy(), **kwargs)
+    scratch = build_lineage(pool, config=config)
+    key = ["parent_doc_id", "child_doc_id"]
+    assert inc.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
+    assert pl.concat([stored.edges, inc.edges]).sort(key).equals(scratch.edges.sort(key))
+    assert inc.origins.sort("doc_id").equals(scratch.origins.sort("doc_id"))
+    assert not any("packed" in n for n in inc.notes)
+    rows = passage_hash_rows(stored.passages)
+    twice = update_lineage(rest, stored_passages=emptied.lazy(),
+                           stored_hashes=pl.concat([rows, rows.head(1)]), **kwargs)
+    assert twice.edges.equals(inc.edges)  # a document stored twice counts once
+    partial = update_lineage(rest, stored_passages=stored.passages.lazy(),
+                             stored_hashes=passage_hash_rows(stored.passages.head(2)), **kwargs)
+    assert any("1 stored document(s) had no packed passage hashes" in n for n in partial.notes)
+    assert partial.edges.equals(inc.edges)
+    assert partial.origins.equals(inc.origins)
 
 
 def test_update_verifies_a_stored_candidate_sharing_no_passage(pool, monkeypatch):
@@ -818,14 +884,22 @@ def _synthetic_archive(n_docs: int, seed: int) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
-def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed):
+def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed, monkeypatch):
     # stored documents meet the new ones through windows of their words around the shared
     # n-grams (``_PassageView``): copies, quotes, echoes, footers and stock sentences must
-    # come out as a build of everything gives them
+    # come out as a build of everything gives them; the packed hashes are scanned a few
+    # documents at a time
+    import affidavit.tasks.lineage as lineage_module
+
+    monkeypatch.setattr(lineage_module, "_HASH_BATCH", 7)
     docs = _synthetic_archive(240, seed)
     first, rest = docs.head(200), docs.tail(40)
     config = LineageConfig()
     stored, inc = _from_store(first, rest, config)
+    _, inc_lists = _from_store(first, rest, config, hashes=False)
+    for name in ("edges", "origins", "passages", "furniture", "signatures"):
+        a, b = getattr(inc, name), getattr(inc_lists, name)
+        assert a.sort(a.columns).equals(b.sort(b.columns)), name
     scratch = build_lineage(docs, config=config)
     key = ["parent_doc_id", "child_doc_id"]
     new_ids = rest["doc_id"].implode()
