@@ -14,7 +14,7 @@ from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
 from affidavit.schemas.passages import (
     PASSAGE_FURNITURE_SCHEMA,
     PASSAGE_GRAMS_SCHEMA,
-    PASSAGE_HASHES_SCHEMA,
+    PASSAGE_PACKED_SCHEMA,
 )
 from affidavit.schemas.queries import QUERIES_SCHEMA
 from affidavit.schemas.runs import RUNS_SCHEMA
@@ -27,7 +27,7 @@ TABLES: dict[str, pa.Schema] = {
     "lineage_edges": LINEAGE_EDGES_SCHEMA,
     "origins": ORIGINS_SCHEMA,
     "passage_grams": PASSAGE_GRAMS_SCHEMA,
-    "passage_hashes": PASSAGE_HASHES_SCHEMA,
+    "passage_packed": PASSAGE_PACKED_SCHEMA,
     "passage_furniture": PASSAGE_FURNITURE_SCHEMA,
     "claims": CLAIMS_SCHEMA,
     "queries": QUERIES_SCHEMA,

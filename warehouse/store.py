@@ -149,13 +149,13 @@ def staging_path(staging: Path) -> Path:
 
 
 PLAIN_COLUMNS: dict[str, tuple[str, ...]] = {
-    "passage_hashes": ("word_hashes", "ngram_hashes"),
+    "passage_packed": ("word_hashes", "ngram_hashes", "sentence_words", "quoted_words"),
 }
 """Columns written with neither compression nor dictionary encoding, by table.
 
-The packed hashes of ``passage_hashes``: an update scans every n-gram hash (random 64-bit
-values: zstd does not shrink them, it only costs time to try) and reads the word hashes of a
-few documents, which in uncompressed pages are skipped without being decoded (zstd pages are
+The packed lists of ``passage_packed``: an update scans every n-gram hash (random 64-bit
+values: zstd does not shrink them, it only costs time to try) and reads the rest of a few
+documents, which in uncompressed pages are skipped without being decoded (zstd pages are
 decompressed whole: 0.35 s for the word hashes of 100k documents of ~3 KB, against 0.07 s
 uncompressed, measured on 2 cores). Uncompressed, the word hashes take ~2.4x the disk.
 """

@@ -286,8 +286,8 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     """Build on all but ``increment`` of the documents, then add those (the backfill path)."""
     import pyarrow.parquet as pq
 
-    from affidavit.schemas.passages import PASSAGE_HASHES_SCHEMA
-    from affidavit.tasks.lineage import passage_hash_rows, update_lineage
+    from affidavit.schemas.passages import PASSAGE_PACKED_SCHEMA
+    from affidavit.tasks.lineage import passage_packed_rows, update_lineage
     from affidavit.warehouse.store import conform, parquet_options
 
     # read lazily: the texts are read a batch at a time, never all at once
@@ -306,8 +306,8 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     rss_build = _rss_gib(resource.RUSAGE_SELF)
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
     built.passages.write_parquet(folder / "passage_grams.parquet")
-    packed = conform(passage_hash_rows(built.passages), PASSAGE_HASHES_SCHEMA)
-    pq.write_table(packed, folder / "passage_hashes.parquet", **parquet_options(packed))
+    packed = conform(passage_packed_rows(built.passages), PASSAGE_PACKED_SCHEMA)
+    pq.write_table(packed, folder / "passage_packed.parquet", **parquet_options(packed))
     del packed
     signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
     del built
@@ -319,7 +319,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         stored_edges=edges_stored,
         stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
         stored_furniture=furniture,
-        stored_hashes=pl.scan_parquet(folder / "passage_hashes.parquet"),
+        stored_packed=pl.scan_parquet(folder / "passage_packed.parquet"),
     )
     t_inc, c_inc = time.perf_counter() - t0, time.process_time() - c0
     origins = added.origins

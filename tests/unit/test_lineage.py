@@ -18,7 +18,7 @@ from affidavit.tasks.lineage import (
     compute_origins,
     count_independent_origins,
     lineage_members,
-    passage_hash_rows,
+    passage_packed_rows,
     update_lineage,
 )
 
@@ -668,7 +668,7 @@ def _from_store(
     first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig, *, hashes: bool = True
 ):
     """Build on ``first``, then add ``rest`` from the stored material alone (no stored text),
-    with the packed hashes (as the warehouse keeps them) or the lists of the material only."""
+    with the material packed (as the warehouse keeps it) or its lists only."""
     stored = build_lineage(first, config=config)
     inc = update_lineage(
         rest,
@@ -677,7 +677,7 @@ def _from_store(
         stored_edges=stored.edges,
         stored_passages=stored.passages.lazy(),
         stored_furniture=stored.furniture,
-        stored_hashes=passage_hash_rows(stored.passages).lazy() if hashes else None,
+        stored_packed=passage_packed_rows(stored.passages).lazy() if hashes else None,
         config=config,
     )
     return stored, inc
@@ -742,32 +742,51 @@ def test_update_without_material_or_text_raises(pool):
         )
 
 
-def test_passage_hash_rows_pack_the_lists_and_read_back_flat(pool):
-    from affidavit.tasks.lineage import _flat, _unpack_hashes
+def test_passage_packed_rows_pack_the_lists_and_read_back_flat(pool):
+    from affidavit.tasks.lineage import _PACKED_DTYPES, _flat, _unpack
 
-    mats = build_lineage(pool).passages
+    quoted = doc("quoted", 'The minister said "the sale will close by Friday" on Monday.')
+    mats = build_lineage(pl.concat([pool, frame([quoted])])).passages
     mats = pl.concat([mats, mats.head(1).with_columns(  # a document with no words
         doc_id=pl.lit("empty"), word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
         ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)))])
-    rows = passage_hash_rows(mats)
-    assert rows.columns == ["doc_id", "config", "word_hashes", "ngram_hashes"]
+    rows = passage_packed_rows(mats)
+    assert rows.columns == ["doc_id", "config", "word_hashes", "ngram_hashes",
+                            "sentence_words", "quoted_words"]
     assert rows["doc_id"].to_list() == mats["doc_id"].to_list()
-    for col in ("word_hashes", "ngram_hashes"):
-        want_v, want_off = _flat(mats[col], np.uint64)
-        for part in (rows, rows.slice(2)):  # a slice starts inside the bytes
-            got_v, got_off = _unpack_hashes(part[col])
-            v, off = _flat(mats.slice(len(rows) - part.height)[col], np.uint64)
-            assert np.array_equal(got_v, v)
+    assert mats["quoted_words"].list.len().sum() > 0
+    for col, dtype in _PACKED_DTYPES.items():
+        for start in (0, 2):  # a slice starts inside the bytes
+            got_v, got_off = _unpack(rows.slice(start)[col], dtype)
+            v, off = _flat(mats.slice(start)[col], got_v.dtype)
+            assert got_v.tolist() == v.tolist(), col
             assert np.array_equal(got_off, off)
-        assert len(rows[col][0]) == 8 * (want_off[1] - want_off[0])
+        n = mats[col].list.len()[0]
+        assert len(rows[col][0]) == n * np.dtype(dtype).itemsize
     with pytest.raises(ValueError, match="8-byte"):
-        _unpack_hashes(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary))
+        _unpack(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary), "<u8")
 
 
-def test_update_reads_the_packed_hashes_not_the_lists(pool):
-    # the lists of words and n-grams of the stored material emptied: an update given the
-    # packed hashes still equals a build from scratch, so it read them; with hashes missing
-    # for a stored document it says so and reads the lists
+def test_isin_many_equals_isin_whatever_the_values(monkeypatch):
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.lineage import _isin_many
+
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64)
+    among = np.unique(np.concatenate([values[::7], rng.integers(0, 2**63, 300).astype(np.uint64)]))
+    small = np.arange(50, dtype=np.uint64)  # one top-bits bucket: every value a candidate
+    monkeypatch.setattr(lineage_module, "_PREFILTER_CHUNK", 1000)
+    for vals, amg in [(values, among), (small, small[::3]), (values, among[:0]),
+                      (values[:0], among)]:
+        assert _isin_many(vals, amg).tolist() == np.flatnonzero(np.isin(vals, amg)).tolist()
+    big = np.arange(1 << 20, dtype=np.uint64)  # too many to look up by table: plain is_in
+    assert _isin_many(values, big).tolist() == np.flatnonzero(np.isin(values, big)).tolist()
+
+
+def test_update_reads_the_packed_material_not_the_lists(pool):
+    # the lists of the stored material emptied: an update given it packed still equals a
+    # build from scratch, so it read the packed rows; with a stored document missing from
+    # them it says so and reads the lists
     config = LineageConfig()
     first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
     rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].implode()))
@@ -775,6 +794,8 @@ def test_update_reads_the_packed_hashes_not_the_lists(pool):
     emptied = stored.passages.with_columns(
         word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
         ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        sentence_words=pl.lit([], dtype=pl.List(pl.Int32)),
+        quoted_words=pl.lit([], dtype=pl.List(pl.Int32)),
     )
     kwargs = dict(
         stored_docs=first.drop("text"),
@@ -784,20 +805,20 @@ def test_update_reads_the_packed_hashes_not_the_lists(pool):
         config=config,
     )
     inc = update_lineage(rest, stored_passages=emptied.lazy(),
-                         stored_hashes=passage_hash_rows(stored.passages).lazy(), **kwargs)
+                         stored_packed=passage_packed_rows(stored.passages).lazy(), **kwargs)
     scratch = build_lineage(pool, config=config)
     key = ["parent_doc_id", "child_doc_id"]
     assert inc.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
     assert pl.concat([stored.edges, inc.edges]).sort(key).equals(scratch.edges.sort(key))
     assert inc.origins.sort("doc_id").equals(scratch.origins.sort("doc_id"))
     assert not any("packed" in n for n in inc.notes)
-    rows = passage_hash_rows(stored.passages)
+    rows = passage_packed_rows(stored.passages)
     twice = update_lineage(rest, stored_passages=emptied.lazy(),
-                           stored_hashes=pl.concat([rows, rows.head(1)]), **kwargs)
+                           stored_packed=pl.concat([rows, rows.head(1)]), **kwargs)
     assert twice.edges.equals(inc.edges)  # a document stored twice counts once
     partial = update_lineage(rest, stored_passages=stored.passages.lazy(),
-                             stored_hashes=passage_hash_rows(stored.passages.head(2)), **kwargs)
-    assert any("1 stored document(s) had no packed passage hashes" in n for n in partial.notes)
+                             stored_packed=passage_packed_rows(stored.passages.head(2)), **kwargs)
+    assert any("1 stored document(s) had no packed passage material" in n for n in partial.notes)
     assert partial.edges.equals(inc.edges)
     assert partial.origins.equals(inc.origins)
 
@@ -887,11 +908,11 @@ def _synthetic_archive(n_docs: int, seed: int) -> pl.DataFrame:
 def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed, monkeypatch):
     # stored documents meet the new ones through windows of their words around the shared
     # n-grams (``_PassageView``): copies, quotes, echoes, footers and stock sentences must
-    # come out as a build of everything gives them; the packed hashes are scanned a few
+    # come out as a build of everything gives them; the packed material is scanned a few
     # documents at a time
     import affidavit.tasks.lineage as lineage_module
 
-    monkeypatch.setattr(lineage_module, "_HASH_BATCH", 7)
+    monkeypatch.setattr(lineage_module, "_PACKED_BATCH", 7)
     docs = _synthetic_archive(240, seed)
     first, rest = docs.head(200), docs.tail(40)
     config = LineageConfig()
