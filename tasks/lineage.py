@@ -2130,49 +2130,46 @@ _PACKED_BATCH = 16384
 about 60 MB for documents of ~3 KB."""
 
 _PREFILTER_BITS = 22
-"""Bits of each of the two tables ``_isin_many`` tests first: 4 MB of flags each, held in
-cache. Measured on 47 million stored n-gram hashes against 478,000 new ones (2 cores), one
-table: 0.17 s with 22 bits, 0.25 s with 20 and 0.42 s with 24 (more false candidates, or a
-table that leaves the cache), against 0.47 s for Polars' ``is_in`` alone."""
+"""Bits of the table ``_maybe_in`` looks values up in: 4 MB of flags, held in cache.
+Measured on 47 million stored n-gram hashes against 465,000 new ones (2 cores), with the
+exact test of the values passing: 0.17 s with 22 bits, 0.25 s with 20 and 0.42 s with 24 (more
+false candidates, or a table that leaves the cache), against 0.47 s for Polars' ``is_in``
+alone; a second table on the next 22 bits, 0.24 s."""
 
 _PREFILTER_CHUNK = 1 << 18
-"""Values ``_isin_many`` shifts and looks up at a time (temporaries of 2 MB, in cache)."""
+"""Values ``_maybe_in`` shifts and looks up at a time (temporaries of 2 MB, in cache)."""
+
+_EXACT_BATCH = 1 << 23
+"""Candidate n-grams ``_stored_windows`` tests exactly at once (~200 MB held): one test of many
+values instead of one a batch (each builds a hash set of every new n-gram, ~20 ms)."""
 
 
-def _isin_many(values: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """Indices of ``values`` found in ``among`` (uint64, sorted), for many values.
+def _maybe_in(values: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """Indices of the values of ``values`` that may be in ``among`` (uint64 hashes).
 
-    Two ranges of ``_PREFILTER_BITS`` bits of each value (the top ones, then the next ones)
-    are looked up in tables of those of ``among`` first; only the values passing both (those
-    found, and ~``(len(among) / 2**_PREFILTER_BITS) ** 2`` of the others for uniform hashes)
-    are looked up in ``among`` (binary search). The result is exact whatever the values.
+    The top ``_PREFILTER_BITS`` bits of each value are looked up in a table of those of
+    ``among``: every value found passes, and ~``len(among) / 2**_PREFILTER_BITS`` of the
+    others for uniform hashes; test the values passing exactly (``_isin_hashes``). With
+    more than an eighth of the table's entries in ``among``, every index is returned.
 
     Returns:
         int64, ascending.
     """
-    if len(values) == 0 or len(among) == 0:
+    if len(among) == 0:
         return np.zeros(0, dtype=np.int64)
-    if 8 * len(among) > (1 << _PREFILTER_BITS):  # the tables would pass most values
-        return np.flatnonzero(_isin_hashes(values, among))
-    mask = np.uint64((1 << _PREFILTER_BITS) - 1)
-    shifts = (np.uint64(64 - _PREFILTER_BITS), np.uint64(64 - 2 * _PREFILTER_BITS))
-    tables = []
-    for shift in shifts:
-        table = np.zeros(1 << _PREFILTER_BITS, dtype=bool)
-        table[((among >> shift) & mask).astype(np.intp)] = True
-        tables.append(table)
+    if 8 * len(among) > (1 << _PREFILTER_BITS) or len(values) == 0:
+        return np.arange(len(values), dtype=np.int64)
+    shift = np.uint64(64 - _PREFILTER_BITS)
+    table = np.zeros(1 << _PREFILTER_BITS, dtype=bool)
+    table[(among >> shift).astype(np.intp)] = True
     buf = np.empty(min(_PREFILTER_CHUNK, len(values)), dtype=np.uint64)
     parts = []
     for a in range(0, len(values), _PREFILTER_CHUNK):
         v = values[a : a + _PREFILTER_CHUNK]
         key = buf[: len(v)]
-        np.right_shift(v, shifts[0], out=key)
-        c = np.flatnonzero(tables[0][key.view(np.int64)])
-        key = (v[c] >> shifts[1]) & mask
-        parts.append(c[tables[1][key.view(np.int64)]] + a)
-    cand = np.concatenate(parts)
-    at = np.minimum(np.searchsorted(among, values[cand]), len(among) - 1)
-    return cand[among[at] == values[cand]]
+        np.right_shift(v, shift, out=key)
+        parts.append(np.flatnonzero(table[key.view(np.int64)]) + a)
+    return np.concatenate(parts)
 
 
 def _stored_windows(
@@ -2215,30 +2212,43 @@ def _stored_windows(
     """
     by_cfg = pl.col("config") == cfg
     ids_parts: list[pl.Series] = []
-    hit_k, hit_at, hit_h = [], [], []
-    base = 0
+    cand: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (row, start, hash)
+    hits: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    def exact() -> None:  # the exact test of the candidates held, for many at once
+        k, at, h = (np.concatenate(x) for x in zip(*cand, strict=True))
+        ok = _isin_hashes(h, look)
+        hits.append((k[ok], at[ok], h[ok]))
+        cand.clear()
+
+    base, n_cand = 0, 0
     for batch in (
         packed.filter(by_cfg).select("doc_id", "ngram_hashes").collect_batches(
             chunk_size=_PACKED_BATCH
         )
     ):
         vals, off = _unpack(batch["ngram_hashes"], "<u8")
-        idx = _isin_many(vals, look)
+        idx = _maybe_in(vals, look)
         doc = np.searchsorted(off, idx, side="right") - 1
-        # the rows read on: those meeting a new n-gram, and candidate members
-        need = np.union1d(
-            doc, np.flatnonzero(batch["doc_id"].is_in(c_ids.implode()).to_numpy())
-        ).astype(np.int64)
-        ids_parts.append(batch["doc_id"].gather(need))
-        hit_k.append(base + np.searchsorted(need, doc))
-        hit_at.append(idx - off[doc])
-        hit_h.append(vals[idx])
-        base += len(need)
+        ids_parts.append(batch["doc_id"])
+        cand.append((base + doc, idx - off[doc], vals[idx]))
+        base += batch.height
+        n_cand += len(idx)
+        if n_cand >= _EXACT_BATCH:
+            exact()
+            n_cand = 0
         del vals, batch
+    if cand:
+        exact()
     ids = pl.concat(ids_parts) if ids_parts else pl.Series("doc_id", [], dtype=pl.String)
-    k_all = np.concatenate(hit_k) if hit_k else np.zeros(0, np.int64)
-    at_all = np.concatenate(hit_at) if hit_at else np.zeros(0, np.int64)
-    h_all = np.concatenate(hit_h) if hit_h else np.zeros(0, np.uint64)
+    if hits:
+        k_all, at_all, h_all = (np.concatenate(x) for x in zip(*hits, strict=True))
+    else:
+        k_all, at_all, h_all = np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint64)
+    # the rows read on: those meeting a new n-gram, and candidate members
+    need = np.union1d(k_all, np.flatnonzero(ids.is_in(c_ids.implode()).to_numpy()))
+    k_all = np.searchsorted(need, k_all)
+    ids = ids.gather(need)
     # a document stored twice counts once (its first row); rows in stored order
     found = (
         pl.DataFrame({"doc_id": ids, "k": np.arange(len(ids), dtype=np.int64)})

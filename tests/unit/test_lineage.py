@@ -767,20 +767,24 @@ def test_passage_packed_rows_pack_the_lists_and_read_back_flat(pool):
         _unpack(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary), "<u8")
 
 
-def test_isin_many_equals_isin_whatever_the_values(monkeypatch):
+def test_maybe_in_passes_every_value_found_whatever_the_values(monkeypatch):
     import affidavit.tasks.lineage as lineage_module
-    from affidavit.tasks.lineage import _isin_many
+    from affidavit.tasks.lineage import _maybe_in
 
     rng = np.random.default_rng(5)
     values = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64)
     among = np.unique(np.concatenate([values[::7], rng.integers(0, 2**63, 300).astype(np.uint64)]))
-    small = np.arange(50, dtype=np.uint64)  # one top-bits bucket: every value a candidate
+    small = np.arange(50, dtype=np.uint64)  # one top-bits bucket: every value passes
     monkeypatch.setattr(lineage_module, "_PREFILTER_CHUNK", 1000)
-    for vals, amg in [(values, among), (small, small[::3]), (values, among[:0]),
-                      (values[:0], among)]:
-        assert _isin_many(vals, amg).tolist() == np.flatnonzero(np.isin(vals, amg)).tolist()
-    big = np.arange(1 << 20, dtype=np.uint64)  # too many to look up by table: plain is_in
-    assert _isin_many(values, big).tolist() == np.flatnonzero(np.isin(values, big)).tolist()
+    for vals, amg in [(values, among), (small, small[::3]), (values[:0], among)]:
+        got = _maybe_in(vals, amg)
+        assert set(np.flatnonzero(np.isin(vals, amg)).tolist()) <= set(got.tolist())
+        assert got.tolist() == sorted(set(got.tolist()))
+    assert len(_maybe_in(values, among)) < len(values) // 2  # uniform hashes: most do not pass
+    assert _maybe_in(small, small[::3]).tolist() == list(range(50))
+    assert _maybe_in(values, among[:0]).tolist() == []
+    big = np.arange(1 << 20, dtype=np.uint64)  # too many for the table: every value passes
+    assert _maybe_in(values, big).tolist() == list(range(len(values)))
 
 
 def test_update_reads_the_packed_material_not_the_lists(pool):
@@ -913,6 +917,7 @@ def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed, monkeypatc
     import affidavit.tasks.lineage as lineage_module
 
     monkeypatch.setattr(lineage_module, "_PACKED_BATCH", 7)
+    monkeypatch.setattr(lineage_module, "_EXACT_BATCH", 2000)
     docs = _synthetic_archive(240, seed)
     first, rest = docs.head(200), docs.tail(40)
     config = LineageConfig()
