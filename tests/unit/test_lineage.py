@@ -767,6 +767,28 @@ def test_passage_packed_rows_pack_the_lists_and_read_back_flat(pool):
         _unpack(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary), "<u8")
 
 
+@pytest.mark.parametrize("sizes", [[0, 3, 0, 2, 5, 0], [0, 3, 0, 1, 5], [0, 0], [40] * 30])
+def test_packed_runs_read_what_unpack_reads(sizes):
+    # runs of rows read in place, rows of one value (8 bytes, held in Polars' views) and
+    # empty rows, in one chunk and in two
+    from affidavit.tasks.lineage import _packed_runs, _unpack
+
+    col = pl.Series(
+        [np.arange(k, dtype="<u8").tobytes() for k in sizes], dtype=pl.Binary
+    )
+    for c in (col, pl.concat([col, col.slice(1)], rechunk=False)):
+        want_v, want_off = _unpack(c, "<u8")
+        rows = []
+        for first, vals, off in _packed_runs(c, "<u8"):
+            assert off[0] == 0
+            rows.extend((first + r, vals[off[r] : off[r + 1]].tolist())
+                        for r in range(len(off) - 1))
+        assert [r for r, _ in rows] == list(range(len(c)))
+        assert [v for _, v in rows] == [
+            want_v[want_off[r] : want_off[r + 1]].tolist() for r in range(len(c))
+        ]
+
+
 def test_maybe_in_passes_every_value_found_whatever_the_values(monkeypatch):
     import affidavit.tasks.lineage as lineage_module
     from affidavit.tasks.lineage import _maybe_in
