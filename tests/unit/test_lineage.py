@@ -791,7 +791,7 @@ def test_packed_runs_read_what_unpack_reads(sizes):
 
 def test_maybe_in_passes_every_value_found_whatever_the_values(monkeypatch):
     import affidavit.tasks.lineage as lineage_module
-    from affidavit.tasks.lineage import _maybe_in
+    from affidavit.tasks.lineage import _maybe_in, _prefilter_table
 
     rng = np.random.default_rng(5)
     values = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64)
@@ -799,14 +799,15 @@ def test_maybe_in_passes_every_value_found_whatever_the_values(monkeypatch):
     small = np.arange(50, dtype=np.uint64)  # one top-bits bucket: every value passes
     monkeypatch.setattr(lineage_module, "_PREFILTER_CHUNK", 1000)
     for vals, amg in [(values, among), (small, small[::3]), (values[:0], among)]:
-        got = _maybe_in(vals, amg)
+        got = _maybe_in(vals, _prefilter_table(amg))
         assert set(np.flatnonzero(np.isin(vals, amg)).tolist()) <= set(got.tolist())
         assert got.tolist() == sorted(set(got.tolist()))
-    assert len(_maybe_in(values, among)) < len(values) // 2  # uniform hashes: most do not pass
-    assert _maybe_in(small, small[::3]).tolist() == list(range(50))
-    assert _maybe_in(values, among[:0]).tolist() == []
+    assert len(_maybe_in(values, _prefilter_table(among))) < len(values) // 2  # most fail
+    assert _maybe_in(small, _prefilter_table(small[::3])).tolist() == list(range(50))
+    assert _maybe_in(values, _prefilter_table(among[:0])).tolist() == []
     big = np.arange(1 << 20, dtype=np.uint64)  # too many for the table: every value passes
-    assert _maybe_in(values, big).tolist() == list(range(len(values)))
+    assert _prefilter_table(big) is None
+    assert _maybe_in(values, None).tolist() == list(range(len(values)))
 
 
 def test_update_reads_the_packed_material_not_the_lists(pool):
