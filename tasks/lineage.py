@@ -1978,12 +1978,12 @@ def _load_material(
     cfg: str,
     *,
     words_only: bool = False,
-    hashes: pl.LazyFrame | None = None,
+    packed: pl.LazyFrame | None = None,
 ) -> pl.DataFrame:
     """Load the stored passage material of ``ids``, in that order (one row each).
 
     With ``words_only`` only the word hashes are read (enough for shingle sets), from
-    ``hashes`` (``PASSAGE_PACKED_SCHEMA`` rows) when given; the other columns are filled so
+    ``packed`` (``PASSAGE_PACKED_SCHEMA`` rows) when given; the other columns are filled so
     that the rows stay well formed (one line, one sentence, no quotes, no passage n-grams).
     """
     if not len(ids):
@@ -1991,7 +1991,7 @@ def _load_material(
     want = pl.DataFrame({"doc_id": list(ids)}, schema={"doc_id": pl.String})
     cols = ["doc_id", "config", "word_hashes"] if words_only else list(_MAT_POLARS)
     got = (
-        (hashes if words_only and hashes is not None else source)
+        (packed if words_only and packed is not None else source)
         .select(cols)
         .filter((pl.col("config") == cfg) & pl.col("doc_id").is_in(want["doc_id"].implode()))
         .unique("doc_id", keep="first")
@@ -2480,15 +2480,17 @@ def update_lineage(
                 "stored text was split again"
             )
             use_store, lf = False, None
-    hl: pl.LazyFrame | None = None
+    packed_lf: pl.LazyFrame | None = None
     if use_store and stored_packed is not None and not config.passages.respect_lines:
-        hl = stored_packed.lazy()
-        hash_ids = hl.filter(pl.col("config") == cfg_mat).select("doc_id").collect()["doc_id"]
-        n_missing = int((~stored["doc_id"].is_in(hash_ids.implode())).sum())
+        packed_lf = stored_packed.lazy()
+        packed_ids = (
+            packed_lf.filter(pl.col("config") == cfg_mat).select("doc_id").collect()["doc_id"]
+        )
+        n_missing = int((~stored["doc_id"].is_in(packed_ids.implode())).sum())
         if n_missing:
             notes.append(f"{n_missing} stored document(s) had no packed passage material: "
                          "it was read as lists")
-            hl = None
+            packed_lf = None
     redo = ~has_sig
     if redo.any():
         if not has_text:
@@ -2577,9 +2579,9 @@ def update_lineage(
         # for the windows); otherwise whether they meet one still judged
         look = all_new_ng if windowed else new_ng
         mark = pl.col("ngram_hashes").list.eval(pl.element().is_in(pl.Series(look).implode()))
-        if windowed and hl is not None:
+        if windowed and packed_lf is not None:
             sub_old, hit, shared_at, old_words, old_sentences, old_quoted = _stored_windows(
-                hl, stored["doc_id"], cfg_mat, look=look, judged=new_ng, c_ids=c_ids
+                packed_lf, stored["doc_id"], cfg_mat, look=look, judged=new_ng, c_ids=c_ids
             )
         else:
             if windowed:
@@ -2782,7 +2784,7 @@ def update_lineage(
             mat_x = pl.concat(
                 [
                     _load_material(lf, ids_all[x_old].tolist(), cfg_mat, words_only=True,
-                                   hashes=hl),
+                                   packed=packed_lf),
                     mat_new[x_new - n_old],
                 ]
             )
