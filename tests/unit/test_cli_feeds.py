@@ -40,3 +40,16 @@ def test_unreachable_prefect_api_is_one_line(tmp_path: Path) -> None:
     assert "Failed to reach API at http://127.0.0.1:9/api" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) <= 3
+
+
+def test_unreachable_dask_scheduler_is_one_line_before_prefect(tmp_path: Path) -> None:
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened on 14 May 2024."}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, ["run", "--claims", str(claims), "--dask",
+                                   "tcp://127.0.0.1:9", "--home", str(home)])  # 9: refused
+    assert res.exit_code == 1
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9 (connection refused)" in res.output
+    assert "RuntimeError" not in res.output
+    assert "Traceback" not in res.output
+    assert not (home / "prefect").exists()  # refused before Prefect was set up
