@@ -53,3 +53,12 @@ def test_unreachable_dask_scheduler_is_one_line_before_prefect(tmp_path: Path) -
     assert "RuntimeError" not in res.output
     assert "Traceback" not in res.output
     assert not (home / "prefect").exists()  # refused before Prefect was set up
+
+
+def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    fifo = tmp_path / "claims.jsonl"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(app, ["run", "--claims", str(fifo), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    assert "not a regular file (a pipe or a device)" in res.output
+    assert "no such file" not in res.output
