@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -368,3 +369,24 @@ def test_untrusted_feed_dates_are_stored_null_and_counted() -> None:
     batch = parse_feed(js, source="f.json")
     assert batch.documents.column("published_at").to_pylist() == [None]
     assert batch.skips["date_untrusted"] == 1
+
+
+def test_json_feed_fields_of_the_wrong_type_are_ignored_and_counted() -> None:
+    feed = {"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [
+        {"id": "1", "url": "https://a.example/1", "title": "Ferry fares", "content_text": 12345},
+        {"id": "2", "url": "https://a.example/2", "title": ["x"], "content_html": {"a": 1},
+         "summary": "Port traffic fell 3 percent in May."},
+        {"id": "3", "url": "https://a.example/3", "title": "Grain", "date_published": 12,
+         "content_text": "Grain exports rose 12 percent in March, the port said."},
+    ]}
+    batch = parse_feed(json.dumps(feed).encode(), source="f.json")
+    rows = batch.documents.select(["title", "text", "published_at"]).to_pylist()
+    assert rows == [
+        {"title": "Ferry fares", "text": "Ferry fares", "published_at": None},
+        {"title": None, "text": "Port traffic fell 3 percent in May.", "published_at": None},
+        {"title": "Grain", "text": "Grain exports rose 12 percent in March, the port said.",
+         "published_at": None},
+    ]
+    assert batch.skips["wrong_type_field"] == 3
+    assert "f.json: item 2: title is a list, content_html is an object, not text: ignored" in (
+        batch.messages)
