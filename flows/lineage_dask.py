@@ -182,6 +182,7 @@ def update_lineage_on_dask(
     stored_edges: pl.DataFrame,
     stored_passages: pl.DataFrame | pl.LazyFrame | None = None,
     stored_furniture: pl.DataFrame | None = None,
+    stored_packed: pl.DataFrame | pl.LazyFrame | None = None,
     config: LineageConfig = _DEFAULT_CONFIG,
     batch_size: int = 2000,
     n_workers: int = 2,
@@ -200,6 +201,7 @@ def update_lineage_on_dask(
         stored_edges: As for ``update_lineage``.
         stored_passages: As for ``update_lineage``.
         stored_furniture: As for ``update_lineage``.
+        stored_packed: As for ``update_lineage``.
         config: Lineage thresholds.
         batch_size: Documents per signature task.
         n_workers: Workers of the temporary local cluster; pieces of work are cut for this
@@ -222,7 +224,7 @@ def update_lineage_on_dask(
         return update_lineage(
             new_docs, stored_docs=stored_docs, stored_signatures=stored_signatures,
             stored_edges=stored_edges, stored_passages=stored_passages,
-            stored_furniture=stored_furniture, config=config,
+            stored_furniture=stored_furniture, stored_packed=stored_packed, config=config,
             runner=_dask_runner(batch_size, n_workers),
         )
 

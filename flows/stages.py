@@ -22,7 +22,12 @@ from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_feeds import read_fetched
-from affidavit.tasks.lineage import LineageConfig, material_config, update_lineage
+from affidavit.tasks.lineage import (
+    LineageConfig,
+    material_config,
+    passage_packed_rows,
+    update_lineage,
+)
 from affidavit.warehouse.search_index import SearchIndex
 from affidavit.warehouse.store import Warehouse
 
@@ -283,6 +288,38 @@ def poll_feeds(
     return out
 
 
+_PACK_BATCH = 20_000
+"""Documents whose passage material ``_pack_stored_packed`` reads at once (~1.2 GB of lists
+at ~3 KB a document)."""
+
+
+def _pack_stored_packed(wh: Warehouse, stored_ids: set[str], config: LineageConfig) -> int:
+    """Store the packed passage material (``passage_packed``) of stored documents without it.
+
+    A home from before the table was kept, or a run killed between storing a document's
+    passage material and its packed form, has some; they are packed from ``passage_grams``
+    once, so that the update reads flat arrays (``update_lineage``'s ``stored_packed``).
+
+    Returns:
+        Number of rows added.
+    """
+    cfg = material_config(config)
+    packed = set(wh.read("passage_packed", columns=["doc_id"], where="config = ?",
+                         params=[cfg])["doc_id"].to_list())
+    todo = sorted(stored_ids - packed)
+    n = 0
+    for a in range(0, len(todo), _PACK_BATCH):
+        ids = pl.Series(todo[a : a + _PACK_BATCH], dtype=pl.String)
+        rows = (
+            wh.scan("passage_grams")
+            .filter((pl.col("config") == cfg) & pl.col("doc_id").is_in(ids.implode()))
+            .unique(["doc_id", "config"], keep="first")
+            .collect()
+        )
+        n += wh.append_unique("passage_packed", passage_packed_rows(rows))
+    return n
+
+
 def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord,
                     config: LineageConfig | None = None, dask: str | None = None) -> int:
     """Add the new documents' signatures and lineage edges; recompute ``origins``.
@@ -314,6 +351,8 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     is_new = pl.col("doc_id").is_in(list(set(new_doc_ids)))
     stored_ids = set(all_docs.filter(~is_new)["doc_id"].to_list())
     from_store = stored_ids <= with_material
+    if from_store:
+        _pack_stored_packed(wh, stored_ids, config)
     text_ids = set(new_doc_ids) if from_store else set(all_docs["doc_id"].to_list())
     texts = wh.texts(sorted(text_ids)).select("doc_id", "text")
     all_docs = all_docs.join(texts, on="doc_id", how="left")
@@ -324,6 +363,7 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
         stored_edges=wh.read("lineage_edges"),
         stored_passages=wh.scan("passage_grams") if from_store else None,
         stored_furniture=wh.read("passage_furniture") if from_store else None,
+        stored_packed=wh.scan("passage_packed") if from_store else None,
         config=config,
     )
     if dask:
@@ -342,6 +382,7 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     run.counts["lineage_edges_added"] += n_edges
     wh.replace("origins", result.origins)
     wh.append_unique("passage_grams", result.passages)
+    wh.append_unique("passage_packed", passage_packed_rows(result.passages))
     wh.replace("passage_furniture", result.furniture)
     run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
     run.messages.extend(result.notes)

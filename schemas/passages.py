@@ -1,4 +1,6 @@
-"""The ``passage_grams`` and ``passage_furniture`` tables: what the passage join keeps.
+"""The passage tables (``passage_grams``, ``passage_packed``, ``passage_furniture``).
+
+They hold what the passage join keeps.
 
 An incremental lineage run (``affidavit.tasks.lineage.update_lineage``) joins only the new
 documents' passage n-grams against these tables; it never reads or splits a stored text again.
@@ -29,6 +31,26 @@ PASSAGE_GRAMS_SCHEMA = table_schema(
     ],
     name="passage_grams",
     grain="one row per document and passage configuration",
+    key=("doc_id", "config"),
+    version=1,
+)
+
+PASSAGE_PACKED_SCHEMA = table_schema(
+    [
+        pa.field("doc_id", pa.string(), nullable=False),
+        pa.field("config", pa.string(), nullable=False),  # as in passage_grams
+        # what an update reads of passage_grams' row of the same key, each list packed as
+        # fixed-width little-endian values (uint64 hashes, int32 counts). A binary value reads
+        # back as one flat array with no Parquet repetition levels to decode: an update scans
+        # every stored n-gram hash, ~47 million at 100k documents of ~3 KB, in 0.1 s where
+        # the list column takes 0.6 s (2 cores)
+        pa.field("word_hashes", pa.large_binary(), nullable=False),  # uint64 per word
+        pa.field("ngram_hashes", pa.large_binary(), nullable=False),  # uint64 per n-gram
+        pa.field("sentence_words", pa.large_binary(), nullable=False),  # int32 per sentence
+        pa.field("quoted_words", pa.large_binary(), nullable=False),  # int32 [start, end) pairs
+    ],
+    name="passage_packed",
+    grain="one row per document and passage configuration (those of passage_grams)",
     key=("doc_id", "config"),
     version=1,
 )

@@ -11,7 +11,11 @@ from affidavit.schemas.feeds import FEEDS_SCHEMA
 from affidavit.schemas.fetches import FETCHES_SCHEMA
 from affidavit.schemas.judgments import JUDGMENTS_SCHEMA
 from affidavit.schemas.lineage import LINEAGE_EDGES_SCHEMA, ORIGINS_SCHEMA
-from affidavit.schemas.passages import PASSAGE_FURNITURE_SCHEMA, PASSAGE_GRAMS_SCHEMA
+from affidavit.schemas.passages import (
+    PASSAGE_FURNITURE_SCHEMA,
+    PASSAGE_GRAMS_SCHEMA,
+    PASSAGE_PACKED_SCHEMA,
+)
 from affidavit.schemas.queries import QUERIES_SCHEMA
 from affidavit.schemas.runs import RUNS_SCHEMA
 from affidavit.schemas.signatures import SIGNATURES_SCHEMA
@@ -23,6 +27,7 @@ TABLES: dict[str, pa.Schema] = {
     "lineage_edges": LINEAGE_EDGES_SCHEMA,
     "origins": ORIGINS_SCHEMA,
     "passage_grams": PASSAGE_GRAMS_SCHEMA,
+    "passage_packed": PASSAGE_PACKED_SCHEMA,
     "passage_furniture": PASSAGE_FURNITURE_SCHEMA,
     "claims": CLAIMS_SCHEMA,
     "queries": QUERIES_SCHEMA,

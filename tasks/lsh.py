@@ -15,6 +15,8 @@ import numpy as np
 import polars as pl
 from scipy.integrate import quad
 
+from affidavit.tasks.minhash import unique_sorted
+
 __all__ = [
     "band_keys",
     "join_band",
@@ -189,7 +191,7 @@ def candidate_index_pairs(
         del keys_all
         i = np.concatenate([p[0] for p in parts])
         j = np.concatenate([p[1] for p in parts])
-        pairs = np.unique((i << np.int64(32)) | j) if len(i) else np.zeros(0, np.int64)
+        pairs = unique_sorted((i << np.int64(32)) | j) if len(i) else np.zeros(0, np.int64)
         return pairs >> np.int64(32), pairs & np.int64(0xFFFFFFFF), sum(p[2] for p in parts)
     if _precomputed_keys:  # ``signatures`` already holds band keys, shape (n_docs, bands)
         keys = np.ascontiguousarray(signatures.T.astype(np.uint64))

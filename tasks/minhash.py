@@ -264,6 +264,32 @@ class Ragged:
         return Ragged(np.concatenate([p.values for p in parts]), np.concatenate(offs))
 
 
+def unique_sorted(values: np.ndarray) -> np.ndarray:
+    """The distinct values of an array, sorted (``np.unique`` without its options), by sorting.
+
+    NumPy 2.3 and later find the distinct values of a plain ``np.unique`` call with a hash
+    table, which we measured (NumPy 2.4, 2 cores) at 0.54 s for 478,000 random uint64 values
+    against 5 ms to sort them, and 5 s for 8 million int64 values; sorting and dropping
+    repeats gives the same array.
+
+    Args:
+        values: Any shape; flattened.
+
+    Returns:
+        Shape ``(n_distinct,)``, the dtype of ``values``.
+
+    >>> unique_sorted(np.array([3, 1, 3, 2])).tolist()
+    [1, 2, 3]
+    """
+    a = np.sort(np.asarray(values).reshape(-1))
+    if len(a) < 2:
+        return a
+    keep = np.empty(len(a), dtype=bool)
+    keep[0] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
 def word_arrays(words_per_doc: Sequence[list[str]]) -> WordArrays:
     """Turn the normalised words of many documents into ``WordArrays``.
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import polars as pl
 
-from affidavit.tasks.minhash import Ragged, WordArrays, word_arrays
+from affidavit.tasks.minhash import Ragged, WordArrays, unique_sorted, word_arrays
 
 __all__ = [
     "PassageConfig",
@@ -303,7 +303,7 @@ def passage_ngrams(
     seg = offsets
     if line_lengths is not None:
         flat = _flat_counts(line_lengths)
-        seg = np.unique(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
+        seg = unique_sorted(np.concatenate([[0], np.cumsum(flat), offsets]).astype(np.int64))
     h, starts = _ngram_hashes(words.hashes, seg, n, narrow=True)
     out = np.searchsorted(starts, offsets).astype(np.int64)
     return h, starts, out
@@ -822,7 +822,7 @@ def _doc_chunks(offsets: np.ndarray, words: int) -> list[tuple[int, int]]:
     if n_docs <= 0:
         return []
     cuts = np.searchsorted(offsets, np.arange(0, int(offsets[-1]), max(words, 1)), side="left")
-    cuts = np.unique(np.concatenate([[0], np.minimum(cuts, n_docs), [n_docs]]))
+    cuts = unique_sorted(np.concatenate([[0], np.minimum(cuts, n_docs), [n_docs]]))
     return [(int(a), int(b)) for a, b in zip(cuts[:-1], cuts[1:], strict=True) if b > a]
 
 
@@ -1031,7 +1031,7 @@ def find_shared_passages(
         seg_offsets = np.concatenate([[0], np.cumsum(flat_lines)]).astype(np.int64)
         if seg_offsets[-1] != offsets[-1]:
             raise ValueError("line_lengths must sum to each document's word count")
-        seg_offsets = np.unique(seg_offsets)
+        seg_offsets = unique_sorted(seg_offsets)
     if ngrams is not None:
         hashes, starts = ngrams
         if isinstance(ngrams, list):  # the caller's arrays go once filtered here
@@ -1050,7 +1050,7 @@ def find_shared_passages(
     settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
     if judge is not None:
         doc_all = _doc_of(starts, offsets)
-        judged = np.unique(hashes[judge[doc_all]])
+        judged = unique_sorted(hashes[judge[doc_all]])
         # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
         judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
     # n-grams known to be furniture, and not judged again here, cover their words wherever
@@ -1059,7 +1059,7 @@ def find_shared_passages(
     if known_unsettled is not None and len(known_unsettled):
         undone = known_unsettled.astype(np.uint64)
         if judged_h is not None:
-            undone = np.unique(undone)
+            undone = unique_sorted(undone)
             undone = undone[~_isin(undone, judged_h.to_numpy())]
         known = np.concatenate([known, undone])
     known_starts = (
@@ -1221,7 +1221,7 @@ def find_shared_passages(
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
         flat_sent = _flat_counts(sentence_lengths)
-        bounds = np.unique(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
+        bounds = unique_sorted(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
         if bounds[-1] != offsets[-1]:
             raise ValueError("sentence_lengths must sum to each document's word count")
         diag = runs["diag"].to_numpy()

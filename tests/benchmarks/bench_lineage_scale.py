@@ -11,8 +11,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   stage (``affidavit.flows.stages.refresh_lineage``) calls on a fresh home: signatures, LSH band
   join, vectorised verification, the long-passage join with its furniture and quote rules, and
   origins. Then the same call adding ``--increment`` (1%) more documents to the stored result
-  as the warehouse holds it (signatures, edges, furniture, and the passage material as a
-  Parquet file read lazily; no stored text): ``increment_share`` is its wall time over the
+  as the warehouse holds it (signatures, edges, furniture, and the passage material and its
+  packed hashes as Parquet files read lazily, the hashes written as the warehouse writes
+  them; no stored text): ``increment_share`` is its wall time over the
   build's, and ``increment_cpu_share`` the same for CPU time (user and system, all threads
   of the process), steadier than wall time on a machine other work shares. The documents are
   given as a lazy Parquet scan, so their texts are read a batch at a time inside the timed
@@ -283,7 +284,11 @@ def _rss_gib(who: int) -> float:
 
 def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, object]:
     """Build on all but ``increment`` of the documents, then add those (the backfill path)."""
-    from affidavit.tasks.lineage import update_lineage
+    import pyarrow.parquet as pq
+
+    from affidavit.schemas.passages import PASSAGE_PACKED_SCHEMA
+    from affidavit.tasks.lineage import passage_packed_rows, update_lineage
+    from affidavit.warehouse.store import conform, parquet_options
 
     # read lazily: the texts are read a batch at a time, never all at once
     docs = pl.scan_parquet(folder / "docs.parquet")
@@ -301,6 +306,9 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     rss_build = _rss_gib(resource.RUSAGE_SELF)
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
     built.passages.write_parquet(folder / "passage_grams.parquet")
+    packed = conform(passage_packed_rows(built.passages), PASSAGE_PACKED_SCHEMA)
+    pq.write_table(packed, folder / "passage_packed.parquet", **parquet_options(packed))
+    del packed
     signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
     del built
     t0, c0 = time.perf_counter(), time.process_time()
@@ -311,6 +319,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         stored_edges=edges_stored,
         stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
         stored_furniture=furniture,
+        stored_packed=pl.scan_parquet(folder / "passage_packed.parquet"),
     )
     t_inc, c_inc = time.perf_counter() - t0, time.process_time() - c0
     origins = added.origins

@@ -18,6 +18,7 @@ from affidavit.tasks.lineage import (
     compute_origins,
     count_independent_origins,
     lineage_members,
+    passage_packed_rows,
     update_lineage,
 )
 
@@ -663,8 +664,11 @@ def test_intersection_sizes_equal_intersect1d_in_any_batch(monkeypatch):
     assert intersection_sizes(hashes, offsets, a, b).tolist() == want
 
 
-def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
-    """Build on ``first``, then add ``rest`` from the stored material alone (no stored text)."""
+def _from_store(
+    first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig, *, hashes: bool = True
+):
+    """Build on ``first``, then add ``rest`` from the stored material alone (no stored text),
+    with the material packed (as the warehouse keeps it) or its lists only."""
     stored = build_lineage(first, config=config)
     inc = update_lineage(
         rest,
@@ -673,11 +677,13 @@ def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
         stored_edges=stored.edges,
         stored_passages=stored.passages.lazy(),
         stored_furniture=stored.furniture,
+        stored_packed=passage_packed_rows(stored.passages).lazy() if hashes else None,
         config=config,
     )
     return stored, inc
 
 
+@pytest.mark.parametrize("hashes", [True, False])
 @pytest.mark.parametrize(
     "first_ids",
     [
@@ -686,11 +692,11 @@ def _from_store(first: pl.DataFrame, rest: pl.DataFrame, config: LineageConfig):
         ["origin"],
     ],
 )
-def test_update_from_stored_passages_equals_a_build_from_scratch(pool, first_ids):
+def test_update_from_stored_passages_equals_a_build_from_scratch(pool, first_ids, hashes):
     config = LineageConfig()
     first = pool.filter(pl.col("doc_id").is_in(first_ids))
     rest = pool.filter(~pl.col("doc_id").is_in(first_ids))
-    stored, inc = _from_store(first, rest, config)
+    stored, inc = _from_store(first, rest, config, hashes=hashes)
     scratch = build_lineage(pool, config=config)
     edges = pl.concat([stored.edges, inc.edges]).sort("parent_doc_id", "child_doc_id")
     assert edges.equals(scratch.edges.sort("parent_doc_id", "child_doc_id"))
@@ -734,6 +740,114 @@ def test_update_without_material_or_text_raises(pool):
             stored_edges=stored.edges,
             stored_passages=stored.passages.head(1),
         )
+
+
+def test_passage_packed_rows_pack_the_lists_and_read_back_flat(pool):
+    from affidavit.tasks.lineage import _PACKED_DTYPES, _flat, _unpack
+
+    quoted = doc("quoted", 'The minister said "the sale will close by Friday" on Monday.')
+    mats = build_lineage(pl.concat([pool, frame([quoted])])).passages
+    mats = pl.concat([mats, mats.head(1).with_columns(  # a document with no words
+        doc_id=pl.lit("empty"), word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)))])
+    rows = passage_packed_rows(mats)
+    assert rows.columns == ["doc_id", "config", "word_hashes", "ngram_hashes",
+                            "sentence_words", "quoted_words"]
+    assert rows["doc_id"].to_list() == mats["doc_id"].to_list()
+    assert mats["quoted_words"].list.len().sum() > 0
+    for col, dtype in _PACKED_DTYPES.items():
+        for start in (0, 2):  # a slice starts inside the bytes
+            got_v, got_off = _unpack(rows.slice(start)[col], dtype)
+            v, off = _flat(mats.slice(start)[col], got_v.dtype)
+            assert got_v.tolist() == v.tolist(), col
+            assert np.array_equal(got_off, off)
+        n = mats[col].list.len()[0]
+        assert len(rows[col][0]) == n * np.dtype(dtype).itemsize
+    with pytest.raises(ValueError, match="8-byte"):
+        _unpack(pl.Series([b"\x01\x02\x03"], dtype=pl.Binary), "<u8")
+
+
+@pytest.mark.parametrize("sizes", [[0, 3, 0, 2, 5, 0], [0, 3, 0, 1, 5], [0, 0], [40] * 30])
+def test_packed_runs_read_what_unpack_reads(sizes):
+    # runs of rows read in place, rows of one value (8 bytes, held in Polars' views) and
+    # empty rows, in one chunk and in two
+    from affidavit.tasks.lineage import _packed_runs, _unpack
+
+    col = pl.Series(
+        [np.arange(k, dtype="<u8").tobytes() for k in sizes], dtype=pl.Binary
+    )
+    for c in (col, pl.concat([col, col.slice(1)], rechunk=False)):
+        want_v, want_off = _unpack(c, "<u8")
+        rows = []
+        for first, vals, off in _packed_runs(c, "<u8"):
+            assert off[0] == 0
+            rows.extend((first + r, vals[off[r] : off[r + 1]].tolist())
+                        for r in range(len(off) - 1))
+        assert [r for r, _ in rows] == list(range(len(c)))
+        assert [v for _, v in rows] == [
+            want_v[want_off[r] : want_off[r + 1]].tolist() for r in range(len(c))
+        ]
+
+
+def test_maybe_in_passes_every_value_found_whatever_the_values(monkeypatch):
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.lineage import _maybe_in, _prefilter_table
+
+    rng = np.random.default_rng(5)
+    values = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64)
+    among = np.unique(np.concatenate([values[::7], rng.integers(0, 2**63, 300).astype(np.uint64)]))
+    small = np.arange(50, dtype=np.uint64)  # one top-bits bucket: every value passes
+    monkeypatch.setattr(lineage_module, "_PREFILTER_CHUNK", 1000)
+    for vals, amg in [(values, among), (small, small[::3]), (values[:0], among)]:
+        got = _maybe_in(vals, _prefilter_table(amg))
+        assert set(np.flatnonzero(np.isin(vals, amg)).tolist()) <= set(got.tolist())
+        assert got.tolist() == sorted(set(got.tolist()))
+    assert len(_maybe_in(values, _prefilter_table(among))) < len(values) // 2  # most fail
+    assert _maybe_in(small, _prefilter_table(small[::3])).tolist() == list(range(50))
+    assert _maybe_in(values, _prefilter_table(among[:0])).tolist() == []
+    big = np.arange(1 << 20, dtype=np.uint64)  # too many for the table: every value passes
+    assert _prefilter_table(big) is None
+    assert _maybe_in(values, None).tolist() == list(range(len(values)))
+
+
+def test_update_reads_the_packed_material_not_the_lists(pool):
+    # the lists of the stored material emptied: an update given it packed still equals a
+    # build from scratch, so it read the packed rows; with a stored document missing from
+    # them it says so and reads the lists
+    config = LineageConfig()
+    first = pool.filter(pl.col("doc_id").is_in(["origin", "independent", "other"]))
+    rest = pool.filter(~pl.col("doc_id").is_in(first["doc_id"].implode()))
+    stored = build_lineage(first, config=config)
+    emptied = stored.passages.with_columns(
+        word_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        ngram_hashes=pl.lit([], dtype=pl.List(pl.UInt64)),
+        sentence_words=pl.lit([], dtype=pl.List(pl.Int32)),
+        quoted_words=pl.lit([], dtype=pl.List(pl.Int32)),
+    )
+    kwargs = dict(
+        stored_docs=first.drop("text"),
+        stored_signatures=stored.signatures,
+        stored_edges=stored.edges,
+        stored_furniture=stored.furniture,
+        config=config,
+    )
+    inc = update_lineage(rest, stored_passages=emptied.lazy(),
+                         stored_packed=passage_packed_rows(stored.passages).lazy(), **kwargs)
+    scratch = build_lineage(pool, config=config)
+    key = ["parent_doc_id", "child_doc_id"]
+    assert inc.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height
+    assert pl.concat([stored.edges, inc.edges]).sort(key).equals(scratch.edges.sort(key))
+    assert inc.origins.sort("doc_id").equals(scratch.origins.sort("doc_id"))
+    assert not any("packed" in n for n in inc.notes)
+    rows = passage_packed_rows(stored.passages)
+    twice = update_lineage(rest, stored_passages=emptied.lazy(),
+                           stored_packed=pl.concat([rows, rows.head(1)]), **kwargs)
+    assert twice.edges.equals(inc.edges)  # a document stored twice counts once
+    partial = update_lineage(rest, stored_passages=stored.passages.lazy(),
+                             stored_packed=passage_packed_rows(stored.passages.head(2)), **kwargs)
+    assert any("1 stored document(s) had no packed passage material" in n for n in partial.notes)
+    assert partial.edges.equals(inc.edges)
+    assert partial.origins.equals(inc.origins)
 
 
 def test_update_verifies_a_stored_candidate_sharing_no_passage(pool, monkeypatch):
@@ -818,14 +932,23 @@ def _synthetic_archive(n_docs: int, seed: int) -> pl.DataFrame:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
-def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed):
+def test_update_of_a_larger_archive_equals_a_build_from_scratch(seed, monkeypatch):
     # stored documents meet the new ones through windows of their words around the shared
     # n-grams (``_PassageView``): copies, quotes, echoes, footers and stock sentences must
-    # come out as a build of everything gives them
+    # come out as a build of everything gives them; the packed material is scanned a few
+    # documents at a time
+    import affidavit.tasks.lineage as lineage_module
+
+    monkeypatch.setattr(lineage_module, "_PACKED_BATCH", 7)
+    monkeypatch.setattr(lineage_module, "_EXACT_BATCH", 2000)
     docs = _synthetic_archive(240, seed)
     first, rest = docs.head(200), docs.tail(40)
     config = LineageConfig()
     stored, inc = _from_store(first, rest, config)
+    _, inc_lists = _from_store(first, rest, config, hashes=False)
+    for name in ("edges", "origins", "passages", "furniture", "signatures"):
+        a, b = getattr(inc, name), getattr(inc_lists, name)
+        assert a.sort(a.columns).equals(b.sort(b.columns)), name
     scratch = build_lineage(docs, config=config)
     key = ["parent_doc_id", "child_doc_id"]
     new_ids = rest["doc_id"].implode()

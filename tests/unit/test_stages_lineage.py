@@ -52,3 +52,43 @@ def test_second_run_reads_no_stored_text_and_equals_a_build_from_scratch(tmp_pat
     assert wh.read("origins").sort("doc_id").select("doc_id", "origin_doc_id").equals(
         scratch.origins.sort("doc_id").select("doc_id", "origin_doc_id")
     )
+
+
+def test_a_home_without_packed_material_gets_it_and_equals_a_build(tmp_path):
+    # a home whose passage material was kept before its packed form was (or a run killed
+    # between the two): the next run packs it from the lists, then reads it packed
+    import pyarrow.parquet as pq
+
+    wh = Warehouse(resolve_home(tmp_path / "h"))
+    first = [
+        {"url": "https://wire.example/o", "text": ORIGIN, "published_at": T0},
+        {"url": "https://wire.example/i", "text": INDEPENDENT, "published_at": T0},
+    ]
+    later = [
+        {"url": "https://post.example/d", "text": DERIVED, "published_at": T0.replace(hour=20)},
+        {"url": "https://wire.example/x", "text": OTHER, "published_at": T0.replace(hour=21)},
+    ]
+    refresh_lineage(wh, _add(wh, first), run=RunRecord(wh, "test", {}))
+    assert wh.count("passage_packed") == 2
+    parts = [p for p in wh.data_dir("passage_packed").glob("part-*.parquet")
+             if "empty" not in p.name]
+    meta = pq.ParquetFile(parts[0]).metadata.row_group(0)
+    codecs = {meta.column(k).path_in_schema: meta.column(k).compression
+              for k in range(meta.num_columns)}
+    assert {codecs[c] for c in ("word_hashes", "ngram_hashes", "sentence_words",
+                                 "quoted_words")} == {"UNCOMPRESSED"}
+    assert codecs["doc_id"] == "ZSTD"
+    for p in parts:
+        p.unlink()
+    assert wh.count("passage_packed") == 0
+    run = RunRecord(wh, "test", {})
+    refresh_lineage(wh, _add(wh, later), run=run)
+    assert not any("packed" in m for m in run.messages)  # the update read them packed
+    assert wh.count("passage_packed") == wh.count("passage_grams") == 4
+    docs = wh.read("documents", columns=["doc_id", "text", "host", "published_at"])
+    scratch = build_lineage(docs)
+    keys = ["parent_doc_id", "child_doc_id"]
+    assert wh.read("lineage_edges").sort(keys).select(keys, "kind").equals(
+        scratch.edges.sort(keys).select(keys, "kind"))
+    assert wh.read("origins").sort("doc_id").select("doc_id", "origin_doc_id").equals(
+        scratch.origins.sort("doc_id").select("doc_id", "origin_doc_id"))
