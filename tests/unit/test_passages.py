@@ -142,3 +142,29 @@ def test_ragged_take_and_concat_keep_each_documents_values():
     pairs = Ragged.from_lists([[(0, 2)], [(1, 3), (4, 6)]], np.int32, width=2)
     assert pairs.values.shape == (3, 2)
     assert [x.tolist() for x in pairs] == [[[0, 2]], [[1, 3], [4, 6]]]
+
+
+def test_echo_windows_compared_in_chunks_give_the_same_flags(monkeypatch):
+    # the echo test's corpus and the quotation one, with every stretch compared in a chunk of
+    # its own: the flags (so the pairs and their figures) are those of one chunk for all
+    import affidavit.tasks.passages as passages
+
+    paragraph = _words("p", 60)
+    keep = range(20, 34)
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in it".split()
+    story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
+    docs = [
+        _words("a", 30) + QUOTED + _words("b", 30),
+        _words("c", 30) + QUOTED + _words("d", 30),
+        _words("e", 20) + _edited(paragraph, "x", keep) + _words("f", 20),
+        _words("g", 20) + _edited(paragraph, "y", keep) + _words("h", 20),
+        release,
+        story,
+    ]
+    quoted = [[], [], [], [], [], [(20, 20 + len(QUOTED))]]
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1, quoted_ranges=quoted)
+    whole = find_shared_passages(docs, [None] * len(docs), **kwargs)
+    monkeypatch.setattr(passages, "_ECHO_CHUNK", 1)
+    chunked = find_shared_passages(docs, [None] * len(docs), **kwargs)
+    assert whole.pairs.height >= 3  # verbatim quotes, not the echo of the edited paragraph
+    assert chunked.pairs.equals(whole.pairs)
