@@ -1013,6 +1013,109 @@ def _known_template_starts(
     return frame.join(known, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
 
 
+@dataclass(slots=True)
+class _Judged:
+    """What ``_judge_ngrams`` finds among the rows of some n-grams (all rows of each).
+
+    Attributes:
+        grams: The rows that may still join a pair: ``h`` (uint64), ``g``, ``doc``,
+            ``cluster``, ``rank`` (int64): in more than one document and cluster, not
+            furniture nor common.
+        too_many: ``h``, ``g`` of the n-grams in more than ``max_docs`` documents.
+        furniture_h: ``h``, ``by_count`` (bool): n-grams judged furniture of a host.
+        common_h: ``h`` of the n-grams judged common (in too many clusters or documents).
+        n_common: Distinct common n-grams.
+        bad_starts: int64 start words of the rows of furniture and common n-grams.
+    """
+
+    grams: pl.DataFrame
+    too_many: pl.DataFrame
+    furniture_h: pl.DataFrame
+    common_h: pl.DataFrame
+    n_common: int
+    bad_starts: np.ndarray
+
+
+def _judge_ngrams(
+    grams: pl.DataFrame,
+    clusters: np.ndarray,
+    rank: np.ndarray,
+    host_of_doc: np.ndarray,
+    has_host: np.ndarray,
+    config: PassageConfig,
+    judged_h: pl.Series | None,
+) -> _Judged:
+    """Judge n-grams furniture or boilerplate on every row holding them (``find_shared_passages``).
+
+    Args:
+        grams: Every row of some n-grams (all of an n-gram's rows, or none), in the order of
+            their start words: ``h`` (uint64), ``g`` (int64 start word), ``doc`` (int64 row).
+        clusters: int64 cluster of each document.
+        rank: int64 rank of each document (lowest first).
+        host_of_doc: int64 host code of each document.
+        has_host: bool, each document has a host.
+        config: The furniture rules.
+        judged_h: The n-grams judged here (``find_shared_passages``'s ``judge``); None: all.
+
+    Returns:
+        A ``_Judged``.
+    """
+    grams = grams.unique(subset=["doc", "h"], keep="first")
+    grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
+    too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
+    if judged_h is not None:
+        too_many = too_many.filter(pl.col("h").is_in(judged_h.implode()))
+    grams = grams.filter(pl.col("n_docs") <= config.max_docs)
+    d = grams["doc"].to_numpy()
+    grams = grams.with_columns(
+        cluster=pl.Series(clusters[d]),
+        rank=pl.Series(rank[d]),
+        host=pl.Series(host_of_doc[d]),
+        has_host=pl.Series(has_host[d]),
+    )
+    grams = grams.with_columns(n_clusters=pl.col("cluster").n_unique().over("h")).filter(
+        pl.col("n_clusters") > 1
+    )
+    is_common = pl.col("n_clusters") > config.furniture_max_clusters
+    if judged_h is not None:
+        is_common = is_common & pl.col("h").is_in(judged_h.implode())
+    n_common = grams.filter(is_common)["h"].n_unique() + too_many["h"].n_unique()
+    # a document without a host is a host of its own here
+    host_key = pl.when(pl.col("has_host")).then(pl.col("host")).otherwise(-1 - pl.col("doc"))
+    grams = grams.with_columns(n_hosts=host_key.n_unique().over("h"))
+    host_counts = (
+        grams.filter(pl.col("has_host") & ~is_common)
+        .group_by("h", "host")
+        .agg(n_host=pl.col("cluster").n_unique(), n_hosts=pl.col("n_hosts").first())
+        .with_columns(by_count=pl.col("n_host") >= config.furniture_host_clusters)
+        .filter(
+            (pl.col("n_host") >= config.furniture_host_clusters)
+            | (
+                (pl.col("n_host") >= config.furniture_own_host_clusters)
+                & (pl.col("n_hosts") == 1)
+                & (config.furniture_own_host_clusters > 0)
+            )
+        )
+    )
+    furniture_h = host_counts.group_by("h").agg(by_count=pl.col("by_count").any())
+    if judged_h is not None:
+        furniture_h = furniture_h.filter(pl.col("h").is_in(judged_h.implode()))
+    grams = grams.with_columns(is_bad=is_common | pl.col("h").is_in(furniture_h["h"].implode()))
+    # every word covered by a furniture or common n-gram is furniture: n-grams overlapping it
+    # are dropped too, so a furniture line cannot leak through n-grams that straddle its edge
+    common_h = pl.concat(
+        [grams.filter(is_common).select("h"), too_many.select("h")]
+    ).unique()
+    return _Judged(
+        grams=grams.filter(~pl.col("is_bad")).select("h", "g", "doc", "cluster", "rank"),
+        too_many=too_many,
+        furniture_h=furniture_h,
+        common_h=common_h,
+        n_common=n_common,
+        bad_starts=grams.filter(pl.col("is_bad"))["g"].to_numpy().astype(np.int64),
+    )
+
+
 def find_shared_passages(
     words_per_doc: Sequence[list[str]] | WordArrays,
     hosts: Sequence[str | None],
@@ -1155,61 +1258,45 @@ def find_shared_passages(
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
-    doc = _doc_of(starts, offsets)
+    hashes, starts = hashes[repeated], starts[repeated]
+    del repeated
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
     )
     has_host = host_frame.select(pl.col("host").fill_null("") != "").to_series().to_numpy()
-    grams = pl.DataFrame({"h": hashes, "g": starts, "doc": doc.astype(np.int64)})
-    grams = grams.unique(subset=["doc", "h"], keep="first")
-    grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
-    too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
-    if judged_h is not None:
-        too_many = too_many.filter(pl.col("h").is_in(judged_h.implode()))
-    grams = grams.filter(pl.col("n_docs") <= config.max_docs)
-    d = grams["doc"].to_numpy()
-    grams = grams.with_columns(
-        cluster=pl.Series(clusters[d]),
-        rank=pl.Series(rank[d]),
-        host=pl.Series(host_of_doc[d]),
-        has_host=pl.Series(has_host[d]),
+    # each n-gram is judged on the rows holding it alone: one hash range at a time (by the top
+    # bits), so the frames and hash tables of the judgement are a range's size, and only the
+    # rows that can still join a pair are kept
+    parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    rows, bounds = _partition_rows(
+        (hashes >> np.uint64(64 - bits)).astype(np.uint8), 1 << bits
     )
-    grams = grams.with_columns(n_clusters=pl.col("cluster").n_unique().over("h")).filter(
-        pl.col("n_clusters") > 1
-    )
-    is_common = pl.col("n_clusters") > config.furniture_max_clusters
-    if judged_h is not None:
-        is_common = is_common & pl.col("h").is_in(judged_h.implode())
-    n_common = grams.filter(is_common)["h"].n_unique() + too_many["h"].n_unique()
-    # a document without a host is a host of its own here
-    host_key = pl.when(pl.col("has_host")).then(pl.col("host")).otherwise(-1 - pl.col("doc"))
-    grams = grams.with_columns(n_hosts=host_key.n_unique().over("h"))
-    host_counts = (
-        grams.filter(pl.col("has_host") & ~is_common)
-        .group_by("h", "host")
-        .agg(n_host=pl.col("cluster").n_unique(), n_hosts=pl.col("n_hosts").first())
-        .with_columns(by_count=pl.col("n_host") >= config.furniture_host_clusters)
-        .filter(
-            (pl.col("n_host") >= config.furniture_host_clusters)
-            | (
-                (pl.col("n_host") >= config.furniture_own_host_clusters)
-                & (pl.col("n_hosts") == 1)
-                & (config.furniture_own_host_clusters > 0)
+    judged: list[_Judged] = []
+    for p in range(1 << bits):
+        idx = rows[bounds[p] : bounds[p + 1]]
+        if len(idx) == 0:
+            continue
+        st = starts[idx].astype(np.int64)
+        judged.append(
+            _judge_ngrams(
+                pl.DataFrame({"h": hashes[idx], "g": st, "doc": _doc_of(st, offsets)}),
+                clusters, rank, host_of_doc, has_host, config, judged_h,
             )
         )
-    )
-    furniture_h = host_counts.group_by("h").agg(by_count=pl.col("by_count").any())
-    if judged_h is not None:
-        furniture_h = furniture_h.filter(pl.col("h").is_in(judged_h.implode()))
+    if not judged:  # no n-gram found twice
+        none = pl.DataFrame(schema={"h": pl.UInt64, "g": pl.Int64, "doc": pl.Int64})
+        judged.append(
+            _judge_ngrams(none, clusters, rank, host_of_doc, has_host, config, judged_h)
+        )
+    del hashes, starts, rows
+    grams = pl.concat([x.grams for x in judged])
+    too_many = pl.concat([x.too_many for x in judged])
+    furniture_h = pl.concat([x.furniture_h for x in judged])
+    common_h = pl.concat([x.common_h for x in judged])
+    n_common = sum(x.n_common for x in judged)
     n_furniture = furniture_h.height
-    grams = grams.with_columns(is_bad=is_common | pl.col("h").is_in(furniture_h["h"].implode()))
-    # every word covered by a furniture or common n-gram is furniture: n-grams overlapping it
-    # are dropped too, so a furniture line cannot leak through n-grams that straddle its edge
-    common_h = pl.concat(
-        [grams.filter(is_common).select("h"), too_many.select("h")]
-    ).unique()
     bad_ngrams = pl.concat(
         [
             common_h.select(pl.col("h").cast(pl.UInt64), kind=pl.lit("common")),
@@ -1220,8 +1307,9 @@ def find_shared_passages(
         ]
     ).sort("h")
     bad_starts = np.concatenate(
-        [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
+        [*(x.bad_starts for x in judged), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
+    del judged
     total_words = len(ids)
     # the words covered by a furniture or common n-gram (or a template, below)
     cover_lo = [bad_starts]
@@ -1250,7 +1338,7 @@ def find_shared_passages(
     del cover_lo, cover_hi
     g_arr = grams["g"].to_numpy()
     clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
-    grams = grams.filter(pl.Series(clean) & ~pl.col("is_bad"))
+    grams = grams.filter(pl.Series(clean))
     if config.one_per_cluster:
         # one representative per (n-gram, cluster): the earliest member holding it
         grams = grams.sort("h", "cluster", "rank").unique(subset=["h", "cluster"], keep="first")

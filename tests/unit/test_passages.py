@@ -168,3 +168,32 @@ def test_echo_windows_compared_in_chunks_give_the_same_flags(monkeypatch):
     chunked = find_shared_passages(docs, [None] * len(docs), **kwargs)
     assert whole.pairs.height >= 3  # verbatim quotes, not the echo of the edited paragraph
     assert chunked.pairs.equals(whole.pairs)
+
+
+def test_ngrams_judged_in_many_hash_ranges_give_the_same_pairs(monkeypatch):
+    # n-grams counted and judged one hash range at a time (here ranges of a few dozen rows:
+    # many ranges, each counted in several blocks) give the pairs and furniture of two ranges
+    import affidavit.tasks.passages as passages
+
+    rng = np.random.default_rng(3)
+    stock = "the company said in a statement on monday that it expects".split()
+    footer = "read more stories from our newsroom every day".split()
+    docs, hosts = [], []
+    for d in range(40):
+        own = [f"w{x}" for x in rng.integers(0, 300, 60)]
+        if d % 10 == 0:  # four stories share a sentence
+            own[10:10] = QUOTED
+        if d % 4 == 0:
+            own[30:30] = stock
+        docs.append(own + footer)
+        hosts.append(f"h{d % 3}")
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1)
+    whole = find_shared_passages(docs, hosts, **kwargs)
+    monkeypatch.setattr(passages, "_HASH_BLOCK", 40)
+    ranged = find_shared_passages(docs, hosts, **kwargs)
+    assert whole.pairs.height >= 3  # the shared sentence links its documents
+    assert whole.n_common_ngrams + whole.n_furniture_ngrams > 0  # stock phrase or footer
+    assert ranged.pairs.equals(whole.pairs)
+    assert ranged.bad_ngrams.equals(whole.bad_ngrams)
+    assert ranged.n_common_ngrams == whole.n_common_ngrams
+    assert ranged.n_furniture_ngrams == whole.n_furniture_ngrams
