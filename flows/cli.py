@@ -87,6 +87,25 @@ def _apply_allow(value: str | None) -> None:
         _fail(message, 2)
 
 
+def _check_dask(address: str | None) -> None:
+    """Refuse a ``--dask`` address (or ``$AFFIDAVIT_DASK_ADDRESS``) where no scheduler answers.
+
+    Asked before Prefect starts: one line and exit 1, at once for a refused port or an unknown
+    host (``affidavit.flows.dask_probe``). ``local`` starts a cluster of its own.
+    """
+    import os
+
+    address = address or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
+    if address is None or address == "local":
+        return
+    from affidavit.flows.dask_probe import SchedulerUnreachableError, check_scheduler
+
+    try:
+        check_scheduler(address)
+    except SchedulerUnreachableError as exc:
+        _fail(str(exc))
+
+
 _HOME_URL: list[str] = []
 """The object-store home of this command, once resolved (its errors are told naming it)."""
 
@@ -500,6 +519,7 @@ def backfill(
     _check_some_input_exists(paths)
     if not as_json:
         _starting("backfill")
+    _check_dask(dask)
     _env(home)
     _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
@@ -584,6 +604,7 @@ def run(
         _starting("run")
     _apply_allow(allow_private)
     _check_opml(feed or [])
+    _check_dask(dask)
     _env(home)
     from affidavit.flows.factcheck import factcheck
 
@@ -800,6 +821,7 @@ def verify(
     if not as_json:
         _starting("verify")
     _apply_allow(allow_private)
+    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import verify as verify_flow
 
@@ -830,6 +852,7 @@ def research(
     if not as_json:
         _starting("research")
     _apply_allow(allow_private)
+    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import research_question
 
@@ -992,6 +1015,7 @@ def audit(
         # --evidence too: each record carries its own evidence)
         _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
               f"with --sessions {answer_file} (each record carries its own evidence)", 2)
+    _check_dask(None)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
     from affidavit.flows.context import RunFailed

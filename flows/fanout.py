@@ -35,6 +35,7 @@ from typing import Any
 import polars as pl
 
 from affidavit.flows.context import RunRecord
+from affidavit.flows.dask_probe import check_scheduler
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
@@ -549,54 +550,6 @@ def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any]
         return [], str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
     except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
         return [], f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
-
-
-SCHEDULER_PROBE_S = 30.0
-"""Seconds a Dask scheduler has to answer a first connection (distributed's own default
-connect timeout is 30 s)."""
-
-
-def check_scheduler(address: str, *, timeout: float = SCHEDULER_PROBE_S) -> None:
-    """Make sure a Dask scheduler answers at ``address`` before any work is sent there.
-
-    A port that accepts and never answers (a dashboard, any other service) would otherwise
-    hang the connection past its timeout, and one that answers in another protocol (HTTP)
-    makes distributed read a length from the reply and fail with a ``MemoryError``. The first
-    connection runs in a daemon thread with a wall-clock bound.
-
-    Args:
-        address: The scheduler's address (``tcp://host:8786``).
-        timeout: Seconds to wait for it.
-
-    Raises:
-        RuntimeError: No Dask scheduler answered in time, or the reply was not Dask's.
-    """
-    import threading
-
-    from distributed import Client
-
-    box: dict[str, BaseException | bool] = {}
-
-    def connect() -> None:
-        try:
-            client = Client(address, timeout=timeout, set_as_default=False)
-            client.close()
-            box["ok"] = True
-        except BaseException as exc:  # noqa: BLE001 - MemoryError from a non-Dask reply
-            box["exc"] = exc
-
-    t = threading.Thread(target=connect, name="dask-scheduler-probe", daemon=True)
-    t.start()
-    t.join(timeout + 5.0)
-    if box.get("ok") is True:
-        return
-    exc = box.get("exc")
-    why = (f"{type(exc).__name__}: {str(exc)[:120]}" if isinstance(exc, BaseException)
-           else "no answer")
-    raise RuntimeError(
-        f"no Dask scheduler answers at {address} within {timeout:g} s ({why}); give the "
-        "scheduler's address (its port, usually 8786, not the dashboard's)"
-    )
 
 
 @contextmanager

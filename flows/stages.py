@@ -31,7 +31,7 @@ REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
                      "text_truncated", "control_chars_removed", "date_untrusted",
                      "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
                      "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
-                     "warc_version_unknown", "content_html_preferred"})
+                     "warc_version_unknown", "content_html_preferred", "wrong_type_field"})
 """Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 Progress = Callable[[str, int], None]

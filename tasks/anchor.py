@@ -1,4 +1,4 @@
-"""The anchor gate: locate a judge's quote in the stored source text by string matching only.
+r"""The anchor gate: locate a judge's quote in the stored source text by string matching only.
 
 A quote counts as evidence only when its words occur contiguously in the document. The gate has
 two tiers and nothing fuzzy:
@@ -12,7 +12,7 @@ two tiers and nothing fuzzy:
    and curly quotes and apostrophes, dash variants, whitespace and line breaks (any run becomes
    one space), non-breaking and zero-width spaces, soft hyphens and other invisible format
    characters, and a hyphen between two letters (so a word hyphenated across a line break,
-   ``Cinci-\\nnati``, matches ``Cincinnati``). When that fails, punctuation at the ends of the
+   ``Cinci-\nnati``, matches ``Cincinnati``). When that fails, punctuation at the ends of the
    quote (a trailing full stop, comma, quote mark, a leading ellipsis) is dropped and the core
    is searched again; words inside the quote never are.
 
@@ -96,10 +96,10 @@ _JAMO_ATTACHING = ((0x1160, 0x11FF), (0xD7B0, 0xD7FF))
 
 @lru_cache(maxsize=65536)
 def _normalize_cluster(cluster: str) -> str:
-    """Normalise one character cluster (a base character and its combining marks).
+    r"""Normalise one character cluster (a base character and its combining marks).
 
     NFKC, full casefold, NFKC again (Unicode's NFKC_Casefold recipe), then quotes to ``'``/``"``,
-    dashes to ``-``, line breaks to ``\\n``, other whitespace to a space, and format/control
+    dashes to ``-``, line breaks to ``\n``, other whitespace to a space, and format/control
     characters (soft hyphen, zero-width spaces and joiners, BOM, bidi marks) and variation
     selectors deleted.
     """
@@ -189,7 +189,7 @@ def _stage1(s: str) -> str:
 
 
 def normalize_quote(quote: str) -> str:
-    """Return the normalised form of a string, exactly as the document side is normalised.
+    r"""Return the normalised form of a string, exactly as the document side is normalised.
 
     Equal to ``normalize_for_anchor(quote).text`` but faster (no offset map), with leading and
     trailing whitespace removed.
@@ -200,9 +200,9 @@ def normalize_quote(quote: str) -> str:
     Returns:
         The normalised string.
 
-    >>> normalize_quote("  The “Fed” RAISED rates\\u00a0—\\nby 0.25&nbsp;% ")
+    >>> normalize_quote("  The “Fed” RAISED rates\u00a0—\nby 0.25&nbsp;% ")
     'the "fed" raised rates - by 0.25 %'
-    >>> normalize_quote("ﬁnd the Cincin-\\nnati oﬃce")
+    >>> normalize_quote("ﬁnd the Cincin-\nnati oﬃce")
     'find the cincinnati office'
     """
     s = _decode_entities(quote) if "&" in quote else quote
@@ -248,7 +248,7 @@ _EMPTY_I32 = np.zeros(0, dtype=np.int32)
 
 
 def normalize_for_anchor(text: str) -> NormalizedText:
-    """Normalise a document for anchoring and keep the map back to original offsets.
+    r"""Normalise a document for anchoring and keep the map back to original offsets.
 
     Work is vectorised over code points (numpy); only characters that expand, vanish into
     clusters with combining marks, or belong to HTML entities go through Python one by one.
@@ -260,7 +260,7 @@ def normalize_for_anchor(text: str) -> NormalizedText:
         The :class:`NormalizedText`; ``normalize_for_anchor(t).text`` equals
         ``normalize_quote(t)`` up to leading/trailing space.
 
-    >>> nt = normalize_for_anchor("Q3\\u00a0re\\u00advenue &amp; ﬁnance")
+    >>> nt = normalize_for_anchor("Q3\u00a0re\u00advenue &amp; ﬁnance")
     >>> nt.text
     'q3 revenue & finance'
     >>> i = nt.text.index("finance"); nt.to_original(i, i + len("finance"))
@@ -569,8 +569,9 @@ microseconds (measured with tests/benchmarks/bench_quotes.py on a 2-core machine
 
 
 def _occurrences(nt: NormalizedText, needle: str) -> Iterator[int]:
-    """Yield, in increasing order, the offsets where ``needle`` occurs in ``nt.text`` on
-    word boundaries.
+    """Yield, in increasing order, the offsets where ``needle`` occurs on word boundaries.
+
+    Offsets are into ``nt.text``.
 
     Short documents are scanned. Long ones (:data:`_INDEX_MIN_CHARS`) are searched from the
     occurrences of the needle's rarest *inner* word (a word with a non-word character on both

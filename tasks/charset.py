@@ -89,7 +89,7 @@ def _decode_counting(data: bytes, encoding: str) -> tuple[str, int]:
 
 def decode_document(data: bytes, *, content_type: str | None = None,
                     kind: str = "html") -> DecodedText:
-    """Decode a fetched or archived document (HTML page or XML feed) to text.
+    r"""Decode a fetched or archived document (HTML page or XML feed) to text.
 
     Args:
         data: The document bytes (already decompressed).
@@ -100,12 +100,12 @@ def decode_document(data: bytes, *, content_type: str | None = None,
     Returns:
         A :class:`DecodedText`; never raises on bad bytes.
 
-    >>> d = decode_document("<p>Caf\\u00e9 M\\u00f6we</p>".encode() + b" \\xe9")
-    >>> d.encoding, d.n_replaced, d.text.endswith("\\ufffd")
+    >>> d = decode_document("<p>Caf\u00e9 M\u00f6we</p>".encode() + b" \xe9")
+    >>> d.encoding, d.n_replaced, d.text.endswith("\ufffd")
     ('utf-8', 1, True)
     >>> latin1 = "text/html; charset=iso-8859-1"
-    >>> decode_document(b"<p>\\x93Quoted\\x94</p>", content_type=latin1).text
-    '<p>\\u201cQuoted\\u201d</p>'
+    >>> decode_document(b"<p>\x93Quoted\x94</p>", content_type=latin1).text
+    '<p>\u201cQuoted\u201d</p>'
     """
     encoding, source = None, "default"
     bom_len = 0

@@ -22,6 +22,7 @@ from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
     loads_untrusted_json,
+    strip_bidi_controls,
     strip_control_chars,
 )
 
@@ -69,7 +70,8 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
         skips[key] += dec.n_replaced or 1
         if messages is not None and len(messages) < _MAX_MESSAGES:
             messages.append(f"{path.name}: " + (
-                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD"
+                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD (first on "
+                f"line {dec.text.count(chr(10), 0, dec.text.find(chr(0xFFFD))) + 1})"
                 if dec.n_replaced else "not UTF-8: read as Windows-1252"))
     return io.StringIO(dec.text, newline="")
 
@@ -307,7 +309,8 @@ def read_claims_file(
         text = _as_str(value)
         if text is not None:
             text, n_ctl = strip_control_chars(text, multiline=False)
-            if n_ctl:
+            text, n_bidi = strip_bidi_controls(text)
+            if n_ctl or n_bidi:
                 skips["control_chars_removed"] += 1
             text = _WS.sub(" ", text).strip()
         if not text:

@@ -94,10 +94,10 @@ def note_page_repairs(page: ExtractedPage, where: str, add: Callable[[str, str],
 
 
 def clean_text(text: str) -> str:
-    """Remove NUL characters, trailing spaces of lines and runs of blank lines; strip the ends.
+    r"""Remove NUL characters, trailing spaces of lines and runs of blank lines; strip the ends.
 
-    >>> clean_text("a\\x00b  \\n\\n\\n\\nc ")
-    'ab\\n\\nc'
+    >>> clean_text("a\x00b  \n\n\n\nc ")
+    'ab\n\nc'
     """
     text = _NUL_RE.sub("", text)
     text = _TRAILING_WS_RE.sub("\n", text.replace("\r\n", "\n"))
@@ -229,7 +229,7 @@ _BLOCK_TAGS = (
 
 
 def html_to_text(fragment: str) -> str:
-    """Return the plain text of an HTML fragment (a feed entry's content or summary).
+    r"""Return the plain text of an HTML fragment (a feed entry's content or summary).
 
     Scripts, styles and comments are dropped; block elements become line breaks; entities are
     decoded. Text without markup is returned cleaned but otherwise unchanged. lxml's HTML parser
@@ -243,7 +243,7 @@ def html_to_text(fragment: str) -> str:
         fragment.
 
     >>> html_to_text("<p>One &amp; two</p><p>three<br/>four</p><script>x()</script>")
-    'One & two\\nthree\\nfour'
+    'One & two\nthree\nfour'
     """
     if not fragment or not fragment.strip():
         return ""

@@ -114,7 +114,7 @@ def gate_round_budget(round_no: int, mode_config: object) -> tuple[bool, str]:
     Raises:
         ValueError: When ``round_no`` < 1 or the mode is unknown.
 
-    >>> from tasks.queries import MODES
+    >>> from affidavit.tasks.queries import MODES
     >>> gate_round_budget(2, MODES[Mode.QUICK])
     (False, 'round_budget_spent: round 2 > 1 rounds')
     """

@@ -393,12 +393,12 @@ def _split_http(block: bytes) -> tuple[int, dict[str, str], bytes] | None:
 
 
 def dechunk(body: bytes) -> bytes:
-    """Decode an HTTP/1.1 chunked body.
+    r"""Decode an HTTP/1.1 chunked body.
 
     Raises:
         ValueError: When the body is not valid chunked encoding.
 
-    >>> dechunk(b"5\\r\\nhello\\r\\n0\\r\\n\\r\\n")
+    >>> dechunk(b"5\r\nhello\r\n0\r\n\r\n")
     b'hello'
     """
     out = bytearray()

@@ -302,13 +302,13 @@ def parse_datetime(value: Any) -> datetime | None:
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
-    """Decode bytes as UTF-8 (BOM stripped), replacing invalid sequences.
+    r"""Decode bytes as UTF-8 (BOM stripped), replacing invalid sequences.
 
     Returns:
         ``(text, had_replacement)``; the caller counts ``had_replacement`` as ``"non_utf8_text"``.
 
-    >>> decode_bytes(b"caf\\xe9")
-    ('caf\\ufffd', True)
+    >>> decode_bytes(b"caf\xe9")
+    ('caf\ufffd', True)
     """
     try:
         return data.decode("utf-8-sig"), False

@@ -283,6 +283,21 @@ def _json_author(obj: dict[str, Any]) -> str | None:
     return None
 
 
+_JSON_TEXT_FIELDS = ("title", "content_text", "content_html", "summary", "url", "external_url",
+                     "date_published", "date_modified", "date_updated", "language")
+"""Item fields JSON Feed 1.1 defines as strings (jsonfeed.org/version/1.1): another type is
+ignored and counted (``wrong_type_field``)."""
+
+
+def _json_type(v: Any) -> str:
+    """Name a JSON value's type as JSON does ("a number", "a list", ...)."""
+    if isinstance(v, bool):
+        return "a boolean"
+    if isinstance(v, int | float):
+        return "a number"
+    return "a list" if isinstance(v, list) else "an object"
+
+
 def _str_or_none(v: Any) -> str | None:
     return v if isinstance(v, str) and v.strip() else None
 
@@ -313,6 +328,12 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
             batch.add_skip("lone_surrogate", f"{source}: item {i + 1}: a string holds a lone "
                            "UTF-16 surrogate: skipped")
             continue
+        wrong = [k for k in _JSON_TEXT_FIELDS
+                 if item.get(k) is not None and not isinstance(item[k], str)]
+        if wrong:
+            batch.add_skip("wrong_type_field", f"{source}: item {i + 1}: "
+                           + ", ".join(f"{k} is {_json_type(item[k])}" for k in wrong)
+                           + ", not text: ignored")
         # the fuller body wins: a short content_text often sits beside the whole content_html
         # (feedparser issue 558)
         plain = _str_or_none(item.get("content_text")) or ""

@@ -61,6 +61,9 @@ def _existing_file(path: str | Path, what: str) -> Path:
     if p.is_dir():
         raise ValueError(f"{p}: is a directory, not {what}")
     if not p.is_file():
+        if p.exists():  # a pipe (``<(…)``, ``/dev/stdin``), a socket, a device
+            raise ValueError(f"{p}: not a regular file (a pipe or a device): {what} is read "
+                             "more than once; save it to a file first")
         raise FileNotFoundError(p)
     return p
 
@@ -101,7 +104,7 @@ def check_claims_file(path: str | Path) -> None:
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: For a directory, an unsupported extension, broken gzip data, binary
+        ValueError: For a directory or a pipe, an unsupported extension, broken gzip data, binary
             data or an empty file (nothing but whitespace).
     """
     p = _existing_file(path, "a claims file")

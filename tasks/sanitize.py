@@ -190,6 +190,22 @@ def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]
     return text, n + removed
 
 
+def strip_bidi_controls(value: str) -> tuple[str, int]:
+    r"""Remove bidirectional overrides, embeddings, isolates and marks (Trojan Source).
+
+    For text affidavit keeps as its own record (a claim's text), where an invisible control
+    would make the stored row read differently from what it says. Document texts keep theirs
+    (quotes are located in them as given).
+
+    Returns:
+        The text without them, and how many were removed.
+
+    >>> strip_bidi_controls("rose \u202e5 percent\u202c")
+    ('rose 5 percent', 2)
+    """
+    return _BIDI_RE.subn("", value)
+
+
 def page_text(value: str) -> str:
     r"""Return untrusted text fit for an HTML page: no escapes, controls or bidi overrides.
 

@@ -1,4 +1,4 @@
-"""Full-text BM25 index over the warehouse's own documents (the ``archive`` search provider).
+r"""Full-text BM25 index over the warehouse's own documents (the ``archive`` search provider).
 
 Design (chosen for exact scores over elegance):
 
@@ -15,7 +15,7 @@ Design (chosen for exact scores over elegance):
 * **Retrieval** is one scipy sparse product per chunk of queries against the bm25s score
   matrix, equal in score to ``bm25s.BM25.retrieve`` (tested): 500 queries over 100,000
   documents take 0.36 s (about 1,400 queries/s) against 8–14 s with bm25s's numpy backend.
-* **Tokens.** Lowercase, the scikit-learn/bm25s token pattern ``\\b\\w\\w+\\b``, bm25s's English
+* **Tokens.** Lowercase, the scikit-learn/bm25s token pattern ``\b\w\w+\b``, bm25s's English
   stop-word list, and Harman's S-stemmer (plural folding: *ies→y*, *es→e*, *s→*; Harman 1991,
   "How effective is suffixing?", JASIS 42(1)) — no stemmer package is needed.
 * **Cap.** A document is indexed on its title plus the first :data:`MAX_INDEXED_CHARS` characters

@@ -227,7 +227,8 @@ def test_source_profiles_a_local_page(prefect_harness, tmp_path):
         "<body><p>The Lumen Bridge opened to traffic on 14 May 2024.</p></body></html>",
         encoding="utf-8")
     prof = check_source(str(page), home=str(tmp_path / "home"))
-    assert prof.published_at is not None and prof.published_at.year == 2024
+    assert prof.published_at is not None
+    assert prof.published_at.year == 2024
     assert prof.date_reliability in ("reliable", "unknown")
 
 
@@ -282,7 +283,8 @@ def test_views_lock_held_by_a_reader_does_not_fail_the_run(demo_run):
          "print('locked', flush=True); time.sleep(60)"],
         stdout=subprocess.PIPE, text=True)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "locked"
         sync_views(wh, run)
     finally:
         holder.kill()

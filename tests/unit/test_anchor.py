@@ -53,7 +53,8 @@ def test_seed_example_changed_figure_rejected_despite_overlap():
     assert a.kind is AnchorKind.FAILED
     assert not a.is_admitted
     assert a.reason == "not_found"
-    assert a.span_start is None and a.span_end is None
+    assert a.span_start is None
+    assert a.span_end is None
     assert a.best_overlap == pytest.approx(0.75)  # 6 shared words of 8 distinct: Jaccard 0.75
 
 
@@ -330,7 +331,8 @@ def test_normalized_text_map_shape_and_order():
     text = "A&amp;B ﬁne\u00ad \u200bcafe\u0301 “x” – done.\nNext-\nline"
     nt = normalize_for_anchor(text)
     assert isinstance(nt, NormalizedText)
-    assert nt.orig_start.dtype == np.int32 and nt.orig_end.dtype == np.int32
+    assert nt.orig_start.dtype == np.int32
+    assert nt.orig_end.dtype == np.int32
     assert nt.orig_start.shape == nt.orig_end.shape == (len(nt.text),)
     assert (np.diff(nt.orig_start) >= 0).all()
     assert (nt.orig_end > nt.orig_start).all()
@@ -341,7 +343,8 @@ def test_normalized_text_map_shape_and_order():
 
 def test_empty_text_normalises_to_empty():
     nt = normalize_for_anchor("")
-    assert nt.text == "" and len(nt.orig_start) == 0
+    assert nt.text == ""
+    assert len(nt.orig_start) == 0
 
 
 _WEIRD_CHARS = (
@@ -371,7 +374,8 @@ def test_entities_and_specials_map_within_text(parts):
     s = "".join(parts)
     nt = normalize_for_anchor(s)
     assert nt.text.strip() == normalize_quote(s)
-    assert all(0 <= a < b <= len(s) for a, b in zip(nt.orig_start.tolist(), nt.orig_end.tolist()))
+    spans = zip(nt.orig_start.tolist(), nt.orig_end.tolist(), strict=True)
+    assert all(0 <= a < b <= len(s) for a, b in spans)
 
 
 # ------------------------------------------------------------------------------------------
@@ -471,7 +475,8 @@ def test_property_retyped_quote_admitted_with_right_span(doc, retyping, large):
     # The span ends at the quote's end; a dropped or added end mark may move it by one character.
     assert abs(a.span_end - e) <= 1, (text[a.span_start : a.span_end], text[s:e])
     if retyping == "exact":
-        assert a.kind is AnchorKind.EXACT and a.span_end == e
+        assert a.kind is AnchorKind.EXACT
+        assert a.span_end == e
 
 
 def _soft_hyphen(k, w):
@@ -607,7 +612,8 @@ def test_cache_normalises_each_document_once(monkeypatch):
     anchors = anchor_quotes([(q, big) for q in quotes], cache=cache)
     assert all(a.kind is AnchorKind.NORMALIZED for a in anchors)
     assert calls == [len(big)]
-    assert cache.misses == 1 and cache.hits == len(quotes) - 1
+    assert cache.misses == 1
+    assert cache.hits == len(quotes) - 1
     n = 400 * 3
     a = anchors[3]
     expected = f"Sentence number {n} reports that “figure {n * 7}” was"
@@ -648,8 +654,10 @@ def test_highlight_span():
     a = anchor_quote("its Q3 revenue reached 42 million dollars", SEED_DOC)
     before, quote, after = highlight_span(SEED_DOC, a.span_start, a.span_end, context_chars=20)
     assert quote == "its Q3 revenue reached 42 million dollars"
-    assert before.startswith("…") and before.endswith("company said ")
-    assert after.startswith(", up from") and after.endswith("…")
+    assert before.startswith("…")
+    assert before.endswith("company said ")
+    assert after.startswith(", up from")
+    assert after.endswith("…")
     assert highlight_span("abc", 0, 3) == ("", "abc", "")
     with pytest.raises(ValueError, match="span"):
         highlight_span("abc", 2, 5)

@@ -40,3 +40,25 @@ def test_unreachable_prefect_api_is_one_line(tmp_path: Path) -> None:
     assert "Failed to reach API at http://127.0.0.1:9/api" in proc.stderr
     assert "Traceback" not in proc.stderr
     assert len([line for line in proc.stderr.splitlines() if line.strip()]) <= 3
+
+
+def test_unreachable_dask_scheduler_is_one_line_before_prefect(tmp_path: Path) -> None:
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened on 14 May 2024."}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, ["run", "--claims", str(claims), "--dask",
+                                   "tcp://127.0.0.1:9", "--home", str(home)])  # 9: refused
+    assert res.exit_code == 1
+    assert "no Dask scheduler answers at tcp://127.0.0.1:9 (connection refused)" in res.output
+    assert "RuntimeError" not in res.output
+    assert "Traceback" not in res.output
+    assert not (home / "prefect").exists()  # refused before Prefect was set up
+
+
+def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
+    fifo = tmp_path / "claims.jsonl"
+    os.mkfifo(fifo)
+    res = CliRunner().invoke(app, ["run", "--claims", str(fifo), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    assert "not a regular file (a pipe or a device)" in res.output
+    assert "no such file" not in res.output

@@ -10,7 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from affidavit.flows.fanout import check_scheduler
+from affidavit.flows.dask_probe import SchedulerUnreachableError, check_scheduler
 
 
 @pytest.fixture
@@ -62,13 +62,13 @@ def http_port() -> Iterator[int]:
 
 def test_a_port_that_never_answers_is_refused_in_bounded_time(silent_port: int) -> None:
     t0 = time.monotonic()
-    with pytest.raises(RuntimeError, match="no Dask scheduler answers"):
+    with pytest.raises(SchedulerUnreachableError, match="no Dask scheduler answers"):
         check_scheduler(f"tcp://127.0.0.1:{silent_port}", timeout=2.0)
     assert time.monotonic() - t0 < 30
 
 
 def test_a_service_of_another_protocol_is_refused(http_port: int) -> None:
-    with pytest.raises(RuntimeError, match="no Dask scheduler answers"):
+    with pytest.raises(SchedulerUnreachableError, match="no Dask scheduler answers"):
         check_scheduler(f"tcp://127.0.0.1:{http_port}", timeout=5.0)
 
 
@@ -77,3 +77,19 @@ def test_a_real_scheduler_passes() -> None:
 
     with LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
         check_scheduler(cluster.scheduler_address, timeout=20.0)
+
+
+def test_a_refused_port_is_told_at_once_without_asking_distributed() -> None:
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    port = srv.getsockname()[1]
+    srv.close()  # nothing listens there now
+    t0 = time.monotonic()
+    with pytest.raises(SchedulerUnreachableError, match="connection refused"):
+        check_scheduler(f"tcp://127.0.0.1:{port}", timeout=20.0)
+    assert time.monotonic() - t0 < 10  # not distributed's connect timeout
+
+
+def test_a_bad_port_is_refused() -> None:
+    with pytest.raises(SchedulerUnreachableError, match="not a host:port address"):
+        check_scheduler("tcp://127.0.0.1:99999", timeout=5.0)

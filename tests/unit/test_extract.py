@@ -48,14 +48,16 @@ def test_extract_html_text_and_metadata() -> None:
     assert page.title == "Harbour volumes rise"
     assert page.author == "Sam Writer"
     assert page.published_at_raw == "2019-05-06"
-    assert page.published_at is not None and page.published_at.isoformat().startswith("2019-05-06")
+    assert page.published_at is not None
+    assert page.published_at.isoformat().startswith("2019-05-06")
     assert page.published_at.utcoffset().total_seconds() == 0
     assert page.lang == "en-gb"
 
 
 def test_extract_html_accepts_str() -> None:
     page = extract_html(_page(PARAS).decode())
-    assert page is not None and "customs process" in page.text
+    assert page is not None
+    assert "customs process" in page.text
 
 
 def test_extract_html_caps_bytes_before_extraction() -> None:
@@ -66,7 +68,8 @@ def test_extract_html_caps_bytes_before_extraction() -> None:
         extract_html(html, max_bytes=cut).text  # type: ignore[union-attr]
     )
     full = extract_html(html, max_bytes=len(html))
-    assert full is not None and "quarterly outlook" in full.text
+    assert full is not None
+    assert "quarterly outlook" in full.text
     assert DEFAULT_MAX_PAGE_BYTES == 2 * 1024 * 1024
 
 

@@ -130,8 +130,10 @@ def test_fetch_blocks_private_target_without_request() -> None:
         return httpx.Response(200, text="secret")
 
     res = make_fetcher(handler).fetch("http://evil.test/admin")
-    assert res.error is not None and res.error.startswith("blocked")
-    assert res.status is None and res.content == b""
+    assert res.error is not None
+    assert res.error.startswith("blocked")
+    assert res.status is None
+    assert res.content == b""
     assert seen == []
 
 
@@ -145,7 +147,8 @@ def test_redirect_to_private_address_is_blocked() -> None:
         return httpx.Response(200, text="secret")
 
     res = make_fetcher(handler).fetch("http://good.test/start")
-    assert res.error is not None and "blocked" in res.error
+    assert res.error is not None
+    assert "blocked" in res.error
     assert res.final_url == "http://2130706433/admin"
     assert seen == ["good.test"]
 
@@ -160,7 +163,8 @@ def test_redirects_followed_hop_by_hop() -> None:
 
     # other.test has a reserved address: the second hop is refused.
     res = make_fetcher(handler).fetch("http://good.test/a")
-    assert res.error is not None and "198.51.100.7" in res.error
+    assert res.error is not None
+    assert "198.51.100.7" in res.error
     HOSTS["third.test"] = [PUBLIC]
     try:
 
@@ -172,8 +176,11 @@ def test_redirects_followed_hop_by_hop() -> None:
             return httpx.Response(200, text="done")
 
         ok = make_fetcher(handler2).fetch("http://good.test/a")
-        assert ok.error is None and ok.status == 200 and ok.content == b"done"
-        assert ok.final_url == "https://third.test/c" and ok.url == "http://good.test/a"
+        assert ok.error is None
+        assert ok.status == 200
+        assert ok.content == b"done"
+        assert ok.final_url == "https://third.test/c"
+        assert ok.url == "http://good.test/a"
     finally:
         del HOSTS["third.test"]
 
@@ -183,7 +190,8 @@ def test_redirect_loop_stops() -> None:
         return httpx.Response(302, headers={"Location": "/again"})
 
     res = make_fetcher(handler, max_redirects=3).fetch("http://good.test/")
-    assert res.error is not None and "too many redirects" in res.error
+    assert res.error is not None
+    assert "too many redirects" in res.error
 
 
 # ------------------------------------------------------------------------------ retries
@@ -202,7 +210,8 @@ def test_retry_after_is_honoured_on_429_and_503() -> None:
 
     sleeps: list[float] = []
     res = make_fetcher(handler, sleeps=sleeps).fetch("http://good.test/x")
-    assert res.status == 200 and res.content == b"ok"
+    assert res.status == 200
+    assert res.content == b"ok"
     assert sleeps == [3.0, 1.0]
 
 
@@ -215,7 +224,9 @@ def test_exponential_backoff_without_retry_after_then_give_up() -> None:
         "http://good.test/x"
     )
     assert sleeps == [0.5, 1.0, 2.0]
-    assert res.status == 503 and res.error is None and not res.ok
+    assert res.status == 503
+    assert res.error is None
+    assert not res.ok
 
 
 def test_retry_after_longer_than_max_backoff_is_not_waited() -> None:
@@ -224,7 +235,8 @@ def test_retry_after_longer_than_max_backoff_is_not_waited() -> None:
 
     sleeps: list[float] = []
     res = make_fetcher(handler, sleeps=sleeps, max_backoff_s=30).fetch("http://good.test/x")
-    assert sleeps == [] and res.status == 429
+    assert sleeps == []
+    assert res.status == 429
 
 
 def test_transport_errors_are_retried_then_reported() -> None:
@@ -236,8 +248,10 @@ def test_transport_errors_are_retried_then_reported() -> None:
 
     sleeps: list[float] = []
     res = make_fetcher(handler, sleeps=sleeps, max_retries=2).fetch("http://good.test/x")
-    assert calls["n"] == 3 and len(sleeps) == 2
-    assert res.error is not None and res.error.startswith("timeout")
+    assert calls["n"] == 3
+    assert len(sleeps) == 2
+    assert res.error is not None
+    assert res.error.startswith("timeout")
 
 
 def test_parse_retry_after_http_date() -> None:
@@ -254,9 +268,12 @@ def test_byte_cap_on_plain_body() -> None:
         return httpx.Response(200, stream=httpx.ByteStream(b"x" * 5000))
 
     res = make_fetcher(handler, max_bytes=1000).fetch("http://good.test/big")
-    assert res.error is not None and res.error.startswith("too large") and res.content == b""
+    assert res.error is not None
+    assert res.error.startswith("too large")
+    assert res.content == b""
     ok = make_fetcher(handler, max_bytes=5000).fetch("http://good.test/big")
-    assert ok.error is None and len(ok.content) == 5000
+    assert ok.error is None
+    assert len(ok.content) == 5000
 
 
 def test_declared_content_length_over_cap_is_refused() -> None:
@@ -266,7 +283,8 @@ def test_declared_content_length_over_cap_is_refused() -> None:
         )
 
     res = make_fetcher(handler, max_bytes=1000).fetch("http://good.test/big")
-    assert res.error is not None and "Content-Length" in res.error
+    assert res.error is not None
+    assert "Content-Length" in res.error
 
 
 def test_gzip_bomb_is_stopped_by_decoded_cap() -> None:
@@ -279,7 +297,8 @@ def test_gzip_bomb_is_stopped_by_decoded_cap() -> None:
         )
 
     res = make_fetcher(handler, max_bytes=100_000).fetch("http://good.test/bomb")
-    assert res.error is not None and "too large" in res.error
+    assert res.error is not None
+    assert "too large" in res.error
 
 
 def test_gzip_and_br_bodies_are_decoded() -> None:
@@ -331,7 +350,8 @@ def test_robots_txt_is_obeyed_and_cached_per_host() -> None:
     blocked = f.fetch("http://good.test/private/x")
     assert blocked.error == "robots.txt disallows"
     assert f.fetch("http://good.test/other").ok
-    assert calls["/robots.txt"] == 1 and calls["/private/x"] == 0
+    assert calls["/robots.txt"] == 1
+    assert calls["/private/x"] == 0
 
 
 @pytest.mark.parametrize(("status", "allowed"), [(404, True), (403, True), (500, False)])
@@ -373,7 +393,8 @@ def test_fetch_many_keeps_order_and_per_host_limit() -> None:
         del HOSTS["b.test"]
     assert [r.url for r in results] == urls
     assert [r.content.decode() for r in results] == [f"/{u.rsplit('/', 1)[1]}" for u in urls]
-    assert peak["good.test"] <= 2 and peak["b.test"] <= 2
+    assert peak["good.test"] <= 2
+    assert peak["b.test"] <= 2
     assert peak["good.test"] + peak["b.test"] >= 3  # hosts did run concurrently
 
 
@@ -432,10 +453,12 @@ def local_server() -> Iterator[str]:
 def test_real_local_server_with_allow_private(local_server: str) -> None:
     with Fetcher(FetchConfig(allow_private=True, timeout_s=5.0)) as f:
         page = f.fetch(local_server + "/redirect")
-        assert page.ok and b"hello from the local server" in page.content
+        assert page.ok
+        assert b"hello from the local server" in page.content
         assert page.final_url == local_server + "/page"
         assert f.fetch(local_server + "/gz").content == b"<html><body>compressed page</body></html>"
         assert f.fetch(local_server + "/nope").error == "robots.txt disallows"
     with Fetcher(FetchConfig(timeout_s=5.0)) as strict:
         res = strict.fetch(local_server + "/page")
-        assert res.error is not None and res.error.startswith("blocked")
+        assert res.error is not None
+        assert res.error.startswith("blocked")

@@ -330,3 +330,27 @@ def test_claims_file_hostile_lines_are_counted(tmp_path):
     assert skips["bad_json"] == 2
     assert skips["lone_surrogate"] == 1
     assert skips["wrong_type"] == 1
+
+
+def test_claims_file_stray_byte_is_replaced_and_its_line_named(tmp_path):
+    from affidavit.tasks.claims import read_claims_file
+
+    path = tmp_path / "claims.jsonl"
+    path.write_bytes(json.dumps({"claim": "Z\u00fcrich opened 3 bridges in 2024."},
+                                ensure_ascii=False).encode() + b"\n"
+                     + b'{"claim": "Caf\xe9 prices rose 5 percent in 2023."}\n')
+    rows, skips, messages = read_claims_file(path)
+    assert [r["text"] for r in rows] == ["Z\u00fcrich opened 3 bridges in 2024.",
+                                         "Caf\ufffd prices rose 5 percent in 2023."]
+    assert skips["replacement_chars"] == 1
+    assert any("replaced by U+FFFD (first on line 2)" in m for m in messages)
+
+
+def test_claims_file_bidi_overrides_leave_the_stored_claim(tmp_path):
+    from affidavit.tasks.claims import read_claims_file
+
+    path = tmp_path / "claims.csv"
+    path.write_text("claim\nThe tariff rose \u202e5 percent\u202c in 2023.\n", encoding="utf-8")
+    rows, skips, _ = read_claims_file(path)
+    assert [r["text"] for r in rows] == ["The tariff rose 5 percent in 2023."]
+    assert skips["control_chars_removed"] == 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gzip
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -70,13 +70,17 @@ def test_truncated_fixture_counts_and_recovers() -> None:
     # Chunked + gzip-encoded body decoded, then extracted by trafilatura.
     assert "cargo volumes rose by 12 percent" in harbour["text"]
     assert "Copyright" not in harbour["text"]
-    assert harbour["title"] == "Harbour volumes rise" and harbour["author"] == "Sam Writer"
-    assert harbour["fetched_at"] == datetime(2020, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
-    assert harbour["published_at"] == datetime(2019, 5, 6, tzinfo=timezone.utc)
-    assert harbour["http_status"] == 200 and harbour["lang"] == "en"
-    assert harbour["source_kind"] == "archive" and harbour["is_snippet_only"] is False
+    assert harbour["title"] == "Harbour volumes rise"
+    assert harbour["author"] == "Sam Writer"
+    assert harbour["fetched_at"] == datetime(2020, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert harbour["published_at"] == datetime(2019, 5, 6, tzinfo=UTC)
+    assert harbour["http_status"] == 200
+    assert harbour["lang"] == "en"
+    assert harbour["source_kind"] == "archive"
+    assert harbour["is_snippet_only"] is False
     assert notes["text"] == "Plain notes: the bridge opened in 1932.\nSecond line."
-    assert notes["title"] is None and notes["published_at"] is None
+    assert notes["title"] is None
+    assert notes["published_at"] is None
 
 
 @pytest.mark.parametrize("how", ["single_stream", "per_record_members"])
@@ -92,7 +96,8 @@ def test_gzipped_warc_both_layouts(tmp_path: Path, how: str) -> None:
         path.write_bytes(b"".join(gzip.compress(b"WARC/1.0\r\n" + p) for p in parts))
     batch = _all(path)
     assert batch.documents.num_rows == 2
-    assert batch.skips["bad_content_length"] == 1 and "truncated_record" not in batch.skips
+    assert batch.skips["bad_content_length"] == 1
+    assert "truncated_record" not in batch.skips
 
 
 def test_truncated_gzip_stream_keeps_earlier_records(tmp_path: Path) -> None:
@@ -165,8 +170,10 @@ def test_non_text_and_non_web_records(tmp_path: Path) -> None:
     batch = _all(path)
     rows = batch.documents.to_pylist()
     assert [r["text"] for r in rows] == ["resource text", "conv \ufffdok"]
-    assert rows[1]["lang"] == "fra" and rows[0]["http_status"] is None
-    assert batch.skips["non_text_payload"] == 1 and batch.skips["non_web_resource"] == 1
+    assert rows[1]["lang"] == "fra"
+    assert rows[0]["http_status"] is None
+    assert batch.skips["non_text_payload"] == 1
+    assert batch.skips["non_web_resource"] == 1
     assert batch.skips["non_utf8_text"] == 1
 
 
@@ -174,7 +181,7 @@ def test_batches_and_arguments() -> None:
     batches = list(read_warc(FIXTURES / "truncated.warc", batch_rows=1))
     assert [b.documents.num_rows for b in batches] == [1, 1, 0]
     assert sum(sum(b.skips.values()) for b in batches) == 6
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="must be positive"):
         list(read_warc(FIXTURES / "truncated.warc", batch_rows=0))
     with pytest.raises(FileNotFoundError):
         list(read_warc(FIXTURES / "absent.warc"))
@@ -183,9 +190,9 @@ def test_batches_and_arguments() -> None:
 def test_dechunk() -> None:
     assert dechunk(b"4\r\nWiki\r\n5;ext=1\r\npedia\r\n0\r\n\r\n") == b"Wikipedia"
     assert dechunk(b"3\nabc\n0\n\n") == b"abc"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="no chunk size line"):
         dechunk(b"<html>not chunked</html>")
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="past the end of the body"):
         dechunk(b"ff\r\nshort")
 
 
@@ -198,7 +205,8 @@ def test_warcio_broken_files() -> None:
     trunc = _all(WARCIO / "example-trunc.warc")
     # The response's Content-Length is 2 bytes short: skipped and counted; the request after
     # it is still read (and counted as a request record).
-    assert trunc.skips["bad_content_length"] == 1 and trunc.skips["request_record"] == 1
+    assert trunc.skips["bad_content_length"] == 1
+    assert trunc.skips["request_record"] == 1
     assert trunc.documents.num_rows == 0
     # Gzip members that do not align with records (warcio and fastwarc stop here).
     # Its records are read, but the response's block no longer matches its WARC-Block-Digest
@@ -210,7 +218,8 @@ def test_warcio_broken_files() -> None:
     assert wrong.skips["request_record"] == 1
     # One gzip stream for the whole file (warcio refuses it).
     single = _all(WARCIO / "example-bad-non-chunked.warc.gz")
-    assert single.documents.num_rows == 1 and single.skips["revisit_record"] == 1
+    assert single.documents.num_rows == 1
+    assert single.skips["revisit_record"] == 1
     chunked = _all(WARCIO / "example-iana.org-chunked.warc")
     assert chunked.documents.num_rows == 1
     assert "Management of the DNS Root Zone" in chunked.documents.column("text")[0].as_py()
@@ -228,12 +237,14 @@ def test_commoncrawl_warc_and_wet() -> None:
         batch = _all(WHIRLWIND / name)
         (row,) = batch.documents.to_pylist()
         assert row["url"] == "https://an.wikipedia.org/wiki/Escopete"
-        assert row["fetched_at"] == datetime(2024, 5, 18, 1, 58, 10, tzinfo=timezone.utc)
-        assert row["http_status"] == 200 and "Escopete" in row["text"]
+        assert row["fetched_at"] == datetime(2024, 5, 18, 1, 58, 10, tzinfo=UTC)
+        assert row["http_status"] == 200
+        assert "Escopete" in row["text"]
         assert batch.skips == {"warcinfo_record": 1, "request_record": 1, "metadata_record": 1}
     for name in ["whirlwind.warc.wet", "whirlwind.warc.wet.gz"]:
         (row,) = _all(WHIRLWIND / name).documents.to_pylist()
-        assert row["lang"] == "spa" and row["text"].startswith("Escopete - Biquipedia")
+        assert row["lang"] == "spa"
+        assert row["text"].startswith("Escopete - Biquipedia")
         assert row["source_kind"] == "archive"
 
 
@@ -242,7 +253,8 @@ def test_pywb_sample_revisits_counted() -> None:
     path = ARCHIVES / "pywb-sample-archive" / "sample_archive" / "warcs" / "dupes.warc.gz"
     _need(path)
     batch = _all(path)
-    assert batch.skips["revisit_record"] == 9 and batch.documents.num_rows == 1
+    assert batch.skips["revisit_record"] == 9
+    assert batch.documents.num_rows == 1
 
 
 @settings(max_examples=60, deadline=None)

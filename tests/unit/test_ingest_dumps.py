@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import time
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 from pathlib import Path
 
 import pyarrow as pa
@@ -30,7 +30,7 @@ CORPORA = SHARED / "corpora"
 
 
 def _utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def _all(path: Path | str, **kw: object) -> IngestBatch:
@@ -52,10 +52,12 @@ def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
     assert any("line 3" in m and "not JSON" in m for m in batch.messages)
     assert any("line 6" in m for m in batch.messages)
     a1 = rows["a1"]
-    assert a1["canonical_url"] == "https://example.com/a" and a1["host"] == "example.com"
+    assert a1["canonical_url"] == "https://example.com/a"
+    assert a1["host"] == "example.com"
     assert a1["published_at"] == _utc(1987, 2, 26, 15, 1, 1)
     assert a1["published_at_raw"] == "1987-02-26T15:01:01Z"
-    assert a1["author"] == "Ann" and a1["source_kind"] == "archive"
+    assert a1["author"] == "Ann"
+    assert a1["source_kind"] == "archive"
     assert a1["doc_id"] == make_doc_id(a1["canonical_url"], content_sha256("Alpha text."))
     # No URL: the locator is the source id.
     assert rows["a2"]["doc_id"] == make_doc_id("a2", content_sha256("Beta text."))
@@ -116,10 +118,13 @@ def test_csv_with_column_mapping() -> None:
     assert rows["c1"]["text"] == "First body, with a comma\nand a second line."
     assert rows["c1"]["canonical_url"] == "https://example.com/c1"
     assert rows["c1"]["published_at"] == _utc(2021, 3, 4)
-    assert rows["c2"]["url"] is None and rows["c2"]["host"] is None
-    assert rows["c2"]["author"] is None and rows["c2"]["published_at"] is None
+    assert rows["c2"]["url"] is None
+    assert rows["c2"]["host"] is None
+    assert rows["c2"]["author"] is None
+    assert rows["c2"]["published_at"] is None
     assert rows["c4"]["text"] == 'Fourth "quoted" body.'
-    assert rows["c4"]["published_at"] is None and rows["c4"]["published_at_raw"] == "2021-13-45"
+    assert rows["c4"]["published_at"] is None
+    assert rows["c4"]["published_at_raw"] == "2021-13-45"
 
 
 def test_wayback_first_seen_is_read_and_can_be_mapped(tmp_path: Path) -> None:
@@ -150,7 +155,8 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     path.write_bytes(b"id\ttext\nx1\tgood\nx2\textra\tfield\nx3\tbad \xff byte\n")
     batch = _all(path)
     assert batch.documents.column("source_id").to_pylist() == ["x1", "x3"]
-    assert batch.skips["bad_csv_row"] == 1 and "line 3" in batch.messages[0]
+    assert batch.skips["bad_csv_row"] == 1
+    assert "line 3" in batch.messages[0]
     assert batch.skips["non_utf8_text"] == 1
     assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
 
@@ -158,7 +164,8 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
 def test_parquet() -> None:
     batch = _all(FIXTURES / "docs.parquet")
     rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
-    assert set(rows) == {"p1", "p2"} and batch.skips["empty_text"] == 1
+    assert set(rows) == {"p1", "p2"}
+    assert batch.skips["empty_text"] == 1
     assert rows["p1"]["canonical_url"] == "https://example.com/p1"
     assert rows["p1"]["published_at"] == _utc(2022, 1, 2, 3, 4, 5)
     assert rows["p2"]["published_at"] is None
@@ -190,7 +197,8 @@ def test_empty_file_yields_one_empty_batch(tmp_path: Path) -> None:
     path = tmp_path / "empty.jsonl"
     path.write_text("")
     batches = list(read_dump(path))
-    assert len(batches) == 1 and batches[0].documents.num_rows == 0
+    assert len(batches) == 1
+    assert batches[0].documents.num_rows == 0
 
 
 # ------------------------------------------------------------------------------ real corpora
@@ -224,7 +232,8 @@ def test_real_corpora_load(name: str, n_rows: int) -> None:
     texts_empty = sum(b.documents.column("text").null_count for b in batches)
     assert texts_empty == 0
     if name == "reuters21578.jsonl":
-        assert n_docs == 19042 and len(batches) == 4
+        assert n_docs == 19042
+        assert len(batches) == 4
         first = batches[0].documents.slice(0, 1).to_pylist()[0]
         assert first["source_id"] == "reuters-1"
         assert first["published_at"] == _utc(1987, 2, 26, 15, 1, 1)
@@ -248,17 +257,22 @@ def test_rows_to_documents_rules() -> None:
     assert len(out) == 2
     assert batch.skips == {"nul_removed": 1, "duplicate_in_batch": 1, "non_utf8_text": 1,
                            "empty_text": 2}
-    assert out[0]["text"] == "Hello world" and out[0]["host"] == "x.com"
-    assert out[1]["host"] == "host.org" and out[1]["text"] == "bytes \ufffd"
+    assert out[0]["text"] == "Hello world"
+    assert out[0]["host"] == "x.com"
+    assert out[1]["host"] == "host.org"
+    assert out[1]["text"] == "bytes \ufffd"
     assert out[1]["fetched_at"] == _utc(2020, 1, 2, 3, 4, 5)
-    assert out[1]["published_at_raw"] == "2020-01-01" and out[1]["http_status"] == 200
+    assert out[1]["published_at_raw"] == "2020-01-01"
+    assert out[1]["http_status"] == 200
     ts_type = batch.documents.schema.field("published_at").type
-    assert ts_type.tz == "UTC" and ts_type.unit == "us"
+    assert ts_type.tz == "UTC"
+    assert ts_type.unit == "us"
     assert {r["is_snippet_only"] for r in out} == {False}
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not a valid SourceKind"):
         rows_to_documents([{"text": "x"}], source_kind="tweet", source_path=None)
     empty = rows_to_documents([], source_kind="user", source_path=None)
-    assert empty.documents.num_rows == 0 and empty.documents.schema.equals(DOCUMENTS_SCHEMA)
+    assert empty.documents.num_rows == 0
+    assert empty.documents.schema.equals(DOCUMENTS_SCHEMA)
 
 
 @pytest.mark.parametrize(
@@ -301,7 +315,7 @@ def test_parse_datetime_never_raises(value: str) -> None:
 
 
 @given(st.datetimes(min_value=datetime(1800, 1, 2), max_value=datetime(2199, 12, 30),
-                    timezones=st.just(timezone.utc)))
+                    timezones=st.just(UTC)))
 def test_parse_datetime_roundtrips_isoformat(dt: datetime) -> None:
     assert parse_datetime(dt.isoformat()) == dt
 
@@ -312,7 +326,8 @@ def test_detect_kind(tmp_path: Path) -> None:
     assert detect_kind(FIXTURES / "truncated.warc") == "warc"
     assert detect_kind(FIXTURES / "docs.csv") == "dump"
     assert detect_kind(FIXTURES / "docs.parquet") == "dump"
-    assert detect_kind("x.warc.gz") == "warc" and detect_kind("x.wet") == "warc"
+    assert detect_kind("x.warc.gz") == "warc"
+    assert detect_kind("x.wet") == "warc"
     arr = tmp_path / "a.json"
     arr.write_text('[{"text": "x"}]')
     assert detect_kind(arr) == "dump"
@@ -354,7 +369,8 @@ def test_overlong_line_and_gzip_bomb_line(tmp_path: Path, monkeypatch: pytest.Mo
         fh.write(b'{"id": "ok2", "text": "second"}\n')
     batch = _all(path)
     assert batch.documents.column("source_id").to_pylist() == ["ok1", "ok2"]
-    assert batch.skips["line_too_long"] == 1 and "line 2" in batch.messages[0]
+    assert batch.skips["line_too_long"] == 1
+    assert "line 2" in batch.messages[0]
 
 
 def test_truncated_gzip_dump_keeps_rows_before_the_cut(tmp_path: Path) -> None:
@@ -384,7 +400,7 @@ def test_json_dump_over_the_cap_is_a_counted_skip(tmp_path, monkeypatch):
 
     monkeypatch.setattr(dumps, "MAX_JSON_FILE_BYTES", 100)
     path = tmp_path / "big.json"
-    path.write_text("[" + ",".join('{"id": %d, "text": "some text here"}' % i
+    path.write_text("[" + ",".join(f'{{"id": {i}, "text": "some text here"}}'
                                    for i in range(20)) + "]")
     batches = list(dumps.read_dump(path))
     assert sum(b.skips["json_file_too_large"] for b in batches) == 1

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import gzip
+import json
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -22,7 +23,7 @@ REAL_FEEDS = SHARED / "feeds" / "rsparser-real-feeds"
 
 
 def _utc(*args: int) -> datetime:
-    return datetime(*args, tzinfo=timezone.utc)
+    return datetime(*args, tzinfo=UTC)
 
 
 def test_rss_entries_become_snippet_documents() -> None:
@@ -51,8 +52,10 @@ def test_rss_entries_become_snippet_documents() -> None:
     assert first["doc_id"] == make_doc_id(first["canonical_url"], content_sha256(first["text"]))
     assert first["content_sha256"] == content_sha256(first["text"])
     for r in rows:
-        assert r["source_kind"] == "feed" and r["is_snippet_only"] is True
-        assert r["source_path"] == "rss_small.xml" and r["ingest_run_id"] is None
+        assert r["source_kind"] == "feed"
+        assert r["is_snippet_only"] is True
+        assert r["source_path"] == "rss_small.xml"
+        assert r["ingest_run_id"] is None
     # Summary-only entry: HTML summary stripped to text.
     assert rows[1]["text"] == "Only a summary, with a link."
     # feedparser turns "2016/6/29" into the 1st of the current month; we keep the real date.
@@ -79,7 +82,8 @@ def test_json_feed_items() -> None:
     batch = parse_feed((FIXTURES / "jsonfeed_11.json").read_bytes(), source="jsonfeed_11.json")
     rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
     assert set(rows) == {"1", "2", "3"}
-    assert batch.skips["empty_text"] == 1 and batch.skips["not_an_object"] == 1
+    assert batch.skips["empty_text"] == 1
+    assert batch.skips["not_an_object"] == 1
     one = rows["1"]
     assert one["text"] == "Text of the first item."
     assert one["canonical_url"] == "https://example.org/posts/1"
@@ -88,7 +92,8 @@ def test_json_feed_items() -> None:
     assert one["modified_at"] == _utc(2020, 2, 4)
     assert one["lang"] == "en"
     assert rows["2"]["text"] == "First paragraph.\nSecond & last."
-    assert rows["2"]["published_at"] is None and rows["2"]["published_at_raw"] == "not a date"
+    assert rows["2"]["published_at"] is None
+    assert rows["2"]["published_at_raw"] == "not a date"
     assert rows["2"]["author"] == "Feed Author"
     assert rows["3"]["url"] == "https://other.example.net/story"
     assert rows["3"]["text"] == "Only a summary."
@@ -100,8 +105,10 @@ def test_malformed_feed_is_a_counted_skip_with_line() -> None:
     batch = parse_feed((FIXTURES / "malformed.xml").read_bytes(), source="malformed.xml")
     assert batch.documents.num_rows == 0
     assert batch.skips["malformed_feed"] == 1
-    assert batch.messages and batch.messages[0].startswith("malformed.xml: not well-formed XML")
-    assert "at line" in batch.messages[0] and batch.messages[0].endswith("skipped")
+    assert batch.messages
+    assert batch.messages[0].startswith("malformed.xml: not well-formed XML")
+    assert "at line" in batch.messages[0]
+    assert batch.messages[0].endswith("skipped")
 
 
 def test_entity_bomb_is_refused_before_parsing() -> None:
@@ -154,7 +161,8 @@ def test_path_like_bytes_are_not_opened(tmp_path: Path) -> None:
     feed = tmp_path / "real.xml"
     feed.write_bytes((FIXTURES / "atom_small.xml").read_bytes())
     batch = parse_feed(str(feed).encode(), source="x")
-    assert batch.documents.num_rows == 0 and batch.skips["malformed_feed"] == 1
+    assert batch.documents.num_rows == 0
+    assert batch.skips["malformed_feed"] == 1
 
 
 def test_gzipped_feed_bytes() -> None:
@@ -194,12 +202,14 @@ def test_load_feed_path_and_url() -> None:
         "https://feeds.example.com/feed.xml"
     }
     missing = load_feed("https://feeds.example.com/gone.xml", fetcher=fetcher)
-    assert missing.documents.num_rows == 0 and missing.skips["fetch_failed"] == 1
+    assert missing.documents.num_rows == 0
+    assert missing.skips["fetch_failed"] == 1
     private = Fetcher(FetchConfig(respect_robots=False),
                       client=httpx.Client(transport=httpx.MockTransport(handler)),
                       resolver=lambda host: ["192.168.0.10"])
     blocked = load_feed("http://router.example/feed.xml", fetcher=private)
-    assert blocked.skips["fetch_failed"] == 1 and "blocked" in blocked.messages[0]
+    assert blocked.skips["fetch_failed"] == 1
+    assert "blocked" in blocked.messages[0]
 
 
 def _real_feeds() -> list[Path]:
@@ -229,7 +239,8 @@ def test_all_real_xml_feeds_parse() -> None:
             if pub is not None:
                 assert str(pub.year) in raw
     assert all(n > 0 for n in totals.values()), totals
-    assert totals["livemint.xml"] == 25 and totals["lanacion.xml"] == 100
+    assert totals["livemint.xml"] == 25
+    assert totals["lanacion.xml"] == 100
     lanacion = load_feed(str(REAL_FEEDS / "lanacion.xml")).documents
     assert min(len(t) for t in lanacion.column("text").to_pylist()) > 20
     kc = load_feed(str(REAL_FEEDS / "kc0011.rss")).documents.to_pylist()
@@ -255,7 +266,8 @@ def test_real_json_feeds() -> None:
     atom = load_feed(str(REAL_FEEDS / "allthis.atom")).documents.num_rows
     assert load_feed(str(REAL_FEEDS / "allthis.json")).documents.num_rows == atom
     partial = load_feed(str(REAL_FEEDS / "allthis-partial.json"))
-    assert partial.skips["malformed_feed"] == 1 and partial.documents.num_rows == 0
+    assert partial.skips["malformed_feed"] == 1
+    assert partial.documents.num_rows == 0
     # A JSON file that is not a JSON Feed (Scripting News' RSS-in-JSON) is a counted skip.
     assert load_feed(str(REAL_FEEDS / "ScriptingNews.json")).skips["not_a_feed"] == 1
 
@@ -289,9 +301,12 @@ def test_ingest_path_url_reads_feed_or_page() -> None:
     assert as_feed.documents.column("source_kind").to_pylist() == ["feed"]
     as_page = merge_batches(ingest_path("https://site.example/article", fetcher=fetcher))
     (row,) = as_page.documents.to_pylist()
-    assert row["source_kind"] == "web" and row["is_snippet_only"] is False
-    assert row["title"] == "Page title" and "Paragraph 3" in row["text"]
-    assert row["http_status"] == 200 and row["canonical_url"] == "https://site.example/article"
+    assert row["source_kind"] == "web"
+    assert row["is_snippet_only"] is False
+    assert row["title"] == "Page title"
+    assert "Paragraph 3" in row["text"]
+    assert row["http_status"] == 200
+    assert row["canonical_url"] == "https://site.example/article"
     empty = merge_batches(ingest_path("https://site.example/empty", fetcher=fetcher))
     assert empty.skips["empty_extraction"] == 1
 
@@ -354,3 +369,24 @@ def test_untrusted_feed_dates_are_stored_null_and_counted() -> None:
     batch = parse_feed(js, source="f.json")
     assert batch.documents.column("published_at").to_pylist() == [None]
     assert batch.skips["date_untrusted"] == 1
+
+
+def test_json_feed_fields_of_the_wrong_type_are_ignored_and_counted() -> None:
+    feed = {"version": "https://jsonfeed.org/version/1.1", "title": "T", "items": [
+        {"id": "1", "url": "https://a.example/1", "title": "Ferry fares", "content_text": 12345},
+        {"id": "2", "url": "https://a.example/2", "title": ["x"], "content_html": {"a": 1},
+         "summary": "Port traffic fell 3 percent in May."},
+        {"id": "3", "url": "https://a.example/3", "title": "Grain", "date_published": 12,
+         "content_text": "Grain exports rose 12 percent in March, the port said."},
+    ]}
+    batch = parse_feed(json.dumps(feed).encode(), source="f.json")
+    rows = batch.documents.select(["title", "text", "published_at"]).to_pylist()
+    assert rows == [
+        {"title": "Ferry fares", "text": "Ferry fares", "published_at": None},
+        {"title": None, "text": "Port traffic fell 3 percent in May.", "published_at": None},
+        {"title": "Grain", "text": "Grain exports rose 12 percent in March, the port said.",
+         "published_at": None},
+    ]
+    assert batch.skips["wrong_type_field"] == 3
+    assert "f.json: item 2: title is a list, content_html is an object, not text: ignored" in (
+        batch.messages)

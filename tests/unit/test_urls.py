@@ -98,7 +98,9 @@ def test_canonicalize_is_idempotent_and_drops_tracking(parts: dict) -> None:
     url += parts["frag"]
     once = canonicalize_url(url)
     assert canonicalize_url(once) == once
-    assert "utm_" not in once and "fbclid" not in once and "mc_cid" not in once
+    assert "utm_" not in once
+    assert "fbclid" not in once
+    assert "mc_cid" not in once
     assert "#" not in once
     assert not once.endswith("/")
     assert host_of(once) == parts["host"]
