@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -584,10 +585,19 @@ def _trim_heap() -> None:
     ``_prepare``.
     """
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
+        _libc().malloc_trim(0)
     except (OSError, AttributeError):
         pass
+
+
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """Load the C library once.
+
+    ``ctypes.util.find_library`` runs a subprocess (``ldconfig``) each time: a fork of this
+    process, which may hold gigabytes by then.
+    """
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
 
 
 _PREPARE_BATCH = 4096
