@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +35,12 @@ from affidavit.schemas.passages import (
     PASSAGE_PACKED_SCHEMA,
 )
 from affidavit.schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
+from affidavit.tasks.lineage_batches import (
+    BatchSpec,
+    SpilledNgrams,
+    pool_workers,
+    prepare_batches,
+)
 from affidavit.tasks.lsh import (
     DEFAULT_MAX_BUCKET,
     band_keys,
@@ -57,7 +65,6 @@ from affidavit.tasks.passages import (
     find_shared_passages,
     ngram_hashes_at,
     ngram_hashes_by_doc,
-    passage_ngrams,
 )
 from affidavit.tasks.segment import segment_texts
 
@@ -595,15 +602,24 @@ def _trim_heap() -> None:
     ``_prepare``.
     """
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
+        _libc().malloc_trim(0)
     except (OSError, AttributeError):
         pass
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL:
+    """Load the C library once.
+
+    ``ctypes.util.find_library`` runs a subprocess (``ldconfig``) each time: a fork of this
+    process, which may hold gigabytes by then.
+    """
+    return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+
+
 _PREPARE_BATCH = 4096
 """Documents whose texts and words are held as Python strings at once in ``_prepare`` (and
-whose shingle sets are hashed at once for signatures, ``_batch_signatures``); their words are
+whose shingle sets are hashed at once for signatures, ``_prepare_build``); their words are
 then kept as fixed-width arrays (``WordArrays``, ``Ragged``), so memory follows the archive by
 ~13 bytes a word rather than by Python objects."""
 
@@ -661,6 +677,86 @@ def _prepare(
     return prep
 
 
+def _prepare_build(
+    frame: pl.DataFrame,
+    config: LineageConfig,
+    spill: str,
+    *,
+    source: pl.LazyFrame | None = None,
+    notes: list[str] | None = None,
+    signatures: bool = True,
+    workers: int | None = None,
+) -> tuple[_Prepared, np.ndarray, SpilledNgrams]:
+    """``_prepare``, signatures and passage n-grams of every document, a batch at a time.
+
+    What ``_prepare`` gives, with the signatures of ``_hash_sets`` (the same arrays, tested),
+    and each batch's passage n-grams hashed as well and written to ``spill``
+    (``SpilledNgrams``). The batches run on a pool of processes when there are enough of them
+    (``affidavit.tasks.lineage_batches.pool_workers``; ``workers`` overrides, 0 in process).
+    Texts and words are held a batch at a time (a few batches with a pool: ``prepare_batches``).
+
+    Returns:
+        ``(prep, sigs, ngrams)``: ``prep.n_shingles`` filled; ``sigs`` uint32 of shape
+        ``(n_docs, num_perm)`` (``(n_docs, 0)`` without ``signatures``).
+    """
+    spec = BatchSpec(
+        minhash=config.minhash,
+        normalize=config.minhash.shingles.normalize,
+        stop_needed=config.quote_sentence_needs_stop,
+        ngram_words=config.passages.ngram_words,
+        respect_lines=config.passages.respect_lines,
+        signatures=signatures,
+        spill=spill,
+    )
+    starts = list(range(0, max(frame.height, 1), _PREPARE_BATCH))
+    n_bad = [0]
+
+    def texts() -> Iterator[list[str]]:
+        for a in starts:
+            batch, bad = _text_batch(frame, source, a, _PREPARE_BATCH)
+            n_bad[0] += bad
+            yield batch
+
+    n_workers = pool_workers(len(starts)) if workers is None else workers
+    parts: list[WordArrays] = []
+    line_parts: list[Ragged] = []
+    sentence_parts: list[Ragged] = []
+    quoted_parts: list[Ragged] = []
+    sig_parts: list[np.ndarray] = []
+    nsh_parts: list[np.ndarray] = []
+    n_ngrams: list[int] = []
+    for res in prepare_batches(texts(), spec, workers=n_workers):
+        parts.append(res.segments.words)
+        line_parts.append(res.segments.line_lengths)
+        sentence_parts.append(res.segments.sentence_lengths)
+        quoted_parts.append(res.segments.quoted)
+        sig_parts.append(res.sigs)
+        nsh_parts.append(res.n_shingles)
+        n_ngrams.append(res.n_ngrams)
+    n_words = [len(w.hashes) for w in parts]
+    times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
+    prep = _Prepared(
+        doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
+        words=WordArrays.concat(parts),
+        minhash=config.minhash,
+        texts=_texts_of(frame),
+        line_lengths=Ragged.concat(line_parts),
+        sentence_lengths=Ragged.concat(sentence_parts),
+        quoted=Ragged.concat(quoted_parts),
+        hosts=frame["host"].to_list(),
+        times=times,
+        exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
+        n_shingles=np.concatenate(nsh_parts)[: frame.height].astype(np.int64),
+    )
+    del parts, line_parts, sentence_parts, quoted_parts
+    sigs = np.concatenate(sig_parts)[: frame.height]
+    del sig_parts
+    if notes is not None:
+        _note_bad_utf8(n_bad[0], notes)
+    _trim_heap()
+    return prep, sigs, SpilledNgrams(spill, n_ngrams, n_words)
+
+
 def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Hash the distinct shingles of the given rows; returns (hashes, offsets) in ``rows`` order.
 
@@ -686,27 +782,6 @@ def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return shingle_hash_sets(texts, config.shingles, scheme="sha1")
 
 
-def _batch_signatures(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """MinHash signatures of the given rows, hashing ``_PREPARE_BATCH`` documents at a time.
-
-    Only one batch's shingle sets are held at once; the values equal
-    ``signatures_from_hashes`` over all rows at once (each document's signature depends on its
-    own shingles alone).
-
-    Returns:
-        ``(sigs, n_shingles)``: uint32 ``(len(rows), num_perm)``, int64 ``(len(rows),)``.
-    """
-    rows = np.asarray(rows, dtype=np.int64)
-    sigs = np.zeros((len(rows), prep.minhash.num_perm), dtype=np.uint32)
-    n_sh = np.zeros(len(rows), dtype=np.int64)
-    for a in range(0, len(rows), _PREPARE_BATCH):
-        h, off = _hash_sets(prep, rows[a : a + _PREPARE_BATCH])
-        sigs[a : a + len(off) - 1] = signatures_from_hashes(h, off, prep.minhash)
-        n_sh[a : a + len(off) - 1] = np.diff(off)
-    _trim_heap()
-    return sigs, n_sh
-
-
 def material_config(config: LineageConfig) -> str:
     """The string form of what the stored passage material depends on.
 
@@ -728,31 +803,54 @@ def _list_column(values: np.ndarray, offsets: np.ndarray, dtype: pl.DataType) ->
     return pl.Series(pl.from_arrow(arr)).cast(pl.List(dtype))
 
 
-def _material_frame(prep: _Prepared, config: LineageConfig) -> pl.DataFrame:
-    """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays)."""
+def _material_frame(
+    prep: _Prepared,
+    config: LineageConfig,
+    ngrams: tuple[np.ndarray, np.ndarray] | None = None,
+) -> pl.DataFrame:
+    """``PASSAGE_GRAMS_SCHEMA`` rows of every prepared document (fixed-width arrays).
+
+    The word columns share ``prep``'s arrays where their dtypes already match (Arrow list
+    columns over the same buffers; ``prep`` is read-only afterwards), so the frame adds the
+    n-gram hashes and little else to what the run holds.
+
+    Args:
+        prep: The documents.
+        config: N-gram size and line rule.
+        ngrams: Their passage n-grams already hashed, ``(hashes, offsets)`` as
+            ``ngram_hashes_by_doc`` gives; default: hashed here.
+    """
     w = prep.words
     lines = prep.line_lengths if config.passages.respect_lines else None
-    ng, ng_off = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
+    if ngrams is None:
+        ngrams = ngram_hashes_by_doc(w, config.passages.ngram_words, lines)
+    ng, ng_off = ngrams
     q = prep.quoted
     return pl.DataFrame(
         {
             "doc_id": prep.doc_ids.tolist(),
             "config": [material_config(config)] * len(prep.doc_ids),
-            "word_hashes": _list_column(w.hashes.astype(np.uint64), w.offsets, pl.UInt64),
-            "word_lengths": _list_column(w.lengths.astype(np.int32), w.offsets, pl.Int32),
+            "word_hashes": _list_column(
+                w.hashes.astype(np.uint64, copy=False), w.offsets, pl.UInt64
+            ),
+            "word_lengths": _list_column(
+                w.lengths.astype(np.int32, copy=False), w.offsets, pl.Int32
+            ),
             "word_has_digit": _list_column(w.has_digit.astype(bool), w.offsets, pl.Boolean),
             "line_words": _list_column(
-                prep.line_lengths.values.astype(np.int32), prep.line_lengths.offsets, pl.Int32
+                prep.line_lengths.values.astype(np.int32, copy=False),
+                prep.line_lengths.offsets,
+                pl.Int32,
             ),
             "sentence_words": _list_column(
-                prep.sentence_lengths.values.astype(np.int32),
+                prep.sentence_lengths.values.astype(np.int32, copy=False),
                 prep.sentence_lengths.offsets,
                 pl.Int32,
             ),
             "quoted_words": _list_column(
                 q.values.astype(np.int32).reshape(-1), q.offsets * 2, pl.Int32
             ),
-            "ngram_hashes": _list_column(ng.astype(np.uint64), ng_off, pl.UInt64),
+            "ngram_hashes": _list_column(ng.astype(np.uint64, copy=False), ng_off, pl.UInt64),
         },
         schema=_MAT_POLARS,
     )
@@ -1738,41 +1836,51 @@ def build_lineage(
     notes: list[str] = []
     docs = _whole_if_needed(docs, config, runner)
     frame = _prepare_docs(docs, notes)
-    prep = _prepare(frame, config, docs if isinstance(docs, pl.LazyFrame) else None, notes)
-    k = config.minhash.shingles.k
-    _note_inputs(prep, k, notes)
-    all_rows = np.arange(len(prep.doc_ids))
-    if runner is None:
-        sigs, prep.n_shingles = _batch_signatures(prep, all_rows)
-    else:
-        sigs, n_sh = runner.signatures(_texts_of(frame).to_list(), config.minhash)
-        prep.n_shingles = np.asarray(n_sh, dtype=np.int64)
-    # shingle sets are hashed again lazily, only for documents in a candidate pair: holding
-    # every document's set at once (and sorting them) was the build's largest memory
-    prep.hashes = np.zeros(0, dtype=np.uint64)
-    prep.offsets = np.zeros(1, dtype=np.int64)
-    prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
-    ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
-    _trim_heap()
-    # the passage n-grams go to the join in a list it empties, so that they are let go as
-    # soon as it has filtered them (they are hashed again for the stored material, after the
-    # join's peak: holding them through it cost ~0.5 GiB at 100k documents)
-    ng_h, ng_s, _ = passage_ngrams(
-        prep.words,
-        config.passages.ngram_words,
-        prep.line_lengths if config.passages.respect_lines else None,
-    )
-    ngrams = [ng_h, ng_s]
-    del ng_h, ng_s
-    edges, pr = _link(prep, ci, cj, config, notes, runner=runner, ngrams=ngrams)
-    origins = _origins_of(prep, edges, config, k)
-    prep.hashes = None
+    # the passage n-grams are hashed with the words, a batch at a time, and kept on disk
+    # until the join and the passage material need them (``_prepare_build``)
+    with tempfile.TemporaryDirectory(prefix="affidavit-lineage-") as spill:
+        prep, sigs, spilled = _prepare_build(
+            frame,
+            config,
+            spill,
+            source=docs if isinstance(docs, pl.LazyFrame) else None,
+            notes=notes,
+            signatures=runner is None,
+        )
+        k = config.minhash.shingles.k
+        _note_inputs(prep, k, notes)
+        all_rows = np.arange(len(prep.doc_ids))
+        if runner is not None:
+            sigs, n_sh = runner.signatures(_texts_of(frame).to_list(), config.minhash)
+            prep.n_shingles = np.asarray(n_sh, dtype=np.int64)
+        # shingle sets are hashed again lazily, only for documents in a candidate pair:
+        # holding every document's set at once (and sorting them) was the build's largest
+        # memory
+        prep.hashes = np.zeros(0, dtype=np.uint64)
+        prep.offsets = np.zeros(1, dtype=np.int64)
+        prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
+        ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
+        _trim_heap()
+        # the passage n-grams go to the join in a list it empties, so that they are let go as
+        # soon as it has filtered them (they are read again for the stored material, after
+        # the join's peak: holding them through it cost ~0.5 GiB at 100k documents)
+        ngrams = spilled.for_join()
+        edges, pr = _link(prep, ci, cj, config, notes, runner=runner, ngrams=ngrams)
+        del ngrams, ci, cj
+        origins = _origins_of(prep, edges, config, k)
+        prep.hashes = None
+        signatures = _signature_frame(
+            prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash
+        )
+        del sigs
+        _trim_heap()
+        passages = _material_frame(prep, config, spilled.by_doc())
     return LineageResult(
-        signatures=_signature_frame(prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash),
+        signatures=signatures,
         edges=edges,
         origins=origins,
         notes=notes,
-        passages=_material_frame(prep, config),
+        passages=passages,
         furniture=_furniture_frame(pr, config),
     )
 

@@ -389,7 +389,12 @@ def _ngram_hashes(
     # segment starts inside the words (a start p is valid when none lies in p+1 .. p+n-1)
     inner = np.asarray(offsets, dtype=np.int64)
     inner = inner[(inner > 0) & (inner < total)]
-    hs, ss = [], []
+    # the outputs are allocated at their largest size and filled in order: the pages past the
+    # last n-gram are never written, so they cost no memory (concatenating chunks at the end
+    # held every n-gram twice)
+    out_h = np.empty(m, dtype=np.uint64)
+    out_s = np.empty(m, dtype=s_dtype)
+    filled = 0
     h = np.empty(_HASH_CHUNK, dtype=np.uint64)
     tmp = np.empty(_HASH_CHUNK, dtype=np.uint64)
     # in chunks of start positions, with every temporary preallocated at the chunk's size
@@ -410,16 +415,19 @@ def _ngram_hashes(
             lo = np.searchsorted(inner, a + 1)
             hi = np.searchsorted(inner, b + n - 1)
             if lo == hi:
-                hs.append(hk.copy())
-                ss.append(np.arange(a, b, dtype=s_dtype))
+                out_h[filled : filled + k] = hk
+                out_s[filled : filled + k] = np.arange(a, b, dtype=s_dtype)
+                filled += k
                 continue
             mark = np.zeros(k + n, dtype=np.int32)
             mark[inner[lo:hi] - a] = 1
             np.cumsum(mark, out=mark)
             valid = mark[n - 1 : n - 1 + k] == mark[:k]
-            hs.append(hk[valid])
-            ss.append(np.flatnonzero(valid).astype(s_dtype) + s_dtype(a))
-    return np.concatenate(hs), np.concatenate(ss)
+            kept = int(valid.sum())
+            out_h[filled : filled + kept] = hk[valid]
+            out_s[filled : filled + kept] = np.flatnonzero(valid).astype(s_dtype) + s_dtype(a)
+            filled += kept
+    return out_h[:filled], out_s[:filled]
 
 
 _ECHO_SHIFT = 0
@@ -611,6 +619,72 @@ def _range_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return csum[ends] - csum[starts]
 
 
+_ECHO_CHUNK = 1 << 17
+"""Stretches whose windows ``_echoed`` compares at once: its temporaries are ~10 arrays of
+``2 * echo_words`` values a stretch (~25 MiB each at 128K stretches and 10 words) however many
+stretches the archive has (all at once took ~3 GiB at 300k documents of the scale corpus)."""
+
+
+def _echo_windows(
+    i: np.ndarray,
+    j: np.ndarray,
+    diag: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    ids: np.ndarray,
+    offsets: np.ndarray,
+    config: PassageConfig,
+    quoted_word: _Marked | None,
+) -> np.ndarray:
+    """Tell which stretches are echoes, for stretches already extended (``_echoed``).
+
+    A stretch is the words ``[lo, hi)`` of document ``i``, shared at offset ``diag`` with
+    document ``j`` (int64 arrays of one shape).
+
+    Returns:
+        bool, shape of ``lo``.
+    """
+    w = config.echo_words
+    last = len(ids) - 1
+    k = np.arange(1, w + 1)
+    # the window starts one word beyond the first word that differs
+    pos = np.concatenate([lo[:, None] - 1 - k[None, :], hi[:, None] + k[None, :]], axis=1)
+    other = pos + diag[:, None]
+    ok = (
+        (pos >= offsets[i][:, None]) & (pos < offsets[i + 1][:, None])
+        & (other >= offsets[j][:, None]) & (other < offsets[j + 1][:, None])
+    )
+    # equal at the same alignment (or ``_ECHO_SHIFT`` words off it: an edit that inserts or
+    # drops a word shifts the rest of the paragraph)
+    same = np.zeros(pos.shape, dtype=bool)
+    for d in range(-_ECHO_SHIFT, _ECHO_SHIFT + 1):
+        o = other + d
+        inside = (o >= offsets[j][:, None]) & (o < offsets[j + 1][:, None])
+        same |= ok & inside & (ids[np.clip(pos, 0, last)] == ids[np.clip(o, 0, last)])
+    echo = np.zeros(len(lo), dtype=bool)
+    for side in (slice(0, w), slice(w, 2 * w)):  # before, after: either side may show it
+        compared = ok[:, side].sum(axis=1)
+        n_same = same[:, side].sum(axis=1)
+        echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
+    if quoted_word is not None:
+        qw = quoted_word
+
+        def exact_quote(a: np.ndarray, b: np.ndarray, lo_doc: np.ndarray, hi_doc: np.ndarray
+                        ) -> np.ndarray:
+            inside = qw.count(a, b) >= _QUOTED_SHARE * np.maximum(b - a, 1)
+            before = np.where(a - 2 >= lo_doc, qw.marked(np.clip(a - 2, 0, last)), False)
+            after = np.where(b + 1 < hi_doc, qw.marked(np.clip(b + 1, 0, last)), False)
+            return inside & ~before & ~after
+
+        def stated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+            return qw.count(a, b) < _QUOTED_SHARE * np.maximum(b - a, 1)
+
+        qi = exact_quote(lo, hi, offsets[i], offsets[i + 1])
+        qj = exact_quote(lo + diag, hi + diag, offsets[j], offsets[j + 1])
+        echo &= ~((qi & stated(lo + diag, hi + diag)) | (qj & stated(lo, hi)))
+    return echo
+
+
 def _echoed(
     runs: pl.DataFrame,
     ids: np.ndarray,
@@ -661,48 +735,17 @@ def _echoed(
     diag = st["diag"].to_numpy()
     lo = st["lo"].to_numpy()
     hi = st["hi"].to_numpy()
-    last = len(ids) - 1
-
     # move past words equal on both sides (a verbatim continuation the n-gram join did not
     # keep, e.g. words next to furniture) up to the first word that differs
     lo = _extend_equal(lo, -1, i, j, diag, ids, offsets)  # first shared word
     hi = _extend_equal(hi - 1, 1, i, j, diag, ids, offsets) + 1  # one past the last shared word
-    k = np.arange(1, w + 1)
-    # the window starts one word beyond the first word that differs
-    pos = np.concatenate([lo[:, None] - 1 - k[None, :], hi[:, None] + k[None, :]], axis=1)
-    other = pos + diag[:, None]
-    ok = (
-        (pos >= offsets[i][:, None]) & (pos < offsets[i + 1][:, None])
-        & (other >= offsets[j][:, None]) & (other < offsets[j + 1][:, None])
-    )
-    # equal at the same alignment (or ``_ECHO_SHIFT`` words off it: an edit that inserts or
-    # drops a word shifts the rest of the paragraph)
-    same = np.zeros(pos.shape, dtype=bool)
-    for d in range(-_ECHO_SHIFT, _ECHO_SHIFT + 1):
-        o = other + d
-        inside = (o >= offsets[j][:, None]) & (o < offsets[j + 1][:, None])
-        same |= ok & inside & (ids[np.clip(pos, 0, last)] == ids[np.clip(o, 0, last)])
     echo = np.zeros(len(lo), dtype=bool)
-    for side in (slice(0, w), slice(w, 2 * w)):  # before, after: either side may show it
-        compared = ok[:, side].sum(axis=1)
-        n_same = same[:, side].sum(axis=1)
-        echo |= (2 * compared >= w) & (n_same >= config.echo_share * np.maximum(compared, 1))
-    if quoted_word is not None:
-        qw = quoted_word
-
-        def exact_quote(a: np.ndarray, b: np.ndarray, lo_doc: np.ndarray, hi_doc: np.ndarray
-                        ) -> np.ndarray:
-            inside = qw.count(a, b) >= _QUOTED_SHARE * np.maximum(b - a, 1)
-            before = np.where(a - 2 >= lo_doc, qw.marked(np.clip(a - 2, 0, last)), False)
-            after = np.where(b + 1 < hi_doc, qw.marked(np.clip(b + 1, 0, last)), False)
-            return inside & ~before & ~after
-
-        def stated(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            return qw.count(a, b) < _QUOTED_SHARE * np.maximum(b - a, 1)
-
-        qi = exact_quote(lo, hi, offsets[i], offsets[i + 1])
-        qj = exact_quote(lo + diag, hi + diag, offsets[j], offsets[j + 1])
-        echo &= ~((qi & stated(lo + diag, hi + diag)) | (qj & stated(lo, hi)))
+    # in chunks of stretches: the windows are ``2 * w`` positions a stretch in several arrays
+    for a in range(0, len(lo), _ECHO_CHUNK):
+        b = min(a + _ECHO_CHUNK, len(lo))
+        echo[a:b] = _echo_windows(
+            i[a:b], j[a:b], diag[a:b], lo[a:b], hi[a:b], ids, offsets, config, quoted_word
+        )
     per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
     flags = r.join(per_stretch, on="stretch").sort("row")["echo"]
     return flags.to_numpy().astype(bool)
@@ -736,8 +779,10 @@ def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
     parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
     bits = max(1, int(np.ceil(np.log2(parts))))
     top = (hashes >> np.uint64(64 - bits)).astype(np.uint8)  # bits <= 6
+    rows, bounds = _partition_rows(top, 1 << bits)
+    del top
     for p in range(1 << bits):
-        idx = np.flatnonzero(top == p)
+        idx = rows[bounds[p] : bounds[p + 1]]
         if len(idx) == 0:
             continue
         part = pl.Series("h", hashes[idx])
@@ -747,6 +792,44 @@ def repeated_mask(hashes: np.ndarray, min_count: int = 2) -> np.ndarray:
             counts = pl.DataFrame([part]).select(pl.len().over("h") >= min_count)
             out[idx] = counts.to_series().to_numpy()
     return out
+
+
+def _partition_rows(keys: np.ndarray, n_parts: int) -> tuple[np.ndarray, np.ndarray]:
+    """Group the rows of ``keys`` by key, a block at a time (a counting sort).
+
+    One pass over ``keys``: each block of ``_HASH_BLOCK`` rows is sorted by key (a radix
+    sort, stable) and its rows are copied to their key's range. Picking each key's rows with
+    a scan of the whole array instead reads it once per key (64 times for 64 hash ranges).
+
+    Args:
+        keys: uint8, shape ``(n,)``, each below ``n_parts``.
+        n_parts: Number of keys.
+
+    Returns:
+        ``(rows, bounds)``: the rows of key ``p`` are ``rows[bounds[p]:bounds[p + 1]]``,
+        ascending (int32 when every row fits, else int64); ``bounds`` int64 of shape
+        ``(n_parts + 1,)``.
+
+    >>> rows, bounds = _partition_rows(np.array([1, 0, 1, 0], dtype=np.uint8), 2)
+    >>> rows.tolist(), bounds.tolist()
+    ([1, 3, 0, 2], [0, 2, 4])
+    """
+    n = len(keys)
+    bounds = np.zeros(n_parts + 1, dtype=np.int64)
+    np.cumsum(np.bincount(keys, minlength=n_parts), out=bounds[1:])
+    rows = np.empty(n, dtype=_count_dtype(n))
+    fill = bounds[:-1].copy()
+    for a in range(0, n, _HASH_BLOCK):
+        block = keys[a : a + _HASH_BLOCK]
+        order = np.argsort(block, kind="stable")
+        counts = np.bincount(block, minlength=n_parts)
+        starts = np.zeros(n_parts + 1, dtype=np.int64)
+        np.cumsum(counts, out=starts[1:])
+        for p in np.flatnonzero(counts).tolist():
+            c = int(counts[p])
+            rows[fill[p] : fill[p] + c] = order[starts[p] : starts[p + 1]] + a
+            fill[p] += c
+    return rows, bounds
 
 
 def _doc_of(starts: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -930,6 +1013,109 @@ def _known_template_starts(
     return frame.join(known, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
 
 
+@dataclass(slots=True)
+class _Judged:
+    """What ``_judge_ngrams`` finds among the rows of some n-grams (all rows of each).
+
+    Attributes:
+        grams: The rows that may still join a pair: ``h`` (uint64), ``g``, ``doc``,
+            ``cluster``, ``rank`` (int64): in more than one document and cluster, not
+            furniture nor common.
+        too_many: ``h``, ``g`` of the n-grams in more than ``max_docs`` documents.
+        furniture_h: ``h``, ``by_count`` (bool): n-grams judged furniture of a host.
+        common_h: ``h`` of the n-grams judged common (in too many clusters or documents).
+        n_common: Distinct common n-grams.
+        bad_starts: int64 start words of the rows of furniture and common n-grams.
+    """
+
+    grams: pl.DataFrame
+    too_many: pl.DataFrame
+    furniture_h: pl.DataFrame
+    common_h: pl.DataFrame
+    n_common: int
+    bad_starts: np.ndarray
+
+
+def _judge_ngrams(
+    grams: pl.DataFrame,
+    clusters: np.ndarray,
+    rank: np.ndarray,
+    host_of_doc: np.ndarray,
+    has_host: np.ndarray,
+    config: PassageConfig,
+    judged_h: pl.Series | None,
+) -> _Judged:
+    """Judge n-grams furniture or boilerplate on every row holding them (``find_shared_passages``).
+
+    Args:
+        grams: Every row of some n-grams (all of an n-gram's rows, or none), in the order of
+            their start words: ``h`` (uint64), ``g`` (int64 start word), ``doc`` (int64 row).
+        clusters: int64 cluster of each document.
+        rank: int64 rank of each document (lowest first).
+        host_of_doc: int64 host code of each document.
+        has_host: bool, each document has a host.
+        config: The furniture rules.
+        judged_h: The n-grams judged here (``find_shared_passages``'s ``judge``); None: all.
+
+    Returns:
+        A ``_Judged``.
+    """
+    grams = grams.unique(subset=["doc", "h"], keep="first")
+    grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
+    too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
+    if judged_h is not None:
+        too_many = too_many.filter(pl.col("h").is_in(judged_h.implode()))
+    grams = grams.filter(pl.col("n_docs") <= config.max_docs)
+    d = grams["doc"].to_numpy()
+    grams = grams.with_columns(
+        cluster=pl.Series(clusters[d]),
+        rank=pl.Series(rank[d]),
+        host=pl.Series(host_of_doc[d]),
+        has_host=pl.Series(has_host[d]),
+    )
+    grams = grams.with_columns(n_clusters=pl.col("cluster").n_unique().over("h")).filter(
+        pl.col("n_clusters") > 1
+    )
+    is_common = pl.col("n_clusters") > config.furniture_max_clusters
+    if judged_h is not None:
+        is_common = is_common & pl.col("h").is_in(judged_h.implode())
+    n_common = grams.filter(is_common)["h"].n_unique() + too_many["h"].n_unique()
+    # a document without a host is a host of its own here
+    host_key = pl.when(pl.col("has_host")).then(pl.col("host")).otherwise(-1 - pl.col("doc"))
+    grams = grams.with_columns(n_hosts=host_key.n_unique().over("h"))
+    host_counts = (
+        grams.filter(pl.col("has_host") & ~is_common)
+        .group_by("h", "host")
+        .agg(n_host=pl.col("cluster").n_unique(), n_hosts=pl.col("n_hosts").first())
+        .with_columns(by_count=pl.col("n_host") >= config.furniture_host_clusters)
+        .filter(
+            (pl.col("n_host") >= config.furniture_host_clusters)
+            | (
+                (pl.col("n_host") >= config.furniture_own_host_clusters)
+                & (pl.col("n_hosts") == 1)
+                & (config.furniture_own_host_clusters > 0)
+            )
+        )
+    )
+    furniture_h = host_counts.group_by("h").agg(by_count=pl.col("by_count").any())
+    if judged_h is not None:
+        furniture_h = furniture_h.filter(pl.col("h").is_in(judged_h.implode()))
+    grams = grams.with_columns(is_bad=is_common | pl.col("h").is_in(furniture_h["h"].implode()))
+    # every word covered by a furniture or common n-gram is furniture: n-grams overlapping it
+    # are dropped too, so a furniture line cannot leak through n-grams that straddle its edge
+    common_h = pl.concat(
+        [grams.filter(is_common).select("h"), too_many.select("h")]
+    ).unique()
+    return _Judged(
+        grams=grams.filter(~pl.col("is_bad")).select("h", "g", "doc", "cluster", "rank"),
+        too_many=too_many,
+        furniture_h=furniture_h,
+        common_h=common_h,
+        n_common=n_common,
+        bad_starts=grams.filter(pl.col("is_bad"))["g"].to_numpy().astype(np.int64),
+    )
+
+
 def find_shared_passages(
     words_per_doc: Sequence[list[str]] | WordArrays,
     hosts: Sequence[str | None],
@@ -1072,61 +1258,45 @@ def find_shared_passages(
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)
     repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated].astype(np.int64)
-    doc = _doc_of(starts, offsets)
+    hashes, starts = hashes[repeated], starts[repeated]
+    del repeated
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
     )
     has_host = host_frame.select(pl.col("host").fill_null("") != "").to_series().to_numpy()
-    grams = pl.DataFrame({"h": hashes, "g": starts, "doc": doc.astype(np.int64)})
-    grams = grams.unique(subset=["doc", "h"], keep="first")
-    grams = grams.with_columns(n_docs=pl.len().over("h")).filter(pl.col("n_docs") > 1)
-    too_many = grams.filter(pl.col("n_docs") > config.max_docs).select("h", "g")
-    if judged_h is not None:
-        too_many = too_many.filter(pl.col("h").is_in(judged_h.implode()))
-    grams = grams.filter(pl.col("n_docs") <= config.max_docs)
-    d = grams["doc"].to_numpy()
-    grams = grams.with_columns(
-        cluster=pl.Series(clusters[d]),
-        rank=pl.Series(rank[d]),
-        host=pl.Series(host_of_doc[d]),
-        has_host=pl.Series(has_host[d]),
+    # each n-gram is judged on the rows holding it alone: one hash range at a time (by the top
+    # bits), so the frames and hash tables of the judgement are a range's size, and only the
+    # rows that can still join a pair are kept
+    parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    rows, bounds = _partition_rows(
+        (hashes >> np.uint64(64 - bits)).astype(np.uint8), 1 << bits
     )
-    grams = grams.with_columns(n_clusters=pl.col("cluster").n_unique().over("h")).filter(
-        pl.col("n_clusters") > 1
-    )
-    is_common = pl.col("n_clusters") > config.furniture_max_clusters
-    if judged_h is not None:
-        is_common = is_common & pl.col("h").is_in(judged_h.implode())
-    n_common = grams.filter(is_common)["h"].n_unique() + too_many["h"].n_unique()
-    # a document without a host is a host of its own here
-    host_key = pl.when(pl.col("has_host")).then(pl.col("host")).otherwise(-1 - pl.col("doc"))
-    grams = grams.with_columns(n_hosts=host_key.n_unique().over("h"))
-    host_counts = (
-        grams.filter(pl.col("has_host") & ~is_common)
-        .group_by("h", "host")
-        .agg(n_host=pl.col("cluster").n_unique(), n_hosts=pl.col("n_hosts").first())
-        .with_columns(by_count=pl.col("n_host") >= config.furniture_host_clusters)
-        .filter(
-            (pl.col("n_host") >= config.furniture_host_clusters)
-            | (
-                (pl.col("n_host") >= config.furniture_own_host_clusters)
-                & (pl.col("n_hosts") == 1)
-                & (config.furniture_own_host_clusters > 0)
+    judged: list[_Judged] = []
+    for p in range(1 << bits):
+        idx = rows[bounds[p] : bounds[p + 1]]
+        if len(idx) == 0:
+            continue
+        st = starts[idx].astype(np.int64)
+        judged.append(
+            _judge_ngrams(
+                pl.DataFrame({"h": hashes[idx], "g": st, "doc": _doc_of(st, offsets)}),
+                clusters, rank, host_of_doc, has_host, config, judged_h,
             )
         )
-    )
-    furniture_h = host_counts.group_by("h").agg(by_count=pl.col("by_count").any())
-    if judged_h is not None:
-        furniture_h = furniture_h.filter(pl.col("h").is_in(judged_h.implode()))
+    if not judged:  # no n-gram found twice
+        none = pl.DataFrame(schema={"h": pl.UInt64, "g": pl.Int64, "doc": pl.Int64})
+        judged.append(
+            _judge_ngrams(none, clusters, rank, host_of_doc, has_host, config, judged_h)
+        )
+    del hashes, starts, rows
+    grams = pl.concat([x.grams for x in judged])
+    too_many = pl.concat([x.too_many for x in judged])
+    furniture_h = pl.concat([x.furniture_h for x in judged])
+    common_h = pl.concat([x.common_h for x in judged])
+    n_common = sum(x.n_common for x in judged)
     n_furniture = furniture_h.height
-    grams = grams.with_columns(is_bad=is_common | pl.col("h").is_in(furniture_h["h"].implode()))
-    # every word covered by a furniture or common n-gram is furniture: n-grams overlapping it
-    # are dropped too, so a furniture line cannot leak through n-grams that straddle its edge
-    common_h = pl.concat(
-        [grams.filter(is_common).select("h"), too_many.select("h")]
-    ).unique()
     bad_ngrams = pl.concat(
         [
             common_h.select(pl.col("h").cast(pl.UInt64), kind=pl.lit("common")),
@@ -1137,8 +1307,9 @@ def find_shared_passages(
         ]
     ).sort("h")
     bad_starts = np.concatenate(
-        [grams.filter(pl.col("is_bad"))["g"].to_numpy(), too_many["g"].to_numpy(), known_starts]
+        [*(x.bad_starts for x in judged), too_many["g"].to_numpy(), known_starts]
     ).astype(np.int64)
+    del judged
     total_words = len(ids)
     # the words covered by a furniture or common n-gram (or a template, below)
     cover_lo = [bad_starts]
@@ -1167,7 +1338,7 @@ def find_shared_passages(
     del cover_lo, cover_hi
     g_arr = grams["g"].to_numpy()
     clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
-    grams = grams.filter(pl.Series(clean) & ~pl.col("is_bad"))
+    grams = grams.filter(pl.Series(clean))
     if config.one_per_cluster:
         # one representative per (n-gram, cluster): the earliest member holding it
         grams = grams.sort("h", "cluster", "rank").unique(subset=["h", "cluster"], keep="first")

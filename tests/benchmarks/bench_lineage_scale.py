@@ -15,7 +15,10 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   packed hashes as Parquet files read lazily, the hashes written as the warehouse writes
   them; no stored text): ``increment_share`` is its wall time over the
   build's, and ``increment_cpu_share`` the same for CPU time (user and system, all threads
-  of the process), steadier than wall time on a machine other work shares. The documents are
+  of the process and of the build's pool of workers, ``affidavit.tasks.lineage_batches``),
+  steadier than wall time on a machine other work shares; ``peak_rss_workers_gib`` is the
+  largest worker's peak (the build's processes together hold at most the main process's
+  peak plus two of these). The documents are
   given as a lazy Parquet scan, so their texts are read a batch at a time inside the timed
   calls (the archive's texts are never held at once, as 1M documents need). Wall times
   exclude synthesising the corpus.
@@ -71,6 +74,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -282,6 +286,49 @@ def _rss_gib(who: int) -> float:
     return round(resource.getrusage(who).ru_maxrss / 2**20, 3)
 
 
+class _WorkerPeak:
+    """The largest peak RSS (``VmHWM``) among this process's pool workers, sampled in a thread.
+
+    A worker is a child whose command line is ``multiprocessing``'s ``spawn_main``; a short
+    fork (e.g. one that runs ``ldconfig``) shares its parent's pages until it execs, so
+    ``RUSAGE_CHILDREN`` would report the parent's size, not a worker's.
+    """
+
+    def __init__(self, every_s: float = 0.2) -> None:
+        self.peak_kib = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        me = str(os.getpid())
+        while not self._stop.wait(every_s):
+            for proc in Path("/proc").glob("[0-9]*"):
+                try:
+                    if (proc / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
+                        continue
+                    if b"spawn_main" not in (proc / "cmdline").read_bytes():
+                        continue
+                    for line in (proc / "status").read_text().splitlines():
+                        if line.startswith("VmHWM:"):
+                            self.peak_kib = max(self.peak_kib, int(line.split()[1]))
+                except (OSError, IndexError, ValueError):
+                    continue
+
+    def stop_gib(self) -> float:
+        """Stop sampling; the peak in GiB."""
+        self._stop.set()
+        self._thread.join()
+        return round(self.peak_kib / 2**20, 3)
+
+
+def _cpu_s() -> float:
+    """CPU seconds (user and system) of this process and of its children that have ended:
+    the build's pool of workers (``affidavit.tasks.lineage_batches``) ends with its stage."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
 def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, object]:
     """Build on all but ``increment`` of the documents, then add those (the backfill path)."""
     import pyarrow.parquet as pq
@@ -295,14 +342,16 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     n_new = max(1, int(round(n_docs * increment)))
     base, extra = docs.slice(0, n_docs - n_new), docs.slice(n_docs - n_new)
     empty = docs.head(0).collect()
-    t0, c0 = time.perf_counter(), time.process_time()
+    workers = _WorkerPeak()
+    t0, c0 = time.perf_counter(), _cpu_s()
     built = update_lineage(
         base,
         stored_docs=empty,
         stored_signatures=pl.DataFrame(),
         stored_edges=pl.DataFrame(),
     )
-    t_build, c_build = time.perf_counter() - t0, time.process_time() - c0
+    t_build, c_build = time.perf_counter() - t0, _cpu_s() - c0
+    rss_workers = workers.stop_gib()
     rss_build = _rss_gib(resource.RUSAGE_SELF)
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
     built.passages.write_parquet(folder / "passage_grams.parquet")
@@ -311,7 +360,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     del packed
     signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
     del built
-    t0, c0 = time.perf_counter(), time.process_time()
+    t0, c0 = time.perf_counter(), _cpu_s()
     added = update_lineage(
         extra,
         stored_docs=base.drop("text").collect(),
@@ -321,7 +370,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         stored_furniture=furniture,
         stored_packed=pl.scan_parquet(folder / "passage_packed.parquet"),
     )
-    t_inc, c_inc = time.perf_counter() - t0, time.process_time() - c0
+    t_inc, c_inc = time.perf_counter() - t0, _cpu_s() - c0
     origins = added.origins
     pred = dict(zip(origins["doc_id"].to_list(), origins["origin_doc_id"].to_list(), strict=True))
     agreement, recall = pair_agreement(pred, planted_groups(n_docs))
@@ -338,6 +387,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         "increment_cpu_share": round(c_inc / c_build, 3),
         "peak_rss_build_gib": rss_build,
         "peak_rss_main_gib": _rss_gib(resource.RUSAGE_SELF),
+        "peak_rss_workers_gib": rss_workers,
         "edges": dict(edges.group_by("kind").len().sort("kind").iter_rows()),
         "origins_found": origins["origin_doc_id"].n_unique(),
         "origins_true": len(set(planted_groups(n_docs).values())),

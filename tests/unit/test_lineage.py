@@ -1015,3 +1015,79 @@ def test_lazy_input_read_in_batches_equals_a_frame(tmp_path, monkeypatch):
         stored_edges=pl.DataFrame(),
     )
     assert fresh.origins.equals(eager.origins)
+
+
+@pytest.mark.parametrize("respect_lines", [False, True])
+def test_batches_on_a_pool_give_the_arrays_of_one_process(monkeypatch, respect_lines):
+    # the per-batch work of a build (words and spans, signatures, passage n-grams) on two
+    # processes gives the arrays of the same work in process, and of splitting, shingling
+    # and hashing every document at once; a non-ASCII text and an empty one among them
+    import tempfile
+
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.minhash import signatures_from_hashes
+    from affidavit.tasks.passages import PassageConfig, ngram_hashes_by_doc, passage_ngrams
+
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 13)
+    docs = _synthetic_archive(70, 7)
+    texts = docs["text"].to_list()
+    texts[5] = "Café «naïve» Straße rose 12% on the year. " + texts[5]
+    texts[8] = ""
+    docs = docs.with_columns(text=pl.Series(texts))
+    config = LineageConfig(passages=PassageConfig(respect_lines=respect_lines))
+    frame = lineage_module._prepare_docs(docs, [])
+    ref = lineage_module._prepare(frame, config)
+    h, off = lineage_module._hash_sets(ref, np.arange(frame.height))
+    ref_sigs = signatures_from_hashes(h, off, config.minhash)
+    lines = ref.line_lengths if respect_lines else None
+    ref_h, ref_s, _ = passage_ngrams(ref.words, config.passages.ngram_words, lines)
+    ref_by_doc = ngram_hashes_by_doc(ref.words, config.passages.ngram_words, lines)
+    for workers in (0, 2):
+        with tempfile.TemporaryDirectory() as spill:
+            prep, sigs, spilled = lineage_module._prepare_build(
+                frame, config, spill, workers=workers
+            )
+            assert np.array_equal(sigs, ref_sigs)
+            assert np.array_equal(prep.n_shingles, np.diff(off))
+            for name in ("hashes", "lengths", "has_digit", "offsets"):
+                assert np.array_equal(getattr(prep.words, name), getattr(ref.words, name)), name
+            for name in ("line_lengths", "sentence_lengths", "quoted"):
+                got, want = getattr(prep, name), getattr(ref, name)
+                assert np.array_equal(got.values, want.values), name
+                assert np.array_equal(got.offsets, want.offsets), name
+            ng_h, ng_s = spilled.for_join()
+            assert np.array_equal(ng_h, ref_h)
+            assert np.array_equal(ng_s, ref_s)
+            assert ng_s.dtype == ref_s.dtype
+            by_doc = spilled.by_doc()
+            assert np.array_equal(by_doc[0], ref_by_doc[0])
+            assert np.array_equal(by_doc[1], ref_by_doc[1])
+
+
+def test_a_build_on_a_pool_equals_one_in_process(monkeypatch):
+    # a corpus of many batches runs them on a pool of processes: the same tables
+    import affidavit.tasks.lineage as lineage_module
+    import affidavit.tasks.lineage_batches as batches
+
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 16)
+    docs = _synthetic_archive(100, 13)
+    monkeypatch.setattr(batches, "POOL_MIN_BATCHES", 10**9)
+    local = build_lineage(docs)
+    monkeypatch.setattr(batches, "POOL_MIN_BATCHES", 2)
+    monkeypatch.setattr(batches, "MAX_WORKERS", 2)
+    monkeypatch.setattr(batches.os, "sched_getaffinity", lambda _pid: {0, 1})
+    used: list[int] = []
+
+    def spy(texts, spec, *, workers=0):
+        used.append(workers)
+        return batches.prepare_batches(texts, spec, workers=workers)
+
+    monkeypatch.setattr(lineage_module, "prepare_batches", spy)
+    pooled = build_lineage(docs)
+    assert used == [2]
+    assert local.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height >= 1
+    for name in ("signatures", "edges", "origins", "passages", "furniture"):
+        a, b = getattr(pooled, name), getattr(local, name)
+        # furniture rows come in any order
+        assert a.sort(a.columns).equals(b.sort(b.columns)), name
+    assert pooled.notes == local.notes

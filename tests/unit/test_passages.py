@@ -142,3 +142,58 @@ def test_ragged_take_and_concat_keep_each_documents_values():
     pairs = Ragged.from_lists([[(0, 2)], [(1, 3), (4, 6)]], np.int32, width=2)
     assert pairs.values.shape == (3, 2)
     assert [x.tolist() for x in pairs] == [[[0, 2]], [[1, 3], [4, 6]]]
+
+
+def test_echo_windows_compared_in_chunks_give_the_same_flags(monkeypatch):
+    # the echo test's corpus and the quotation one, with every stretch compared in a chunk of
+    # its own: the flags (so the pairs and their figures) are those of one chunk for all
+    import affidavit.tasks.passages as passages
+
+    paragraph = _words("p", 60)
+    keep = range(20, 34)
+    release = _words("r", 20) + QUOTED + "about 260 employees work at the plant in it".split()
+    story = _words("s", 20) + QUOTED + "about 260 people work at the plant which the".split()
+    docs = [
+        _words("a", 30) + QUOTED + _words("b", 30),
+        _words("c", 30) + QUOTED + _words("d", 30),
+        _words("e", 20) + _edited(paragraph, "x", keep) + _words("f", 20),
+        _words("g", 20) + _edited(paragraph, "y", keep) + _words("h", 20),
+        release,
+        story,
+    ]
+    quoted = [[], [], [], [], [], [(20, 20 + len(QUOTED))]]
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1, quoted_ranges=quoted)
+    whole = find_shared_passages(docs, [None] * len(docs), **kwargs)
+    monkeypatch.setattr(passages, "_ECHO_CHUNK", 1)
+    chunked = find_shared_passages(docs, [None] * len(docs), **kwargs)
+    assert whole.pairs.height >= 3  # verbatim quotes, not the echo of the edited paragraph
+    assert chunked.pairs.equals(whole.pairs)
+
+
+def test_ngrams_judged_in_many_hash_ranges_give_the_same_pairs(monkeypatch):
+    # n-grams counted and judged one hash range at a time (here ranges of a few dozen rows:
+    # many ranges, each counted in several blocks) give the pairs and furniture of two ranges
+    import affidavit.tasks.passages as passages
+
+    rng = np.random.default_rng(3)
+    stock = "the company said in a statement on monday that it expects".split()
+    footer = "read more stories from our newsroom every day".split()
+    docs, hosts = [], []
+    for d in range(40):
+        own = [f"w{x}" for x in rng.integers(0, 300, 60)]
+        if d % 10 == 0:  # four stories share a sentence
+            own[10:10] = QUOTED
+        if d % 4 == 0:
+            own[30:30] = stock
+        docs.append(own + footer)
+        hosts.append(f"h{d % 3}")
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1)
+    whole = find_shared_passages(docs, hosts, **kwargs)
+    monkeypatch.setattr(passages, "_HASH_BLOCK", 40)
+    ranged = find_shared_passages(docs, hosts, **kwargs)
+    assert whole.pairs.height >= 3  # the shared sentence links its documents
+    assert whole.n_common_ngrams + whole.n_furniture_ngrams > 0  # stock phrase or footer
+    assert ranged.pairs.equals(whole.pairs)
+    assert ranged.bad_ngrams.equals(whole.bad_ngrams)
+    assert ranged.n_common_ngrams == whole.n_common_ngrams
+    assert ranged.n_furniture_ngrams == whole.n_furniture_ngrams
