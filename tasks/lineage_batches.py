@@ -130,11 +130,14 @@ def prepare_batch(texts: list[str], spec: BatchSpec, index: int) -> BatchResult:
 def pool_workers(n_batches: int) -> int:
     """Processes to run ``n_batches`` batches on: 0 (in process) below ``POOL_MIN_BATCHES``.
 
+    Also 0 inside a daemonic process (a worker of a process pool or of Dask), which may not
+    start processes of its own.
+
     >>> pool_workers(1)
     0
     """
-    if n_batches < POOL_MIN_BATCHES:
-        return 0
+    if n_batches < POOL_MIN_BATCHES or multiprocessing.current_process().daemon:
+        return 0  # a daemonic process (a pool's or a Dask worker's) may start no children
     try:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux

@@ -1091,3 +1091,24 @@ def test_a_build_on_a_pool_equals_one_in_process(monkeypatch):
         # furniture rows come in any order
         assert a.sort(a.columns).equals(b.sort(b.columns)), name
     assert pooled.notes == local.notes
+
+
+def _workers_in_child(queue) -> None:  # a daemonic pool worker asks how many it may start
+    from affidavit.tasks.lineage_batches import POOL_MIN_BATCHES, pool_workers
+
+    queue.put(pool_workers(POOL_MIN_BATCHES * 4))
+
+
+def test_a_daemonic_process_builds_in_process():
+    import multiprocessing
+
+    from affidavit.tasks.lineage_batches import POOL_MIN_BATCHES, pool_workers
+
+    ctx = multiprocessing.get_context("spawn")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_workers_in_child, args=(queue,), daemon=True)
+    child.start()
+    got = queue.get(timeout=120)
+    child.join(30)
+    assert got == 0
+    assert pool_workers(POOL_MIN_BATCHES - 1) == 0
