@@ -624,6 +624,34 @@ then kept as fixed-width arrays (``WordArrays``, ``Ragged``), so memory follows 
 ~13 bytes a word rather than by Python objects."""
 
 
+def _prepared_of(
+    frame: pl.DataFrame,
+    config: LineageConfig,
+    texts: pl.Series,
+    parts: tuple[list[WordArrays], list[Ragged], list[Ragged], list[Ragged]],
+    n_shingles: np.ndarray,
+) -> _Prepared:
+    """Assemble the ``_Prepared`` of ``frame``'s documents from their batches' parts.
+
+    ``parts`` holds the words, line lengths, sentence lengths and quoted ranges of each batch,
+    in the frame's order.
+    """
+    words, lines, sentences, quoted = parts
+    return _Prepared(
+        doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
+        words=WordArrays.concat(words),
+        minhash=config.minhash,
+        texts=texts,
+        line_lengths=Ragged.concat(lines),
+        sentence_lengths=Ragged.concat(sentences),
+        quoted=Ragged.concat(quoted),
+        hosts=frame["host"].to_list(),
+        times=frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64),
+        exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
+        n_shingles=n_shingles,
+    )
+
+
 def _prepare(
     frame: pl.DataFrame,
     config: LineageConfig,
@@ -656,20 +684,8 @@ def _prepare(
         line_parts.append(seg.line_lengths)
         sentence_parts.append(seg.sentence_lengths)
         quoted_parts.append(seg.quoted)
-    times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
-    prep = _Prepared(
-        doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
-        words=WordArrays.concat(parts),
-        minhash=config.minhash,
-        texts=texts,
-        line_lengths=Ragged.concat(line_parts),
-        sentence_lengths=Ragged.concat(sentence_parts),
-        quoted=Ragged.concat(quoted_parts),
-        hosts=frame["host"].to_list(),
-        times=times,
-        exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
-        n_shingles=np.zeros(frame.height, dtype=np.int64),
-    )
+    prep = _prepared_of(frame, config, texts, (parts, line_parts, sentence_parts, quoted_parts),
+                        np.zeros(frame.height, dtype=np.int64))
     del parts, line_parts, sentence_parts, quoted_parts
     if notes is not None:
         _note_bad_utf8(n_bad, notes)
@@ -734,19 +750,9 @@ def _prepare_build(
         nsh_parts.append(res.n_shingles)
         n_ngrams.append(res.n_ngrams)
     n_words = [len(w.hashes) for w in parts]
-    times = frame["_t"].fill_null(_NO_TIME).to_numpy().astype(np.int64)
-    prep = _Prepared(
-        doc_ids=np.asarray(frame["doc_id"].to_list(), dtype=object),
-        words=WordArrays.concat(parts),
-        minhash=config.minhash,
-        texts=_texts_of(frame),
-        line_lengths=Ragged.concat(line_parts),
-        sentence_lengths=Ragged.concat(sentence_parts),
-        quoted=Ragged.concat(quoted_parts),
-        hosts=frame["host"].to_list(),
-        times=times,
-        exact=frame["_t_exact"].fill_null(False).to_numpy().astype(bool),
-        n_shingles=np.concatenate(nsh_parts)[: frame.height].astype(np.int64),
+    prep = _prepared_of(
+        frame, config, _texts_of(frame), (parts, line_parts, sentence_parts, quoted_parts),
+        np.concatenate(nsh_parts)[: frame.height].astype(np.int64),
     )
     del parts, line_parts, sentence_parts, quoted_parts
     sigs = np.concatenate(sig_parts)[: frame.height]
