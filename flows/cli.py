@@ -33,6 +33,25 @@ app = typer.Typer(
     "corroboration counted in independent origins.",
 )
 console = Console()
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from affidavit import __version__
+
+        typer.echo(f"affidavit {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="print the version and exit")] = False,
+) -> None:
+    """Check claims against sources; see the commands below."""
+
+
 err = Console(stderr=True)
 
 EXIT_OK = 0

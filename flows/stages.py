@@ -6,6 +6,7 @@ Each function is one batch step; the ``@task`` wrappers at the bottom make them 
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -79,6 +80,7 @@ def ingest_sources(
     for source in sources:
         n_read = 0
         n_skipped = 0
+        src_skips: Counter[str] = Counter()
         failure: str | None = None
         try:
             if source in parsed:  # parsed by a Dask worker
@@ -89,6 +91,7 @@ def ingest_sources(
             for batch in batches:
                 run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
                                    for k, v in batch.skips.items()})
+                src_skips.update({k: v for k, v in batch.skips.items() if k not in REPAIRS})
                 n_skipped += sum(v for k, v in batch.skips.items() if k not in REPAIRS)
                 run.messages.extend(batch.messages)
                 docs = pl.from_arrow(batch.documents)
@@ -126,6 +129,10 @@ def ingest_sources(
         if n_read == 0 and (failure is not None or n_skipped):
             # nothing at all came out of this input: it is refused, and the command says so
             run.counts["sources_refused"] += 1
+            if failure is None:  # every record skipped: say which file, and why
+                why = ", ".join(f"{k} {v}" for k, v in src_skips.most_common())
+                run.messages.append(f"{source}: refused: no record of it held a document "
+                                    f"(skipped: {why})")
     return added
 
 

@@ -784,3 +784,25 @@ def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
                          encoding="utf-8")
     _, _, messages = read_claims_file(json_path)
     assert any("claims.json: record 2: the claim is empty" in m for m in messages), messages
+
+
+def test_hard_wrapped_sentences_are_extracted_whole():
+    from affidavit.tasks.claims import extract_claims, split_sentences
+
+    text = ("During a rally in Fort Worth, the mayor said port fees would rise\n"
+            "by 12 percent in 2026, according to the city budget office.\n"
+            "Harbor Budget Approved\n"
+            "The council approved the budget on 3 March.\n\n"
+            "reporters were not admitted.")
+    pieces = [text[a:b] for a, b in split_sentences(text)]
+    assert pieces == [
+        "During a rally in Fort Worth, the mayor said port fees would rise\n"
+        "by 12 percent in 2026, according to the city budget office.",
+        "Harbor Budget Approved",  # a headline line stays apart
+        "The council approved the budget on 3 March.",
+        "reporters were not admitted.",  # a blank line is a paragraph break
+    ]
+    claims = [c.text for c in extract_claims(text)]
+    assert ("During a rally in Fort Worth, the mayor said port fees would rise by 12 percent "
+            "in 2026, according to the city budget office.") in claims
+    assert not any(c.endswith("would rise") for c in claims)

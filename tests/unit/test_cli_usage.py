@@ -100,3 +100,13 @@ def test_a_bad_allow_private_value_names_the_flag(tmp_path, monkeypatch):
     assert res.exit_code == 2, res.output
     assert "error: --allow-private: 'cidr!!' is not a CIDR range" in res.output
     assert not (tmp_path / "h").exists()
+
+
+def test_version_is_printed(monkeypatch, capsys):
+    from affidavit import __version__
+
+    monkeypatch.setattr(sys, "argv", ["affidavit", "--version"])
+    with pytest.raises(SystemExit) as done:
+        cli._main()
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"affidavit {__version__}"

@@ -311,6 +311,9 @@ def test_a_file_that_cannot_be_read_does_not_stop_the_files_after_it(tmp_path, w
     assert run.counts["documents_read"] == 1
     assert all("\n" not in m for m in run.messages)
     assert any("missing.jsonl: no such file: refused" in m for m in run.messages)
+    # a file whose every record was skipped is named, with why
+    assert any(m.startswith(f"{tmp_path / 'a.jsonl'}: refused: no record of it held a "
+                            "document (skipped: ") for m in run.messages)
 
 
 def test_claims_file_hostile_lines_are_counted(tmp_path):
