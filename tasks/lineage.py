@@ -63,6 +63,7 @@ from affidavit.tasks.passages import (
     PassageConfig,
     PassageResult,
     find_shared_passages,
+    isin_hashes,
     ngram_hashes_at,
     ngram_hashes_by_doc,
 )
@@ -1298,7 +1299,7 @@ def _candidates(
         keys = band_keys(sigs, bands=bands, rows=rows)
         live_new = new_mask & ~empty
         wanted = unique_sorted(keys[:, live_new])
-        touch = _isin_hashes(keys.reshape(-1), wanted).reshape(keys.shape).any(axis=0)
+        touch = isin_hashes(keys.reshape(-1), wanted).reshape(keys.shape).any(axis=0)
         del keys
         # every member of a bucket holding a new row is kept, so the join (which drops the
         # buckets without one) gives the same pairs and star buckets on these rows alone
@@ -2294,13 +2295,6 @@ def _passage_view(
     return _PassageView(view_words, sentences, quoted, ngrams, kept, off.copy())
 
 
-def _isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """``np.isin`` by hashing (Polars); bool, shape of ``values``."""
-    if len(among) == 0:
-        return np.zeros(len(values), dtype=bool)
-    return pl.Series(values).is_in(pl.Series(among).implode()).to_numpy()
-
-
 _PACKED_BATCH = 16384
 """Stored documents whose packed n-gram hashes an update holds at once (``_stored_windows``):
 about 60 MB for documents of ~3 KB."""
@@ -2350,7 +2344,7 @@ def _maybe_in(values: np.ndarray, tables: np.ndarray | None) -> np.ndarray:
     Every value of the set passes (``_prefilter_table``), and ~``(n / 2**_PREFILTER_BITS)
     ** 2`` of the others for uniform hashes and a set of ``n`` (the second table is looked up
     for the values passing the first only); test the values passing exactly
-    (``_isin_hashes``). Without tables every index is returned.
+    (``isin_hashes``). Without tables every index is returned.
 
     Returns:
         int64, ascending.
@@ -2416,7 +2410,7 @@ def _stored_windows(
 
     def exact() -> None:  # the exact test of the candidates held, for many at once
         k, at, h = (np.concatenate(x) for x in zip(*cand, strict=True))
-        ok = _isin_hashes(h, look)
+        ok = isin_hashes(h, look)
         hits.append((k[ok], at[ok], h[ok]))
         cand.clear()
 
@@ -2462,7 +2456,7 @@ def _stored_windows(
     p = pos_of_k[k_all] if len(k_all) else np.zeros(0, np.int64)
     ok = p >= 0
     p, at_all, h_all = p[ok], at_all[ok], h_all[ok]
-    holds = _isin_hashes(h_all, judged)
+    holds = isin_hashes(h_all, judged)
     hit = np.zeros(found.height, dtype=bool)
     hit[p[holds]] = True
     use = hit | found["doc_id"].is_in(c_ids.implode()).to_numpy()
@@ -2685,7 +2679,7 @@ def update_lineage(
         # shared run on its later document (``find_shared_passages``), always a new one here
         all_new_ng = unique_sorted(mat_new["ngram_hashes"].explode().drop_nulls().to_numpy())
         all_new_ng = all_new_ng.astype(np.uint64)
-        new_ng = all_new_ng[~_isin_hashes(all_new_ng, known_bad)]  # sorted, as setdiff1d
+        new_ng = all_new_ng[~isin_hashes(all_new_ng, known_bad)]  # sorted, as setdiff1d
         cand = np.concatenate([ci, cj])
         c_rows = unique_sorted(cand[cand < n_old])
         c_ids = pl.Series(ids_all[c_rows].tolist(), dtype=pl.String)
@@ -2741,7 +2735,7 @@ def update_lineage(
                 m_doc = np.searchsorted(m_off, idx, side="right") - 1
                 m_at = idx - m_off[m_doc]
                 # a stored document takes part in the join when it holds an n-gram still judged
-                holds = _isin_hashes(
+                holds = isin_hashes(
                     ngram_hashes_at(h_got, off_got[m_doc] + m_at, config.passages.ngram_words),
                     new_ng,
                 )

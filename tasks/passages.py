@@ -751,8 +751,12 @@ def _echoed(
     return flags.to_numpy().astype(bool)
 
 
-def _isin(values: np.ndarray, among: np.ndarray) -> np.ndarray:
-    """``np.isin`` by hashing (Polars), for a large ``values`` array; bool, shape of ``values``."""
+def isin_hashes(values: np.ndarray, among: np.ndarray) -> np.ndarray:
+    """``np.isin`` by hashing (Polars), for a large ``values`` array; bool, shape of ``values``.
+
+    >>> isin_hashes(np.array([3, 1, 4], dtype=np.uint64), np.array([4, 3], dtype=np.uint64))
+    array([ True, False,  True])
+    """
     if len(among) == 0:
         return np.zeros(len(values), dtype=bool)
     return pl.Series(values).is_in(pl.Series(among).implode()).to_numpy()
@@ -1002,7 +1006,7 @@ def _known_template_starts(
     if len(hashes) == 0:
         return np.zeros(0, dtype=np.int64)
     doc = _doc_of(starts, offsets)
-    keep = _isin(hashes, known["h"].to_numpy().astype(np.uint64))
+    keep = isin_hashes(hashes, known["h"].to_numpy().astype(np.uint64))
     frame = pl.DataFrame(
         {
             "h": hashes[keep],
@@ -1238,7 +1242,7 @@ def find_shared_passages(
         doc_all = _doc_of(starts, offsets)
         judged = unique_sorted(hashes[judge[doc_all]])
         # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
-        judged_h = pl.Series("h", judged[~_isin(judged, settled)], dtype=pl.UInt64)
+        judged_h = pl.Series("h", judged[~isin_hashes(judged, settled)], dtype=pl.UInt64)
     # n-grams known to be furniture, and not judged again here, cover their words wherever
     # they stand (before any count)
     known = settled
@@ -1246,14 +1250,14 @@ def find_shared_passages(
         undone = known_unsettled.astype(np.uint64)
         if judged_h is not None:
             undone = unique_sorted(undone)
-            undone = undone[~_isin(undone, judged_h.to_numpy())]
+            undone = undone[~isin_hashes(undone, judged_h.to_numpy())]
         known = np.concatenate([known, undone])
     known_starts = (
-        starts[_isin(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
+        starts[isin_hashes(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
     )
     if judged_h is not None:
         # only the judged n-grams can join a pair with a judged document
-        keep = _isin(hashes, judged_h.to_numpy())
+        keep = isin_hashes(hashes, judged_h.to_numpy())
         hashes, starts = hashes[keep], starts[keep]
     # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
     # built (most n-grams of running text; same result, a fraction of the memory)

@@ -216,7 +216,7 @@ def page_text(value: str) -> str:
     'abc\nd'
     """
     s, _ = strip_control_chars(value, multiline=True)
-    return _BIDI_RE.sub("", s)
+    return strip_bidi_controls(s)[0]
 
 
 def display_text(value: Any, *, limit: int = DISPLAY_CHARS) -> str:
