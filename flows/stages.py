@@ -388,8 +388,12 @@ def refresh_lineage(wh: Warehouse, new_doc_ids: Sequence[str], *, run: RunRecord
     n_edges = wh.append_unique("lineage_edges", result.edges)
     run.counts["lineage_edges_added"] += n_edges
     wh.replace("origins", result.origins)
-    wh.append_unique("passage_grams", result.passages)
-    wh.append_unique("passage_packed", passage_packed_rows(result.passages))
+    # a large build returns its passage material as Parquet parts: appended a part at a time
+    grams_known = wh.existing_keys("passage_grams")
+    packed_known = wh.existing_keys("passage_packed")
+    for part in result.passage_batches():
+        wh.append_new("passage_grams", part, known=grams_known)
+        wh.append_new("passage_packed", passage_packed_rows(part), known=packed_known)
     wh.replace("passage_furniture", result.furniture)
     run.counts["signatures_added"] += wh.append_unique("signatures", result.signatures)
     run.messages.extend(result.notes)

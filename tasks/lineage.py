@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import dataclasses
 import functools
+import pickle
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -38,6 +41,9 @@ from affidavit.schemas.signatures import SIGNATURES_SCHEMA, MinHashConfig
 from affidavit.tasks.lineage_batches import (
     BatchSpec,
     SpilledNgrams,
+    TextSlice,
+    assemble_words,
+    decode_texts,
     pool_workers,
     prepare_batches,
 )
@@ -301,18 +307,39 @@ class LineageResult:
         notes: What was skipped or degraded, and why, in plain words.
         passages: ``PASSAGE_GRAMS_SCHEMA`` columns, one row per (new) document: its words and
             passage n-grams as fixed-width hashes, so that a later ``update_lineage`` never
-            reads or splits its text again.
+            reads or splits its text again. A lazy frame over Parquet files in
+            ``material_dir`` when the build kept its words on disk (``build_lineage``'s
+            ``spill_words``); ``passage_batches`` reads either a part at a time.
         furniture: ``PASSAGE_FURNITURE_SCHEMA`` columns: n-grams judged page furniture or
             boilerplate: the whole table after this run (it replaces the stored one; an
             incremental run can undo an ``own_host`` judgement).
+        material_dir: The temporary folder of a lazy ``passages``, deleted when the result
+            is let go (None otherwise).
     """
 
     signatures: pl.DataFrame
     edges: pl.DataFrame
     origins: pl.DataFrame
     notes: list[str] = field(default_factory=list)
-    passages: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_MAT_POLARS))
+    passages: pl.DataFrame | pl.LazyFrame = field(
+        default_factory=lambda: pl.DataFrame(schema=_MAT_POLARS)
+    )
     furniture: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=_FURN_POLARS))
+    material_dir: tempfile.TemporaryDirectory[str] | None = None
+
+    def passage_batches(self) -> Iterator[pl.DataFrame]:
+        """``passages`` a part at a time: the frame itself, or each Parquet file of a lazy one.
+
+        Yields:
+            ``PASSAGE_GRAMS_SCHEMA`` frames (each up to ``_MATERIAL_BATCH`` documents when
+            lazy).
+        """
+        if isinstance(self.passages, pl.DataFrame):
+            yield self.passages
+            return
+        assert self.material_dir is not None
+        for path in sorted(Path(self.material_dir.name).glob("material-*.parquet")):
+            yield pl.read_parquet(path)
 
 
 SignaturesFn = Callable[[list[str], MinHashConfig], tuple[np.ndarray, np.ndarray]]
@@ -434,27 +461,6 @@ _NO_TIME = np.iinfo(np.int64).max
 # ----------------------------------------------------------------------------- input
 
 
-def _decode_texts(col: pl.Series) -> tuple[pl.Series, int]:
-    """Texts as strings: bytes decoded as UTF-8, undecodable bytes replaced by U+FFFD.
-
-    Returns:
-        The texts, and how many held undecodable bytes.
-    """
-    if col.dtype != pl.Binary:
-        return col, 0
-    decoded, n_bad = [], 0
-    for b in col.to_list():
-        if b is None:
-            decoded.append(None)
-            continue
-        try:
-            decoded.append(b.decode("utf-8"))
-        except UnicodeDecodeError:
-            decoded.append(b.decode("utf-8", "replace"))
-            n_bad += 1
-    return pl.Series(col.name, decoded, dtype=pl.String), n_bad
-
-
 def _note_bad_utf8(n_bad: int, notes: list[str]) -> None:
     if n_bad:
         notes.append(
@@ -487,7 +493,7 @@ def _prepare_docs(
         frame = docs.with_row_index("_src_row").select(pl.exclude("text")).collect()
     else:
         frame = docs.collect() if isinstance(docs, pl.LazyFrame) else docs
-        text, n_bad = _decode_texts(frame["text"])
+        text, n_bad = decode_texts(frame["text"])
         frame = frame.with_columns(text=text)
         _note_bad_utf8(n_bad, notes)
     for col in ("host", "published_at", "wayback_first_seen"):
@@ -560,7 +566,7 @@ def _text_batch(
     scan reads only the row groups the slice covers).
 
     Returns:
-        The texts, and how many of them held undecodable bytes (``_decode_texts``).
+        The texts, and how many of them held undecodable bytes (``decode_texts``).
     """
     if source is None or "text" in frame.columns:
         return frame["text"].slice(start, size).to_list(), 0
@@ -569,7 +575,7 @@ def _text_batch(
         return [], 0
     first = int(rows.min())
     raw = source.select("text").slice(first, int(rows.max()) - first + 1).collect()["text"]
-    got, n_bad = _decode_texts(raw.gather(rows - first))
+    got, n_bad = decode_texts(raw.gather(rows - first))
     return got.cast(pl.String).fill_null("").to_list(), n_bad
 
 
@@ -623,6 +629,22 @@ _PREPARE_BATCH = 4096
 whose shingle sets are hashed at once for signatures, ``_prepare_build``); their words are
 then kept as fixed-width arrays (``WordArrays``, ``Ragged``), so memory follows the archive by
 ~13 bytes a word rather than by Python objects."""
+
+
+SPILL_MIN_BATCHES = 4
+"""Batches of ``_PREPARE_BATCH`` documents from which a build keeps the archive's words and
+passage n-grams on disk (``build_lineage``'s ``spill_words``): 16K documents, where the pool
+of ``affidavit.tasks.lineage_batches`` starts too. In memory the words cost ~13 bytes each and
+the n-grams ~12 (about 6.3 and 5.8 GB at 1M documents of ~3 KB); on disk the build holds a
+batch, one hash range of n-grams, and the words around shared passages."""
+
+_SLICE_PLAN_BYTES = 1 << 20
+"""Largest pickled lazy source whose batches a pool's workers read themselves (a Parquet
+scan's plan is ~1.4 KB; a lazy frame over data in memory pickles the data)."""
+
+_MATERIAL_BATCH = 16_384
+"""Documents per Parquet file of a lazy ``LineageResult.passages`` (~80 MB of words and
+n-grams at ~500 words a document)."""
 
 
 def _prepared_of(
@@ -703,6 +725,7 @@ def _prepare_build(
     notes: list[str] | None = None,
     signatures: bool = True,
     workers: int | None = None,
+    spill_words: bool = False,
 ) -> tuple[_Prepared, np.ndarray, SpilledNgrams]:
     """``_prepare``, signatures and passage n-grams of every document, a batch at a time.
 
@@ -711,6 +734,9 @@ def _prepare_build(
     (``SpilledNgrams``). The batches run on a pool of processes when there are enough of them
     (``affidavit.tasks.lineage_batches.pool_workers``; ``workers`` overrides, 0 in process).
     Texts and words are held a batch at a time (a few batches with a pool: ``prepare_batches``).
+    With ``spill_words`` the words stay in ``spill`` too: ``prep.words`` are read-only maps
+    of its files (``assemble_words``) and the n-grams are grouped by hash range
+    (``SpilledNgrams.parts``).
 
     Returns:
         ``(prep, sigs, ngrams)``: ``prep.n_shingles`` filled; ``sigs`` uint32 of shape
@@ -724,17 +750,31 @@ def _prepare_build(
         respect_lines=config.passages.respect_lines,
         signatures=signatures,
         spill=spill,
+        spill_words=spill_words,
     )
     starts = list(range(0, max(frame.height, 1), _PREPARE_BATCH))
     n_bad = [0]
 
-    def texts() -> Iterator[list[str]]:
+    n_workers = pool_workers(len(starts)) if workers is None else workers
+    # the batch reads its texts itself (on a pool, in the worker) when the source is a scan:
+    # sending them through a pipe cost the main process as much CPU as a worker's work. A
+    # lazy frame over data in memory would be pickled whole for every batch: those texts are
+    # sent as before
+    by_slice = source is not None and "text" not in frame.columns and (
+        n_workers == 0 or len(pickle.dumps(source)) <= _SLICE_PLAN_BYTES
+    )
+
+    def texts() -> Iterator[list[str] | TextSlice]:
         for a in starts:
+            if by_slice:
+                assert source is not None
+                rows = frame["_src_row"].slice(a, _PREPARE_BATCH).to_numpy().astype(np.int64)
+                yield TextSlice(source, rows)
+                continue
             batch, bad = _text_batch(frame, source, a, _PREPARE_BATCH)
             n_bad[0] += bad
             yield batch
 
-    n_workers = pool_workers(len(starts)) if workers is None else workers
     parts: list[WordArrays] = []
     line_parts: list[Ragged] = []
     sentence_parts: list[Ragged] = []
@@ -750,18 +790,21 @@ def _prepare_build(
         sig_parts.append(res.sigs)
         nsh_parts.append(res.n_shingles)
         n_ngrams.append(res.n_ngrams)
-    n_words = [len(w.hashes) for w in parts]
+        n_bad[0] += res.n_bad
+    n_words = [int(w.offsets[-1]) for w in parts]
     prep = _prepared_of(
         frame, config, _texts_of(frame), (parts, line_parts, sentence_parts, quoted_parts),
         np.concatenate(nsh_parts)[: frame.height].astype(np.int64),
     )
     del parts, line_parts, sentence_parts, quoted_parts
+    if spill_words:
+        prep.words = assemble_words(spill, n_words, prep.words.offsets)
     sigs = np.concatenate(sig_parts)[: frame.height]
     del sig_parts
     if notes is not None:
         _note_bad_utf8(n_bad[0], notes)
     _trim_heap()
-    return prep, sigs, SpilledNgrams(spill, n_ngrams, n_words)
+    return prep, sigs, SpilledNgrams(spill, n_ngrams, n_words, words_spilled=spill_words)
 
 
 def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -774,17 +817,35 @@ def _hash_sets(prep: _Prepared, rows: np.ndarray) -> tuple[np.ndarray, np.ndarra
     k = config.shingles.k
     rows = np.asarray(rows, dtype=np.int64)
     if config.hash_scheme == "wordmix":
+        w = prep.words
         if len(rows) <= _PREPARE_BATCH:
-            return shingle_hashes_from_words(prep.words.take(rows), k)
-        # in batches of documents: the temporaries of hashing and sorting stay a batch's size
-        parts = [
-            shingle_hashes_from_words(prep.words.take(rows[a : a + _PREPARE_BATCH]), k)
-            for a in range(0, len(rows), _PREPARE_BATCH)
-        ]
-        offs = [parts[0][1]]
-        for _, off in parts[1:]:
+            got = shingle_hashes_from_words(w.take(rows, hashes_only=True), k)
+            w.release()
+            return got
+        # in batches of documents: the temporaries of hashing and sorting stay a batch's size;
+        # the sets are filled into one array sized by the shingle counts already known (read
+        # only words' hashes: the pages of words kept on disk go back after each batch)
+        sizes = prep.n_shingles[rows]
+        offsets = np.zeros(len(rows) + 1, dtype=np.int64)
+        np.cumsum(sizes, out=offsets[1:])
+        hashes = np.empty(int(offsets[-1]), dtype=np.uint64)
+        parts: list[tuple[np.ndarray, np.ndarray]] = []
+        for a in range(0, len(rows), _PREPARE_BATCH):
+            b = min(a + _PREPARE_BATCH, len(rows))
+            h, off = shingle_hashes_from_words(w.take(rows[a:b], hashes_only=True), k)
+            w.release()
+            if parts or not np.array_equal(np.diff(off), sizes[a:b]):
+                # counts not known for these rows (an update's stored rows): concatenated
+                parts.append((h, off))
+                continue
+            hashes[offsets[a] : offsets[b]] = h
+        if not parts:
+            return hashes, offsets
+        a = len(rows) - sum(len(off) - 1 for _, off in parts)
+        offs = [offsets[: a + 1]]
+        for _, off in parts:
             offs.append(off[1:] + offs[-1][-1])
-        return np.concatenate([h for h, _ in parts]), np.concatenate(offs)
+        return np.concatenate([hashes[: offsets[a]], *(h for h, _ in parts)]), np.concatenate(offs)
     texts = prep.texts.gather(np.asarray(rows, dtype=np.int64)).to_list() if len(rows) else []
     return shingle_hash_sets(texts, config.shingles, scheme="sha1")
 
@@ -861,6 +922,47 @@ def _material_frame(
         },
         schema=_MAT_POLARS,
     )
+
+
+def _material_parts(prep: _Prepared, config: LineageConfig, folder: Path) -> pl.LazyFrame:
+    """``_material_frame`` of every document, written to Parquet files of ``folder``.
+
+    ``_MATERIAL_BATCH`` documents a file (``material-NNNNNNN.parquet``), their words read
+    from ``prep``'s maps (released after each file) and their n-grams hashed again
+    (``ngram_hashes_by_doc``, the values ``SpilledNgrams`` holds).
+
+    Returns:
+        A lazy frame over the files (``PASSAGE_GRAMS_SCHEMA`` columns).
+    """
+    w = prep.words
+    n = len(prep.doc_ids)
+    paths = []
+    for index, a in enumerate(range(0, max(n, 1), _MATERIAL_BATCH)):
+        b = min(a + _MATERIAL_BATCH, n)
+        lo, hi = int(w.offsets[a]), int(w.offsets[b])
+        part = dataclasses.replace(
+            prep,
+            doc_ids=prep.doc_ids[a:b],
+            words=WordArrays(
+                np.array(w.hashes[lo:hi]), np.array(w.lengths[lo:hi]),
+                np.array(w.has_digit[lo:hi]), w.offsets[a : b + 1] - lo,
+            ),
+            line_lengths=_ragged_slice(prep.line_lengths, a, b),
+            sentence_lengths=_ragged_slice(prep.sentence_lengths, a, b),
+            quoted=_ragged_slice(prep.quoted, a, b),
+        )
+        path = folder / f"material-{index:07d}.parquet"
+        _material_frame(part, config).write_parquet(path)
+        paths.append(path)
+        del part
+        w.release()
+    return pl.scan_parquet(paths, schema=_MAT_POLARS)
+
+
+def _ragged_slice(r: Ragged, a: int, b: int) -> Ragged:
+    """Documents ``a .. b`` of a ``Ragged`` (a copy)."""
+    lo, hi = int(r.offsets[a]), int(r.offsets[b])
+    return Ragged(r.values[lo:hi].copy(), r.offsets[a : b + 1] - lo)
 
 
 def _flat(col: pl.Series, dtype: type, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray]:
@@ -1376,6 +1478,7 @@ def _link(
     lsh_edges, (li, lj) = _verify_pairs(
         prep, ci, cj, np.full(len(ci), -1, dtype=np.int64), config, runner
     )
+    prep.words.release()
     if not config.find_passages or n < 2:
         return lsh_edges, None
     # the shingle sets are let go during the passage join (the largest arrays of the run);
@@ -1409,6 +1512,7 @@ def _link(
         ngrams=ngrams if view is None else view.ngrams,
         join=runner.passage_join if runner is not None else None,
     )
+    words.release()
     if view is not None:
         pr.pairs = view.restore(pr.pairs)
     if pr.n_furniture_ngrams:
@@ -1428,6 +1532,7 @@ def _link(
         prep, pp["i"].to_numpy(), pp["j"].to_numpy(), pp["passage_chars"].to_numpy(), config,
         runner,
     )
+    prep.words.release()
     no_quote = pl.lit(False)
     if config.quote_max_runs > 0:
         # shared text in many separate fragments is a report template, not a quotation
@@ -1819,6 +1924,7 @@ def build_lineage(
     *,
     config: LineageConfig = LineageConfig(),
     runner: StageRunner | None = None,
+    spill_words: bool | None = None,
 ) -> LineageResult:
     """Build signatures, edges and origins for a set of documents, from scratch.
 
@@ -1833,6 +1939,12 @@ def build_lineage(
         config: Thresholds.
         runner: Where signatures, the band join, verification and the passage join run
             (``affidavit.flows.lineage_dask``); the result is the same wherever they run.
+        spill_words: Keep the archive's words and passage n-grams on disk, not in memory
+            (``_prepare_build``): memory then follows a batch and the number of shared
+            passages, not the archive, and the passage material is returned as a lazy frame
+            over Parquet files (``LineageResult.passages``). Default: from
+            ``SPILL_MIN_BATCHES`` batches on, without a ``runner``. The result is the same
+            (tested).
 
     Returns:
         A ``LineageResult``.
@@ -1845,6 +1957,11 @@ def build_lineage(
     frame = _prepare_docs(docs, notes)
     # the passage n-grams are hashed with the words, a batch at a time, and kept on disk
     # until the join and the passage material need them (``_prepare_build``)
+    if spill_words is None:
+        spill_words = -(-frame.height // _PREPARE_BATCH) >= SPILL_MIN_BATCHES and runner is None
+    material_dir = (
+        tempfile.TemporaryDirectory(prefix="affidavit-material-") if spill_words else None
+    )
     with tempfile.TemporaryDirectory(prefix="affidavit-lineage-") as spill:
         prep, sigs, spilled = _prepare_build(
             frame,
@@ -1853,6 +1970,7 @@ def build_lineage(
             source=docs if isinstance(docs, pl.LazyFrame) else None,
             notes=notes,
             signatures=runner is None,
+            spill_words=spill_words,
         )
         k = config.minhash.shingles.k
         _note_inputs(prep, k, notes)
@@ -1871,9 +1989,10 @@ def build_lineage(
         # the passage n-grams go to the join in a list it empties, so that they are let go as
         # soon as it has filtered them (they are read again for the stored material, after
         # the join's peak: holding them through it cost ~0.5 GiB at 100k documents)
-        ngrams = spilled.for_join()
+        ngrams = spilled if spill_words else spilled.for_join()
         edges, pr = _link(prep, ci, cj, config, notes, runner=runner, ngrams=ngrams)
         del ngrams, ci, cj
+        prep.words.release()
         origins = _origins_of(prep, edges, config, k)
         prep.hashes = None
         signatures = _signature_frame(
@@ -1881,7 +2000,13 @@ def build_lineage(
         )
         del sigs
         _trim_heap()
-        passages = _material_frame(prep, config, spilled.by_doc())
+        if material_dir is not None:
+            passages: pl.DataFrame | pl.LazyFrame = _material_parts(
+                prep, config, Path(material_dir.name)
+            )
+        else:
+            passages = _material_frame(prep, config, spilled.by_doc())
+        del prep
     return LineageResult(
         signatures=signatures,
         edges=edges,
@@ -1889,6 +2014,7 @@ def build_lineage(
         notes=notes,
         passages=passages,
         furniture=_furniture_frame(pr, config),
+        material_dir=material_dir,
     )
 
 
@@ -1954,7 +2080,8 @@ def _ensure_sets(prep: _Prepared, rows: np.ndarray, k: int) -> None:
         h = h[sort_within_docs(h, doc)]
     base = len(prep.offsets) - 1
     prep.set_pos[todo] = base + np.arange(len(todo))
-    prep.hashes = np.concatenate([prep.hashes, h])
+    # the first sets are taken as they are (a concatenation would hold them twice)
+    prep.hashes = np.concatenate([prep.hashes, h]) if len(prep.hashes) else h
     prep.offsets = np.concatenate([prep.offsets, prep.offsets[-1] + off[1:]])
 
 
@@ -2621,11 +2748,10 @@ def update_lineage(
                 [stored_docs, new_docs.collect() if isinstance(new_docs, pl.LazyFrame)
                  else new_docs],
                 how="diagonal_relaxed",
-            )
-        built = build_lineage(
-            src.filter(pl.col("doc_id").is_in(fresh["doc_id"].implode())), config=config,
-            runner=runner,
-        )
+            ).filter(pl.col("doc_id").is_in(fresh["doc_id"].implode()))
+        # else the new documents as given (``build_lineage`` skips null and repeated ids as
+        # ``fresh`` did): a lazy source stays a plain scan that batches can read themselves
+        built = build_lineage(src, config=config, runner=runner)
         built.notes = notes + [n for n in built.notes if n not in notes]
         return built
     n_old, n_new = stored.height, fresh.height

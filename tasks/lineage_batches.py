@@ -8,29 +8,47 @@ arrays, and the results are the same as in process (tested). The passage n-gram 
 written to a folder the caller owns (``SpilledNgrams``) instead of being returned: the build
 needs them twice, for the passage join and for the stored passage material, and holds them
 only then.
+
+A build of many batches (``affidavit.tasks.lineage.SPILL_MIN_BATCHES``) keeps the words on
+disk too (``BatchSpec.spill_words``): they are joined into one file per field and read through
+read-only maps (``assemble_words``) whose pages are given back after each use
+(``affidavit.tasks.minhash.release_pages``), and the n-grams are written grouped by hash range
+so that the passage join holds one range at a time (``SpilledNgrams.parts``). A batch reads its
+own texts from a lazy source (``TextSlice``), so the main process neither reads nor sends them.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
 from affidavit.schemas.signatures import MinHashConfig
 from affidavit.tasks.minhash import (
+    WordArrays,
     shingle_hash_sets,
     shingle_hashes_from_words,
     signatures_from_hashes,
 )
-from affidavit.tasks.passages import _count_dtype, passage_ngrams
+from affidavit.tasks.passages import _count_dtype, _partition_rows, passage_ngrams
 from affidavit.tasks.segment import Segments, segment_texts
 
-__all__ = ["BatchSpec", "BatchResult", "SpilledNgrams", "pool_workers", "prepare_batches"]
+__all__ = [
+    "BatchSpec",
+    "BatchResult",
+    "SpilledNgrams",
+    "TextSlice",
+    "decode_texts",
+    "assemble_words",
+    "pool_workers",
+    "prepare_batches",
+]
 
 POOL_MIN_BATCHES = 4
 """Batches from which a build runs them on a pool of processes: below it (16K documents at
@@ -56,6 +74,10 @@ class BatchSpec:
         respect_lines: Passage n-grams do not cross lines (``PassageConfig.respect_lines``).
         signatures: Compute MinHash signatures (off when a ``StageRunner`` computes them).
         spill: Folder the passage n-gram hashes of each batch are written to.
+        spill_words: Write the batch's words (hashes, lengths, digit flags) to ``spill``
+            too and return only their per-document offsets (``SpilledWords``), and write
+            its passage n-grams grouped by hash range (``NGRAM_PART_BITS``): a build too
+            large to hold every word of the archive reads them from there.
     """
 
     minhash: MinHashConfig
@@ -65,6 +87,54 @@ class BatchSpec:
     respect_lines: bool
     signatures: bool
     spill: str
+    spill_words: bool = False
+
+
+def decode_texts(col: pl.Series) -> tuple[pl.Series, int]:
+    """Texts as strings: bytes decoded as UTF-8, undecodable bytes replaced by U+FFFD.
+
+    Returns:
+        The texts, and how many held undecodable bytes.
+    """
+    if col.dtype != pl.Binary:
+        return col, 0
+    decoded, n_bad = [], 0
+    for b in col.to_list():
+        if b is None:
+            decoded.append(None)
+            continue
+        try:
+            decoded.append(b.decode("utf-8"))
+        except UnicodeDecodeError:
+            decoded.append(b.decode("utf-8", "replace"))
+            n_bad += 1
+    return pl.Series(col.name, decoded, dtype=pl.String), n_bad
+
+
+@dataclass(frozen=True, slots=True)
+class TextSlice:
+    """Rows of a lazy source whose texts a batch reads for itself (``prepare_batch``).
+
+    Attributes:
+        source: The documents (a lazy frame with a ``text`` column, e.g. a Parquet scan:
+            picklable, so a worker process reads the rows itself).
+        rows: int64 row numbers in ``source``, in the batch's order.
+    """
+
+    source: pl.LazyFrame
+    rows: np.ndarray
+
+    def read(self) -> tuple[list[str], int]:
+        """The texts as strings (null as empty), and how many held undecodable bytes."""
+        if len(self.rows) == 0:
+            return [], 0
+        first = int(self.rows.min())
+        raw = (
+            self.source.select("text").slice(first, int(self.rows.max()) - first + 1)
+            .collect()["text"]
+        )
+        got, n_bad = decode_texts(raw.gather(self.rows - first))
+        return got.cast(pl.String).fill_null("").to_list(), n_bad
 
 
 @dataclass(slots=True)
@@ -76,12 +146,14 @@ class BatchResult:
         sigs: uint32, shape ``(n_docs, num_perm)`` (``(n_docs, 0)`` without signatures).
         n_shingles: int64, shape ``(n_docs,)``: distinct shingles per document.
         n_ngrams: Passage n-grams of the batch (written to the spill folder).
+        n_bad: Texts of a ``TextSlice`` that held undecodable bytes (``decode_texts``).
     """
 
     segments: Segments
     sigs: np.ndarray
     n_shingles: np.ndarray
     n_ngrams: int
+    n_bad: int = 0
 
 
 def _paths(spill: str, index: int) -> tuple[Path, Path, Path]:
@@ -90,21 +162,47 @@ def _paths(spill: str, index: int) -> tuple[Path, Path, Path]:
             base / f"ngram-offsets-{index:07d}.npy")
 
 
-def prepare_batch(texts: list[str], spec: BatchSpec, index: int) -> BatchResult:
+def _word_paths(spill: str, index: int) -> tuple[Path, Path, Path]:
+    base = Path(spill)
+    return (base / f"word-hashes-{index:07d}.npy", base / f"word-lengths-{index:07d}.npy",
+            base / f"word-digits-{index:07d}.npy")
+
+
+def _part_paths(spill: str, index: int) -> tuple[Path, Path, Path]:
+    base = Path(spill)
+    return (base / f"part-hashes-{index:07d}.npy", base / f"part-starts-{index:07d}.npy",
+            base / f"part-bounds-{index:07d}.npy")
+
+
+NGRAM_PART_BITS = 4
+"""Top bits of a passage n-gram hash that name its range in a spilled build: 16 ranges, so
+that the passage join holds one range's n-grams at a time (~1/16 of the archive's: ~360 MB
+at 1M documents of ~3 KB)."""
+
+
+def prepare_batch(texts: list[str] | TextSlice, spec: BatchSpec, index: int) -> BatchResult:
     """Split, shingle, sign and hash the passage n-grams of one batch of texts.
 
     The passage n-grams go to ``spec.spill`` (three ``.npy`` files named by ``index``): uint64
     hashes, int32 start words within the batch, int64 per-document offsets
-    (``affidavit.tasks.passages.passage_ngrams`` of the batch's words).
+    (``affidavit.tasks.passages.passage_ngrams`` of the batch's words). With
+    ``spec.spill_words`` the words go there too (uint64 hashes, int32 lengths, bool digit
+    flags) and the returned ``segments.words`` hold empty arrays with the offsets; the
+    n-grams are then written grouped by hash range (``NGRAM_PART_BITS``: uint64 hashes,
+    int64 starts within the batch, int64 bounds of shape ``(2**NGRAM_PART_BITS + 1,)``),
+    without per-document offsets (the stored material hashes them again from the words).
 
     Args:
-        texts: The batch's texts (strings).
+        texts: The batch's texts (strings), or the rows to read them from.
         spec: What to compute.
         index: The batch's position, naming its spilled files.
 
     Returns:
         A ``BatchResult``.
     """
+    n_bad = 0
+    if isinstance(texts, TextSlice):
+        texts, n_bad = texts.read()
     seg = segment_texts(texts, normalize=spec.normalize, stop_needed=spec.stop_needed)
     n = len(texts)
     if spec.signatures:
@@ -120,11 +218,29 @@ def prepare_batch(texts: list[str], spec: BatchSpec, index: int) -> BatchResult:
         n_sh = np.zeros(n, dtype=np.int64)
     lines = seg.line_lengths if spec.respect_lines else None
     ng, starts, ng_off = passage_ngrams(seg.words, spec.ngram_words, lines)
+    if spec.spill_words:
+        w = seg.words
+        for path, values in zip(_word_paths(spec.spill, index),
+                                (w.hashes, w.lengths, w.has_digit), strict=True):
+            np.save(path, values)
+        empty = np.zeros(0, dtype=np.uint64)
+        seg = Segments(
+            WordArrays(empty, empty.astype(np.int32), empty.astype(bool), w.offsets),
+            seg.line_lengths, seg.sentence_lengths, seg.quoted,
+        )
+        del w
+        keys = (ng >> np.uint64(64 - NGRAM_PART_BITS)).astype(np.uint8)
+        rows, bounds = _partition_rows(keys, 1 << NGRAM_PART_BITS)
+        p_h, p_s, p_b = _part_paths(spec.spill, index)
+        np.save(p_h, ng[rows])
+        np.save(p_s, starts[rows].astype(np.int64))  # within the batch
+        np.save(p_b, bounds)
+        return BatchResult(seg, sigs, n_sh, len(ng), n_bad)
     p_h, p_s, p_o = _paths(spec.spill, index)
     np.save(p_h, ng)
     np.save(p_s, starts.astype(np.int64))  # within the batch: re-based by the reader
     np.save(p_o, ng_off)
-    return BatchResult(seg, sigs, n_sh, len(ng))
+    return BatchResult(seg, sigs, n_sh, len(ng), n_bad)
 
 
 def pool_workers(n_batches: int) -> int:
@@ -147,7 +263,7 @@ def pool_workers(n_batches: int) -> int:
 
 
 def prepare_batches(
-    batches: Iterable[list[str]], spec: BatchSpec, *, workers: int = 0
+    batches: Iterable[list[str] | TextSlice], spec: BatchSpec, *, workers: int = 0
 ) -> Iterator[BatchResult]:
     """``prepare_batch`` of each batch, in order; on ``workers`` processes when above 0.
 
@@ -176,6 +292,60 @@ def prepare_batches(
             yield pending.pop(0).result()
 
 
+def _read_rows(path: Path, lo: int, hi: int) -> np.ndarray:
+    """Rows ``lo:hi`` of a one-dimensional ``.npy`` file, read without mapping the file.
+
+    Mapped pages of a file count in the process's resident memory for as long as the mapping
+    lives; a plain read holds only the rows asked for.
+    """
+    with path.open("rb") as f:
+        version = np.lib.format.read_magic(f)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(f)
+        else:
+            shape, _, dtype = np.lib.format.read_array_header_2_0(f)
+        if len(shape) != 1 or not 0 <= lo <= hi <= shape[0]:
+            raise ValueError(f"rows {lo}:{hi} out of range of {path.name} {shape}")
+        f.seek(f.tell() + lo * dtype.itemsize)
+        return np.fromfile(f, dtype=dtype, count=hi - lo)
+
+
+def assemble_words(spill: str, n_words: Sequence[int], offsets: np.ndarray) -> WordArrays:
+    """The words of every batch written with ``BatchSpec.spill_words``, as one read-only map.
+
+    Each field's batches are copied, in order, into one ``.npy`` file of ``spill`` (with plain
+    writes: dirty pages of a written mapping would count in resident memory) and mapped
+    read-only; each batch's files are deleted once copied. Pages read through the map count
+    in resident memory until released (``release_pages``).
+
+    Args:
+        spill: The folder.
+        n_words: Words of each batch, in batch order.
+        offsets: int64, shape ``(n_docs + 1,)``: the documents' word offsets, all batches.
+
+    Returns:
+        ``WordArrays`` whose ``hashes`` (uint64), ``lengths`` (int32) and ``has_digit``
+        (bool) are ``np.memmap`` of shape ``(sum(n_words),)``.
+    """
+    total = int(sum(n_words))
+    fields = []
+    for k, (name, dtype) in enumerate(
+        (("hashes", np.uint64), ("lengths", np.int32), ("digits", np.bool_))
+    ):
+        path = Path(spill) / f"words-{name}.npy"
+        with path.open("wb") as f:
+            np.lib.format.write_array_header_1_0(
+                f, {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)),
+                    "fortran_order": False, "shape": (total,)}
+            )
+            for index in range(len(n_words)):
+                part = _word_paths(spill, index)[k]
+                np.load(part).astype(dtype, copy=False).tofile(f)
+                part.unlink()
+        fields.append(np.load(path, mmap_mode="r") if total else np.zeros(0, dtype=dtype))
+    return WordArrays(fields[0], fields[1], fields[2], np.asarray(offsets, dtype=np.int64))
+
+
 @dataclass(slots=True)
 class SpilledNgrams:
     """The passage n-grams of a build's batches, as written by ``prepare_batch``.
@@ -189,6 +359,34 @@ class SpilledNgrams:
     spill: str
     n_ngrams: list[int]
     n_words: list[int]
+    words_spilled: bool = False
+    part_bits: int = NGRAM_PART_BITS
+
+    def parts(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Each hash range's n-grams over every batch (``affidavit.tasks.passages.NgramParts``).
+
+        Only for batches written with ``BatchSpec.spill_words``. Yields ``(hashes, starts)``:
+        uint64 hashes whose top ``part_bits`` bits are the range's number and int64 global
+        start words, ascending; one range is held at a time.
+        """
+        bases = np.zeros(len(self.n_words) + 1, dtype=np.int64)
+        np.cumsum(self.n_words, out=bases[1:])
+        bounds = [np.load(_part_paths(self.spill, b)[2]) for b in range(len(self.n_words))]
+        for p in range(1 << self.part_bits):
+            sizes = [int(b[p + 1] - b[p]) for b in bounds]
+            total = sum(sizes)
+            hashes = np.empty(total, dtype=np.uint64)
+            starts = np.empty(total, dtype=np.int64)
+            at = 0
+            for index, (b, k) in enumerate(zip(bounds, sizes, strict=True)):
+                if k == 0:
+                    continue
+                p_h, p_s, _ = _part_paths(self.spill, index)
+                lo, hi = int(b[p]), int(b[p + 1])
+                hashes[at : at + k] = _read_rows(p_h, lo, hi)
+                starts[at : at + k] = _read_rows(p_s, lo, hi) + bases[index]
+                at += k
+            yield hashes, starts
 
     def for_join(self) -> list[np.ndarray]:
         """``[hashes, starts]`` over every batch: uint64 and global start words.

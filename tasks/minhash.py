@@ -16,6 +16,7 @@ arithmetic runs for many documents at once, with the permutations on the leading
 
 from __future__ import annotations
 
+import mmap
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,6 +32,7 @@ from affidavit.tasks.shingles import normalize_for_shingles, shingle_text
 __all__ = [
     "EMPTY_HASH",
     "Ragged",
+    "release_pages",
     "WordArrays",
     "shingle_hashes_from_words",
     "sort_within_docs",
@@ -165,15 +167,25 @@ class WordArrays:
     has_digit: np.ndarray
     offsets: np.ndarray
 
-    def take(self, rows: np.ndarray) -> WordArrays:
-        """The words of the given documents, in ``rows`` order."""
+    def take(self, rows: np.ndarray, *, hashes_only: bool = False) -> WordArrays:
+        """The words of the given documents, in ``rows`` order.
+
+        With ``hashes_only`` the lengths and digit flags are left empty (shape ``(0,)``), for
+        work that reads only the hashes (shingles).
+        """
         lens = np.diff(self.offsets)[rows]
         starts = self.offsets[rows]
         idx = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
         idx = idx + np.arange(int(lens.sum()), dtype=np.int64)
         offsets = np.zeros(len(rows) + 1, dtype=np.int64)
         np.cumsum(lens, out=offsets[1:])
+        if hashes_only:
+            return WordArrays(self.hashes[idx], np.zeros(0, np.int32), np.zeros(0, bool), offsets)
         return WordArrays(self.hashes[idx], self.lengths[idx], self.has_digit[idx], offsets)
+
+    def release(self) -> None:
+        """Drop the resident pages of fields that are file maps (``release_pages``)."""
+        release_pages(self.hashes, self.lengths, self.has_digit)
 
     @staticmethod
     def concat(parts: Sequence[WordArrays]) -> WordArrays:
@@ -191,6 +203,22 @@ class WordArrays:
             np.concatenate([p.has_digit for p in parts]),
             np.concatenate(offs),
         )
+
+
+def release_pages(*arrays: np.ndarray) -> None:
+    """Drop the resident pages of memory-mapped arrays (``madvise(MADV_DONTNEED)``).
+
+    A read-only map of a file gives its pages back at once and reads them again (from the
+    page cache) when touched; arrays that are not maps are left alone.
+    """
+    for a in arrays:
+        m = getattr(a, "_mmap", None)
+        if m is None:
+            continue
+        try:
+            m.madvise(mmap.MADV_DONTNEED)
+        except (AttributeError, OSError, ValueError):  # not on Linux, or a closed map
+            pass
 
 
 @dataclass(slots=True)

@@ -16,13 +16,20 @@ equal words between them, are one (``PassageConfig.bridge_ignored``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import polars as pl
 
-from affidavit.tasks.minhash import Ragged, WordArrays, unique_sorted, word_arrays
+from affidavit.tasks.minhash import (
+    Ragged,
+    WordArrays,
+    release_pages,
+    unique_sorted,
+    word_arrays,
+)
 
 __all__ = [
     "PassageConfig",
@@ -746,6 +753,7 @@ def _echoed(
         echo[a:b] = _echo_windows(
             i[a:b], j[a:b], diag[a:b], lo[a:b], hi[a:b], ids, offsets, config, quoted_word
         )
+        release_pages(ids)
     per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
     flags = r.join(per_stretch, on="stretch").sort("row")["echo"]
     return flags.to_numpy().astype(bool)
@@ -964,11 +972,13 @@ def _template_starts(
     for d0, d1 in bounds:
         keyed = chunk(d0, d1)[4]
         fill += np.bincount((keyed >> shift).astype(np.int64), minlength=len(fill))
+        release_pages(ids)  # words kept on disk: the chunk's pages go back
     kept: list[tuple[np.ndarray, ...]] = []
     for d0, d1 in bounds:
         parts = chunk(d0, d1)
         sel = fill[(parts[4] >> shift).astype(np.int64)] >= need[parts[3]]
         kept.append(tuple(x[sel] for x in parts))
+        release_pages(ids)
     del fill
     h, st, doc, host, keyed = (np.concatenate([k[c] for k in kept]) for c in range(5))
     del kept
@@ -1120,6 +1130,121 @@ def _judge_ngrams(
     )
 
 
+@runtime_checkable
+class NgramParts(Protocol):
+    """Passage n-grams held outside memory, read one hash range at a time.
+
+    ``parts()`` yields ``(hashes, starts)`` for each range: uint64 hashes whose top
+    ``part_bits`` bits name the range, and int64 global start words (into the concatenated
+    words), in ascending start order; every row of an n-gram is in one range
+    (``affidavit.tasks.lineage_batches.SpilledNgrams``).
+    """
+
+    part_bits: int
+
+    def parts(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield each hash range's rows."""
+        ...
+
+
+def _judge_block(
+    hashes: np.ndarray,
+    starts: np.ndarray,
+    offsets: np.ndarray,
+    config: PassageConfig,
+    clusters: np.ndarray,
+    rank: np.ndarray,
+    host_of_doc: np.ndarray,
+    has_host: np.ndarray,
+    *,
+    settled: np.ndarray,
+    known_unsettled: np.ndarray | None,
+    judge: np.ndarray | None,
+    skip: np.ndarray | None,
+    part_bits: int,
+) -> tuple[list[_Judged], np.ndarray, int]:
+    """Judge the n-grams of one block holding every row of each (``find_shared_passages``).
+
+    Args:
+        hashes: uint64, the block's n-gram hashes (all share their top ``part_bits`` bits).
+        starts: Their global start words (int32 or int64), same shape.
+        offsets: int64 word offsets of the documents.
+        config: The furniture rules (``_judge_ngrams``).
+        clusters: As ``_judge_ngrams``.
+        rank: As ``_judge_ngrams``.
+        host_of_doc: As ``_judge_ngrams``.
+        has_host: As ``_judge_ngrams``.
+        settled: uint64, ``find_shared_passages``'s ``known_bad`` (empty for none).
+        known_unsettled: As ``find_shared_passages``.
+        judge: As ``find_shared_passages``.
+        skip: As ``find_shared_passages``.
+        part_bits: Top bits the block's hashes share (0: a block of every n-gram).
+
+    Returns:
+        ``(judged, known_starts, n_kept)``: the ``_Judged`` of each hash range of the block,
+        int64 starts of the rows of n-grams known to be furniture, and the rows kept after
+        sampling and ``skip``.
+    """
+    if config.sample_mod > 1:
+        keep = hashes % np.uint64(config.sample_mod) == 0
+        hashes, starts = hashes[keep], starts[keep]
+    if skip is not None and skip.any():
+        keep = ~skip[_doc_of(starts, offsets)]
+        hashes, starts = hashes[keep], starts[keep]
+    n_kept = len(hashes)
+    if n_kept == 0:
+        return [], np.zeros(0, np.int64), 0
+    judged_h = None
+    if judge is not None:
+        doc_all = _doc_of(starts, offsets)
+        judged_now = unique_sorted(hashes[judge[doc_all]])
+        # ``np.setdiff1d(judged_now, settled)`` (sorted, distinct), by hashing, not sorting
+        judged_h = pl.Series("h", judged_now[~isin_hashes(judged_now, settled)],
+                             dtype=pl.UInt64)
+    # n-grams known to be furniture, and not judged again here, cover their words wherever
+    # they stand (before any count)
+    known = settled
+    if known_unsettled is not None and len(known_unsettled):
+        undone = known_unsettled.astype(np.uint64)
+        if judged_h is not None:
+            undone = unique_sorted(undone)
+            undone = undone[~isin_hashes(undone, judged_h.to_numpy())]
+        known = np.concatenate([known, undone])
+    known_starts = (
+        starts[isin_hashes(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
+    )
+    if judged_h is not None:
+        # only the judged n-grams can join a pair with a judged document
+        keep = isin_hashes(hashes, judged_h.to_numpy())
+        hashes, starts = hashes[keep], starts[keep]
+    # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
+    # built (most n-grams of running text; same result, a fraction of the memory)
+    repeated = repeated_mask(hashes)
+    hashes, starts = hashes[repeated], starts[repeated]
+    del repeated
+    # each n-gram is judged on the rows holding it alone: one hash range at a time (by the
+    # top bits below the block's own), so the frames and hash tables of the judgement are a
+    # range's size, and only the rows that can still join a pair are kept
+    parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
+    bits = max(1, int(np.ceil(np.log2(parts))))
+    keys = (hashes >> np.uint64(64 - part_bits - bits)) & np.uint64((1 << bits) - 1)
+    rows, bounds = _partition_rows(keys.astype(np.uint8), 1 << bits)
+    del keys
+    judged: list[_Judged] = []
+    for p in range(1 << bits):
+        idx = rows[bounds[p] : bounds[p + 1]]
+        if len(idx) == 0:
+            continue
+        st = starts[idx].astype(np.int64)
+        judged.append(
+            _judge_ngrams(
+                pl.DataFrame({"h": hashes[idx], "g": st, "doc": _doc_of(st, offsets)}),
+                clusters, rank, host_of_doc, has_host, config, judged_h,
+            )
+        )
+    return judged, known_starts, n_kept
+
+
 def find_shared_passages(
     words_per_doc: Sequence[list[str]] | WordArrays,
     hosts: Sequence[str | None],
@@ -1138,7 +1263,7 @@ def find_shared_passages(
     known_templates: pl.DataFrame | None = None,
     judge: np.ndarray | None = None,
     skip: np.ndarray | None = None,
-    ngrams: tuple[np.ndarray, np.ndarray] | list[np.ndarray] | None = None,
+    ngrams: tuple[np.ndarray, np.ndarray] | list[np.ndarray] | NgramParts | None = None,
     join: NgramJoinFn | None = None,
 ) -> PassageResult:
     """Find pairs of documents that share a passage of running text, ignoring page furniture.
@@ -1189,7 +1314,8 @@ def find_shared_passages(
             not read); default none.
         ngrams: The passage n-grams already hashed (``ngram_hashes_by_doc``): uint64 hashes
             and int64 global start positions (into the concatenated words); default: hashed
-            here. A list is emptied, so that the arrays are let go once filtered.
+            here. A list is emptied, so that the arrays are let go once filtered. An
+            ``NgramParts`` is read one hash range at a time (the same result).
         join: Where the self-join of the kept n-grams runs: a function like
             ``join_shared_ngrams`` (the default, in process), e.g. one that partitions the
             n-grams by hash over a cluster (``affidavit.tasks.lineage_scale``).
@@ -1222,79 +1348,45 @@ def find_shared_passages(
         if seg_offsets[-1] != offsets[-1]:
             raise ValueError("line_lengths must sum to each document's word count")
         seg_offsets = unique_sorted(seg_offsets)
-    if ngrams is not None:
-        hashes, starts = ngrams
-        if isinstance(ngrams, list):  # the caller's arrays go once filtered here
-            ngrams.clear()
+    if isinstance(ngrams, NgramParts):
+        blocks: Iterable[tuple[np.ndarray, np.ndarray]] = ngrams.parts()
+        part_bits = ngrams.part_bits
     else:
-        hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
-    if config.sample_mod > 1:
-        keep = hashes % np.uint64(config.sample_mod) == 0
-        hashes, starts = hashes[keep], starts[keep]
-    if skip is not None and skip.any():
-        keep = ~skip[_doc_of(starts, offsets)]
-        hashes, starts = hashes[keep], starts[keep]
-    if len(hashes) == 0:
-        return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
-    judged_h = None
+        if ngrams is not None:
+            hashes, starts = ngrams
+            if isinstance(ngrams, list):  # the caller's arrays go once filtered here
+                ngrams.clear()
+        else:
+            hashes, starts = _ngram_hashes(ids, seg_offsets, n, narrow=True)
+        blocks, part_bits = [(hashes, starts)], 0
+        del hashes, starts
     settled = np.zeros(0, np.uint64) if known_bad is None else known_bad.astype(np.uint64)
-    if judge is not None:
-        doc_all = _doc_of(starts, offsets)
-        judged = unique_sorted(hashes[judge[doc_all]])
-        # ``np.setdiff1d(judged, settled)`` (sorted, distinct), by hashing instead of sorting
-        judged_h = pl.Series("h", judged[~isin_hashes(judged, settled)], dtype=pl.UInt64)
-    # n-grams known to be furniture, and not judged again here, cover their words wherever
-    # they stand (before any count)
-    known = settled
-    if known_unsettled is not None and len(known_unsettled):
-        undone = known_unsettled.astype(np.uint64)
-        if judged_h is not None:
-            undone = unique_sorted(undone)
-            undone = undone[~isin_hashes(undone, judged_h.to_numpy())]
-        known = np.concatenate([known, undone])
-    known_starts = (
-        starts[isin_hashes(hashes, known)].astype(np.int64) if len(known) else np.zeros(0, np.int64)
-    )
-    if judged_h is not None:
-        # only the judged n-grams can join a pair with a judged document
-        keep = isin_hashes(hashes, judged_h.to_numpy())
-        hashes, starts = hashes[keep], starts[keep]
-    # an n-gram found once in the whole set is shared by no pair: drop it before any frame is
-    # built (most n-grams of running text; same result, a fraction of the memory)
-    repeated = repeated_mask(hashes)
-    hashes, starts = hashes[repeated], starts[repeated]
-    del repeated
     host_frame = pl.DataFrame({"host": pl.Series(list(hosts), dtype=pl.String)})
     host_of_doc = (
         host_frame.select(pl.col("host").fill_null("").rank("dense")).to_series().to_numpy()
     )
     has_host = host_frame.select(pl.col("host").fill_null("") != "").to_series().to_numpy()
-    # each n-gram is judged on the rows holding it alone: one hash range at a time (by the top
-    # bits), so the frames and hash tables of the judgement are a range's size, and only the
-    # rows that can still join a pair are kept
-    parts = max(1, min(64, len(hashes) // _HASH_BLOCK))
-    bits = max(1, int(np.ceil(np.log2(parts))))
-    rows, bounds = _partition_rows(
-        (hashes >> np.uint64(64 - bits)).astype(np.uint8), 1 << bits
-    )
     judged: list[_Judged] = []
-    for p in range(1 << bits):
-        idx = rows[bounds[p] : bounds[p + 1]]
-        if len(idx) == 0:
-            continue
-        st = starts[idx].astype(np.int64)
-        judged.append(
-            _judge_ngrams(
-                pl.DataFrame({"h": hashes[idx], "g": st, "doc": _doc_of(st, offsets)}),
-                clusters, rank, host_of_doc, has_host, config, judged_h,
-            )
+    known_parts: list[np.ndarray] = []
+    n_kept = 0
+    for hashes, starts in blocks:
+        # each block holds every row of its n-grams (a hash range, or all of them)
+        got, known_at, kept = _judge_block(
+            hashes, starts, offsets, config, clusters, rank, host_of_doc, has_host,
+            settled=settled, known_unsettled=known_unsettled, judge=judge, skip=skip,
+            part_bits=part_bits,
         )
+        del hashes, starts
+        judged.extend(got)
+        known_parts.append(known_at)
+        n_kept += kept
+    if n_kept == 0:
+        return PassageResult(_EMPTY_PAIRS.clone(), 0, 0)
+    known_starts = np.concatenate(known_parts) if known_parts else np.zeros(0, np.int64)
+    del known_parts
     if not judged:  # no n-gram found twice
         none = pl.DataFrame(schema={"h": pl.UInt64, "g": pl.Int64, "doc": pl.Int64})
-        judged.append(
-            _judge_ngrams(none, clusters, rank, host_of_doc, has_host, config, judged_h)
-        )
-    del hashes, starts, rows
+        judged.append(_judge_ngrams(none, clusters, rank, host_of_doc, has_host, config, None))
     grams = pl.concat([x.grams for x in judged])
     too_many = pl.concat([x.too_many for x in judged])
     furniture_h = pl.concat([x.furniture_h for x in judged])

@@ -354,10 +354,16 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     rss_workers = workers.stop_gib()
     rss_build = _rss_gib(resource.RUSAGE_SELF)
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
-    built.passages.write_parquet(folder / "passage_grams.parquet")
-    packed = conform(passage_packed_rows(built.passages), PASSAGE_PACKED_SCHEMA)
-    pq.write_table(packed, folder / "passage_packed.parquet", **parquet_options(packed))
-    del packed
+    # (written a part at a time, as the warehouse appends it)
+    grams_dir, packed_dir = folder / "passage_grams", folder / "passage_packed"
+    grams_dir.mkdir()
+    packed_dir.mkdir()
+    for index, part in enumerate(built.passage_batches()):
+        part.write_parquet(grams_dir / f"part-{index:05d}.parquet")
+        packed = conform(passage_packed_rows(part), PASSAGE_PACKED_SCHEMA)
+        pq.write_table(packed, packed_dir / f"part-{index:05d}.parquet",
+                       **parquet_options(packed))
+        del packed, part
     signatures, edges_stored, furniture = built.signatures, built.edges, built.furniture
     del built
     t0, c0 = time.perf_counter(), _cpu_s()
@@ -366,9 +372,9 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         stored_docs=base.drop("text").collect(),
         stored_signatures=signatures,
         stored_edges=edges_stored,
-        stored_passages=pl.scan_parquet(folder / "passage_grams.parquet"),
+        stored_passages=pl.scan_parquet(grams_dir / "*.parquet"),
         stored_furniture=furniture,
-        stored_packed=pl.scan_parquet(folder / "passage_packed.parquet"),
+        stored_packed=pl.scan_parquet(packed_dir / "*.parquet"),
     )
     t_inc, c_inc = time.perf_counter() - t0, _cpu_s() - c0
     origins = added.origins

@@ -988,7 +988,8 @@ def test_lazy_input_read_in_batches_equals_a_frame(tmp_path, monkeypatch):
     docs.write_parquet(path, row_group_size=9)
     eager = build_lineage(docs)
     lazy = build_lineage(pl.scan_parquet(path))
-    def same(a: pl.DataFrame, b: pl.DataFrame) -> bool:  # furniture rows come in any order
+    def same(a: pl.DataFrame | pl.LazyFrame, b: pl.DataFrame | pl.LazyFrame) -> bool:
+        a, b = _collected(a), _collected(b)  # furniture rows come in any order
         return a.sort(a.columns).equals(b.sort(b.columns))
 
     for name in ("signatures", "edges", "origins", "passages", "furniture"):
@@ -1087,10 +1088,87 @@ def test_a_build_on_a_pool_equals_one_in_process(monkeypatch):
     assert used == [2]
     assert local.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height >= 1
     for name in ("signatures", "edges", "origins", "passages", "furniture"):
-        a, b = getattr(pooled, name), getattr(local, name)
+        a, b = _collected(getattr(pooled, name)), _collected(getattr(local, name))
         # furniture rows come in any order
         assert a.sort(a.columns).equals(b.sort(b.columns)), name
     assert pooled.notes == local.notes
+
+
+def _collected(frame: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    return frame.collect() if isinstance(frame, pl.LazyFrame) else frame
+
+
+@pytest.mark.parametrize(("seed", "respect_lines"), [(17, False), (19, True)])
+def test_a_build_with_words_on_disk_equals_one_in_memory(monkeypatch, seed, respect_lines):
+    # an archive too large to hold its words keeps them, and the passage n-grams by hash
+    # range, in files: the same tables, with the passage material as Parquet parts that go
+    # when the result goes
+    import gc
+    from pathlib import Path
+
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.passages import PassageConfig
+
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 16)
+    monkeypatch.setattr(lineage_module, "_MATERIAL_BATCH", 40)
+    docs = _synthetic_archive(130, seed)
+    config = LineageConfig(passages=PassageConfig(respect_lines=respect_lines))
+    held = build_lineage(docs, config=config, spill_words=False)
+    spilled = build_lineage(docs, config=config, spill_words=True)
+    assert isinstance(held.passages, pl.DataFrame)
+    assert isinstance(spilled.passages, pl.LazyFrame)
+    assert held.edges.filter(pl.col("kind") == EdgeKind.QUOTE.value).height >= 1
+    assert held.furniture.height >= 1
+    for name in ("signatures", "edges", "origins", "passages", "furniture"):
+        a, b = _collected(getattr(spilled, name)), _collected(getattr(held, name))
+        assert a.sort(a.columns).equals(b.sort(b.columns)), name
+    assert spilled.notes == held.notes
+    parts = list(spilled.passage_batches())
+    assert [p.height for p in parts] == [40, 40, 40, 10]
+    assert pl.concat(parts).equals(held.passages)
+    assert list(held.passage_batches())[0].equals(held.passages)
+    folder = Path(spilled.material_dir.name)
+    assert folder.is_dir()
+    del spilled, parts
+    gc.collect()
+    assert not folder.exists()
+
+
+def test_spilled_ngrams_come_one_hash_range_at_a_time_and_all_of_them(monkeypatch):
+    # every n-gram row is in exactly one range, the range its top bits name, in ascending
+    # start order within it; the words come back as read-only maps equal to the words held
+    import tempfile
+
+    import affidavit.tasks.lineage as lineage_module
+
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 11)
+    docs = _synthetic_archive(50, 23)
+    config = LineageConfig()
+    frame = lineage_module._prepare_docs(docs, [])
+    with tempfile.TemporaryDirectory() as a, tempfile.TemporaryDirectory() as b:
+        held, _, whole = lineage_module._prepare_build(frame, config, a, workers=0)
+        disk, _, parts = lineage_module._prepare_build(
+            frame, config, b, workers=0, spill_words=True
+        )
+        for name in ("hashes", "lengths", "has_digit", "offsets"):
+            assert np.array_equal(getattr(disk.words, name), getattr(held.words, name)), name
+        assert isinstance(disk.words.hashes, np.memmap)
+        assert not disk.words.hashes.flags.writeable
+        want_h, want_s = whole.for_join()
+        got_h, got_s = [], []
+        for p, (h, st) in enumerate(parts.parts()):
+            assert ((h >> np.uint64(64 - parts.part_bits)) == p).all()
+            assert (np.diff(st) > 0).all()
+            got_h.append(h)
+            got_s.append(st)
+        assert p == (1 << parts.part_bits) - 1
+        order = np.lexsort((want_s, want_h))
+        got_h, got_s = np.concatenate(got_h), np.concatenate(got_s)
+        again = np.lexsort((got_s, got_h))
+        assert np.array_equal(got_h[again], want_h[order])
+        assert np.array_equal(got_s[again], want_s[order].astype(np.int64))
+        disk.words.release()  # pages given back; the values read again from the file
+        assert np.array_equal(disk.words.hashes, held.words.hashes)
 
 
 def _workers_in_child(queue) -> None:  # a daemonic pool worker asks how many it may start
@@ -1112,3 +1190,27 @@ def test_a_daemonic_process_builds_in_process():
     child.join(30)
     assert got == 0
     assert pool_workers(POOL_MIN_BATCHES - 1) == 0
+
+
+@pytest.mark.parametrize("wrong_from", [None, 0, 25])
+def test_shingle_sets_hashed_in_batches_equal_one_pass(monkeypatch, wrong_from):
+    # the sets of many documents are filled a batch at a time into one array sized by the
+    # known shingle counts; where a count is not known (zero, as for an update's stored
+    # rows) the rest are gathered and joined instead: the same sets either way
+    import affidavit.tasks.lineage as lineage_module
+    from affidavit.tasks.minhash import shingle_hashes_from_words
+
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 9)
+    docs = _synthetic_archive(40, 31)
+    config = LineageConfig()
+    frame = lineage_module._prepare_docs(docs, [])
+    prep = lineage_module._prepare(frame, config)
+    rows = np.array([5, 3, *range(10, 40), 0], dtype=np.int64)
+    want_h, want_off = shingle_hashes_from_words(prep.words.take(rows), config.minhash.shingles.k)
+    prep.n_shingles = np.zeros(frame.height, dtype=np.int64)
+    prep.n_shingles[rows] = np.diff(want_off)
+    if wrong_from is not None:
+        prep.n_shingles[rows[wrong_from:]] = 0
+    got_h, got_off = lineage_module._hash_sets(prep, rows)
+    assert np.array_equal(got_off, want_off)
+    assert np.array_equal(got_h, want_h)

@@ -92,3 +92,45 @@ def test_a_home_without_packed_material_gets_it_and_equals_a_build(tmp_path):
         scratch.edges.sort(keys).select(keys, "kind"))
     assert wh.read("origins").sort("doc_id").select("doc_id", "origin_doc_id").equals(
         scratch.origins.sort("doc_id").select("doc_id", "origin_doc_id"))
+
+
+def test_a_build_with_words_on_disk_stores_the_same_material_a_part_at_a_time(
+    tmp_path, monkeypatch
+):
+    # a first backfill large enough to keep its words on disk returns its passage material
+    # as Parquet parts: the home stores every row of every part once, as a home built in
+    # memory does, and the next run reads it as usual
+    import affidavit.tasks.lineage as lineage_module
+    from tests.unit.test_lineage import _synthetic_archive
+
+    archive = _synthetic_archive(70, 29)
+    rows = [
+        {"url": f"https://{r['host']}/{r['doc_id']}", "text": r["text"],
+         "published_at": r["published_at"]}
+        for r in archive.iter_rows(named=True)
+    ]
+    monkeypatch.setattr(lineage_module, "_PREPARE_BATCH", 8)
+    monkeypatch.setattr(lineage_module, "_MATERIAL_BATCH", 16)
+    written: list[int] = []
+    parts_of = lineage_module._material_parts
+
+    def spy(prep, config, folder):
+        written.append(len(prep.doc_ids))
+        return parts_of(prep, config, folder)
+
+    monkeypatch.setattr(lineage_module, "_material_parts", spy)
+    homes = {}
+    for spill in (False, True):
+        monkeypatch.setattr(lineage_module, "SPILL_MIN_BATCHES", 1 if spill else 10**9)
+        wh = Warehouse(resolve_home(tmp_path / f"h{int(spill)}"))
+        refresh_lineage(wh, _add(wh, rows[:60]), run=RunRecord(wh, "test", {}))
+        refresh_lineage(wh, _add(wh, rows[60:]), run=RunRecord(wh, "test", {}))
+        homes[spill] = wh
+    for name, key in (("passage_grams", "doc_id"), ("passage_packed", "doc_id"),
+                      ("lineage_edges", ["parent_doc_id", "child_doc_id"]),
+                      ("origins", "doc_id"), ("signatures", "doc_id")):
+        a, b = homes[True].read(name).sort(key), homes[False].read(name).sort(key)
+        assert a.height == b.height > 0, name
+        assert a.equals(b), name
+    assert homes[True].count("passage_grams") == 70
+    assert written == [60]  # the first run kept its words on disk (4 parts of 16 or fewer)
