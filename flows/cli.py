@@ -536,6 +536,7 @@ def backfill(
     """
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
+    _check_dump_text_columns(paths, text_column)
     if not as_json:
         _starting("backfill")
     _check_dask(dask)
@@ -672,6 +673,22 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
             if len(missing) > 1 else ""
         _fail(f"{missing[0]}: no such file{more}")
+
+
+def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
+    """Refuse up front when no input has the text column (one line, exit 1).
+
+    That is when every input is a local dump whose header, schema or (small) whole body shows
+    the column is missing (``affidavit.tasks.input_checks.dump_text_fault``); the line names
+    the columns or keys the first has. With one readable input the run goes on, and the others
+    are refused inputs in its notes, each in one line.
+    """
+    from affidavit.tasks.input_checks import dump_text_fault
+
+    faults = [None if "://" in p else dump_text_fault(p, text_column) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) without it)" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_input(path: str, check: Callable[[str], object]) -> None:

@@ -15,7 +15,12 @@ import zlib
 from pathlib import Path
 
 from affidavit.tasks.charset import decode_document
-from affidavit.tasks.sanitize import SNIFF_CHARS, looks_binary
+from affidavit.tasks.sanitize import (
+    SNIFF_CHARS,
+    UntrustedJSONError,
+    loads_untrusted_json,
+    looks_binary,
+)
 
 __all__ = [
     "CLAIMS_FORMATS",
@@ -24,6 +29,8 @@ __all__ = [
     "check_sessions_file",
     "check_text_file",
     "claims_format",
+    "dump_text_fault",
+    "name_keys",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -195,3 +202,86 @@ def feed_file_fault(path: str | Path) -> str | None:
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     )
+
+
+DUMP_HEAD_BYTES = 1024 * 1024
+"""Bytes of a JSONL dump read to tell whether any row has the text field (1 MiB: the whole of
+a small file, a bounded cost for a large one, whose rows past it are left to the reader)."""
+
+KEYS_NAMED = 12
+"""Keys or columns named in a message (the others are counted: "and 5 more"), so a row of
+thousands of keys still gives one short line."""
+
+
+def name_keys(keys: list[str]) -> str:
+    """Name the first :data:`KEYS_NAMED` keys, counting the others.
+
+    >>> name_keys([f"k{i}" for i in range(14)])
+    'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 and 2 more'
+    """
+    more = len(keys) - KEYS_NAMED
+    return (", ".join(keys[:KEYS_NAMED]) or "no keys") + (f" and {more} more" if more > 0
+                                                           else "")
+
+
+def dump_text_fault(path: str | Path, text_column: str) -> str | None:
+    """Say why no row of a dump can be read for want of its text column, or None.
+
+    Decided from what the head tells for sure: a CSV/TSV header or a Parquet schema without
+    the column, or a JSONL file read whole within :data:`DUMP_HEAD_BYTES` of which no record
+    has the field. A larger JSONL file, other formats and unreadable files give None (the
+    reader counts and describes them: :func:`affidavit.tasks.ingest_dumps.read_dump`).
+
+    Returns:
+        One line naming the file, the column and the columns or keys it has; or None.
+    """
+    import csv
+
+    p = Path(path)
+    ext = _extension(p)
+    try:
+        if ext == ".parquet":
+            import pyarrow.parquet as pq
+
+            names = list(pq.read_schema(p).names)
+            if text_column in names:
+                return None
+            return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
+                    f"{name_keys(names)}; name the text column with --text-column)")
+        if ext in (".csv", ".tsv"):
+            head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+            lines = head.splitlines()
+            if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
+                return None  # empty, or a header longer than the head: left to the reader
+            header = [h.strip() for h in next(csv.reader(
+                [lines[0]], delimiter="," if ext == ".csv" else "\t"))]
+            if text_column in header:
+                return None
+            return (f"{p.name}: no {text_column!r} column in its header (it has "
+                    f"{name_keys(header)}; name the text column with --text-column)")
+        if ext not in (".jsonl", ".ndjson", ".jsonlines"):
+            return None
+        raw = _head(p, DUMP_HEAD_BYTES + 1)
+    except (OSError, ValueError, csv.Error):
+        return None
+    except Exception:  # noqa: BLE001 - a file pyarrow cannot read is the reader's to report
+        return None
+    if len(raw) > DUMP_HEAD_BYTES:
+        return None
+    keys: dict[str, int] = {}
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            obj = loads_untrusted_json(line) if line.strip() else None
+        except UntrustedJSONError:
+            continue
+        if not isinstance(obj, dict):
+            continue
+        if text_column in obj:
+            return None
+        for k in obj:
+            keys[str(k)] = keys.get(str(k), 0) + 1
+    if not keys:
+        return None  # no object at all: the reader says what the lines are
+    ordered = sorted(keys, key=lambda k: (-keys[k], k))
+    return (f"{p.name}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
+            "name the text field with --text-column)")

@@ -211,3 +211,52 @@ def test_a_run_whose_only_feed_cannot_be_read_is_refused_before_prefect(no_prefe
     make(tmp_path)
     line = _refused(["run", "--feed", str(tmp_path / "feeds")], tmp_path / "h")
     assert said in line
+
+
+def _write_dump(path: Path, rows: list[dict[str, object]]) -> None:
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    elif path.suffix == ".csv":
+        keys = list(rows[0])
+        path.write_text("\n".join([",".join(keys), *(",".join(str(r[k]) for k in keys)
+                                                     for r in rows)]) + "\n")
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("docs.jsonl", "docs.jsonl: no row has a 'nosuch' field (the rows have body, id, url; name "
+     "the text field with --text-column)"),
+    ("docs.csv", "docs.csv: no 'nosuch' column in its header (it has id, url, body; name the "
+     "text column with --text-column)"),
+    ("docs.parquet", "docs.parquet: no 'nosuch' column in its Parquet schema (it has id, url, "
+     "body; name the text column with --text-column)"),
+])
+def test_backfill_with_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_path,
+                                                                            name, said):
+    rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
+            for i in range(25)]
+    _write_dump(tmp_path / name, rows)
+    line = _refused(["backfill", "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
+    assert line == f"error: {said}"
+
+
+def test_a_dump_with_the_text_column_later_or_beside_a_good_input_is_left_to_the_run(tmp_path):
+    from affidavit.flows.cli import _check_dump_text_columns
+    from affidavit.tasks.input_checks import DUMP_HEAD_BYTES
+
+    big = tmp_path / "big.jsonl"  # the text field only past the head: the reader decides
+    filler = '{"id": "x", "body": "' + "y" * 1000 + '"}\n'
+    big.write_text(filler * (DUMP_HEAD_BYTES // len(filler) + 1) + '{"id": "z", "text": "t"}\n')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "b", "body": "t"}\n')
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "g", "text": "t"}\n')
+    _check_dump_text_columns([str(big)], "text")
+    _check_dump_text_columns([str(bad), str(good)], "text")
+    _check_dump_text_columns([str(bad), "https://example.org/feed.xml"], "text")

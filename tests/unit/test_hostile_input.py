@@ -277,9 +277,8 @@ def test_warc_digests_are_checked_and_unknown_versions_counted(tmp_path):
     ("header.csv", b"id,text\n", "empty_file"),
     ("empty.warc", b"", "empty_file"),
     ("empty.warc.gz", gzip.compress(b""), "empty_file"),
-    ("notext.jsonl", b'{"body": "a"}\n{"body": "b"}\n', "no_text_column"),
 ])
-def test_empty_inputs_and_a_missing_text_field_are_refused(tmp_path, name, content, reason):
+def test_empty_inputs_are_refused(tmp_path, name, content, reason):
     path = tmp_path / name
     path.write_bytes(content)
     batch = _all(ingest_path(str(path)))
