@@ -1036,12 +1036,18 @@ def audit(
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
+    from affidavit.tasks.audit import check_sessions_columns
     from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+
+    def check_sessions(p: str) -> None:
+        check_sessions_file(p)
+        check_sessions_columns(p, id_column=id_column, answer_column=answer_column,
+                               evidence_column=evidence_column)
 
     # every input is checked before Prefect starts or the home is touched (seconds saved, and
     # nothing written for a command that is refused)
     checks = [(answer_file, lambda p: check_text_file(p, "answer file", allow_empty=False)),
-              (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
+              (sessions, check_sessions), (card, lambda p: check_text_file(p, "card")),
               *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
     for p, check in checks:
         if p is not None:

@@ -260,3 +260,57 @@ def test_a_dump_with_the_text_column_later_or_beside_a_good_input_is_left_to_the
     _check_dump_text_columns([str(big)], "text")
     _check_dump_text_columns([str(bad), str(good)], "text")
     _check_dump_text_columns([str(bad), "https://example.org/feed.xml"], "text")
+
+
+@pytest.mark.parametrize(("name", "extra", "said"), [
+    ("sessions.jsonl", [], "sessions.jsonl: no answer column: looked for answer, response, "
+     "output_text, completion, text; its first record has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.json", [], "sessions.json: no answer column: looked for answer, response, "
+     "output_text, completion, text; its first record has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.parquet", [], "sessions.parquet: no answer column: looked for answer, response, "
+     "output_text, completion, text; its schema has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.jsonl", ["--answer-column", "reply", "--evidence-column", "calls"],
+     "sessions.jsonl: no column 'calls' (--evidence-column): its first record has reply, rid, "
+     "tools"),
+    ("sessions.jsonl", ["--answer-column", "answer"],
+     "sessions.jsonl: no column 'answer' (--answer-column): its first record has reply, rid, "
+     "tools"),
+])
+def test_audit_sessions_with_wrong_columns_are_refused_before_prefect(no_prefect, tmp_path,
+                                                                       name, extra, said):
+    rows = [{"rid": i, "reply": f"All {i} tests pass.", "tools": []} for i in range(30)]
+    path = tmp_path / name
+    if name.endswith(".json"):
+        import json
+
+        path.write_text(json.dumps(rows))
+    else:
+        _write_dump(path, rows)
+    line = _refused(["audit", "--sessions", str(path), *extra], tmp_path / "h")
+    assert line == f"error: {said}"
+
+
+def test_sessions_with_an_answer_column_pass_the_column_check(tmp_path):
+    from affidavit.tasks.audit import check_sessions_columns
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_text('"not an object"\n{"ID": "1", "Response": "ok", "tool_calls": []}\n')
+    check_sessions_columns(path)  # the first object record has an answer column
+    check_sessions_columns(path, answer_column="Response", id_column="ID")
+    with pytest.raises(ValueError, match=r"no column 'id' \(--id-column\)"):
+        check_sessions_columns(path, id_column="id")
+
+
+def test_records_without_an_answer_column_are_counted_not_noted_one_by_one(tmp_path):
+    from affidavit.tasks.audit import read_sessions
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_text("".join(f'{{"rid": {i}, "reply": "ok"}}\n' for i in range(15)))
+    records, skips, notes = read_sessions(path)
+    assert records == []
+    assert skips["missing_answer"] == 15
+    assert not any("no answer column" in n and n.startswith("line") for n in notes)
+    assert sum("no answer column found" in n for n in notes) == 1
