@@ -106,6 +106,22 @@ def _apply_allow(value: str | None) -> None:
         _fail(message, 2)
 
 
+def _check_workers(workers: int | None) -> None:
+    """Refuse a bad ``$AFFIDAVIT_WORKERS`` before Prefect starts (one line, exit 2).
+
+    Only when ``--workers`` is not given (it wins over the variable).
+    """
+    import os
+
+    from affidavit.flows.local_workers import WORKERS_ENV, parse_workers
+
+    if workers is None:
+        try:
+            parse_workers(os.environ.get(WORKERS_ENV))
+        except ValueError as exc:
+            _fail(str(exc), EXIT_USAGE)
+
+
 def _check_dask(address: str | None) -> None:
     """Refuse a ``--dask`` address (or ``$AFFIDAVIT_DASK_ADDRESS``) where no scheduler answers.
 
@@ -225,9 +241,13 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
 
 
 def _no_empty(values: list[str], flag: str) -> None:
-    """Refuse an empty value given for a path or URL option (a bad argument, exit 2)."""
+    """Refuse an empty value given for a path or URL option (a bad argument, exit 2).
+
+    An empty path is not "the current folder": it is a mistake (an unset shell variable), said
+    as one, as an empty text argument is (``verify ""``, ``research ""``).
+    """
     if any(not v.strip() for v in values):
-        _fail(f"{flag} is empty: give a file path or a URL", 2)
+        _fail(f"{flag} is empty: give a file path or a URL", EXIT_USAGE)
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -615,6 +635,7 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _check_workers(workers)
     if claims is not None:
         _check_claims(claims, text_column)  # light imports only: before the first line
     elif not from_unresolved:
@@ -752,6 +773,7 @@ def _check_opml(feeds: list[str]) -> None:
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    _check_workers(None)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -816,7 +838,7 @@ def verdicts(
 @app.command()
 def verify(
     text: Annotated[str | None, typer.Argument(help="text to check claim by claim")] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
+    file: Annotated[str | None, typer.Option("--file", help="read the text from a file")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
     allow_private: AllowOpt = None,
@@ -831,7 +853,11 @@ def verify(
     """
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
+    if text is not None and not text.strip():  # an empty argument: as research's, exit 2
+        _fail("nothing to verify: the text is empty", EXIT_USAGE)
+    _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
+    _check_workers(workers)
     try:
         body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
                                                                        errors="replace")
@@ -841,8 +867,8 @@ def verify(
     except UnicodeDecodeError:
         _fail(f"cannot read {file}: not text")
         return
-    if not body.strip():
-        _fail("nothing to verify: the text is empty")
+    if not body.strip():  # the file is empty: a refused input (exit 1), as the README says
+        _fail(f"nothing to verify: {file} is empty")
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
@@ -882,9 +908,10 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
-    _check_choices(mode, judge)
     if not question.strip():
-        _fail("nothing to research: the question is empty", 2)
+        _fail("nothing to research: the question is empty", EXIT_USAGE)
+    _check_choices(mode, judge)
+    _check_workers(workers)
     if not as_json:
         _starting("research")
     _apply_allow(allow_private)
@@ -914,6 +941,8 @@ def source(
 
     Example: affidavit source page.html
     """
+    _no_empty([target], "TARGET")
+    _no_empty([url] if url is not None else [], "--url")
     _env(home, write=False)
     _apply_allow(allow_private)
     from dataclasses import asdict
@@ -950,6 +979,9 @@ def recall(
 
     from affidavit.flows.reads import recall_rows
 
+    if not query.strip():
+        _fail("nothing to recall: the query is empty (give words the claim must contain; "
+              "affidavit verdicts lists them all)", EXIT_USAGE)
     rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
@@ -970,6 +1002,7 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
+    _no_empty(targets, "an input path")
     _check_some_input_exists(targets)
     _env(home, write=False)
     from affidavit.flows.origins import render_origins
@@ -1032,10 +1065,15 @@ def audit(
     """
     if (answer_file is None) == (sessions is None):
         _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
+    _no_empty([answer_file] if answer_file is not None else [], "ANSWER_FILE")
+    _no_empty([sessions] if sessions is not None else [], "--sessions")
+    _no_empty(list(evidence or []), "--evidence")
+    _no_empty([card] if card is not None else [], "--card")
     if sessions is not None and evidence:
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
+    _check_workers(None)
     from affidavit.tasks.audit import check_sessions_columns
     from affidavit.tasks.input_checks import check_sessions_file, check_text_file
 

@@ -36,6 +36,7 @@ import polars as pl
 
 from affidavit.flows.context import RunRecord
 from affidavit.flows.dask_probe import check_scheduler
+from affidavit.flows.local_workers import default_workers
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
@@ -63,20 +64,6 @@ batch ``b`` numbers its fetches from ``(b + 1) * FETCH_SEQ_BLOCK``, the run's ow
 
 FALLBACK_NOTE = "LLM judge failed on some of this claim's pairs: lexical judge used for them"
 """``verdicts.degraded`` note of a claim whose LLM judgments fell back to the lexical judge."""
-
-
-def default_workers() -> int:
-    """Return the number of local worker processes: ``$AFFIDAVIT_WORKERS``, else every core."""
-    raw = os.environ.get("AFFIDAVIT_WORKERS")
-    if raw:
-        try:
-            n = int(raw)
-        except ValueError as exc:
-            raise ValueError(f"AFFIDAVIT_WORKERS must be a whole number, got {raw!r}") from exc
-        if n < 1:
-            raise ValueError(f"AFFIDAVIT_WORKERS must be at least 1, got {n}")
-        return n
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def split_batches(claims: Sequence[Mapping[str, Any]], size: int = CLAIMS_PER_BATCH
