@@ -1009,10 +1009,13 @@ def origins(
     from affidavit.flows.reads import origins_of
 
     res = origins_of(targets)
+    if res.report is None and len(res.messages) <= 1:  # one reason: said once, in the error
+        _fail("no documents could be read" + (f": {res.messages[0]}" if res.messages else ""))
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if res.report is None:
-        _fail("no documents could be read")
+        _fail(f"no documents could be read from the {len(targets)} input(s) (see the notes "
+              "above)")
         return
     if as_json:
         r = res.report

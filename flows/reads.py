@@ -242,7 +242,10 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
             messages.append(f"{t}: is a directory, not a file: refused")
         except (OSError, ValueError) as exc:
             text = getattr(exc, "strerror", None) or str(exc)
-            messages.append(text if text.startswith(t) else f"{t}: {text}")
+            name = t.rsplit("/", 1)[-1]
+            if text.startswith((f"{t}: ", f"{name}: ")):  # the reader's message names the file
+                text = text.split(": ", 1)[1]
+            messages.append(f"{t}: {text}")
         except Exception as exc:  # noqa: BLE001 - no input file may crash the command
             messages.append(f"{t}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})")
     docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
@@ -258,11 +261,15 @@ class OriginsResult:
 
 
 def origins_of(targets: Sequence[str]) -> OriginsResult:
-    """Compute the lineage of a set of documents (files or URLs): raw count vs origins."""
+    """Compute the lineage of a set of documents (files or URLs): raw count vs origins.
+
+    When no document could be read the report is None and the messages say why, input by
+    input (the caller says that nothing was read, once).
+    """
     from affidavit.flows.origins import compare_sources
 
     docs, messages = load_documents(targets)
     if docs.is_empty():
-        return OriginsResult(None, messages + ["no documents could be read"])
+        return OriginsResult(None, messages)
     docs = docs.unique("doc_id", keep="first", maintain_order=True)
     return OriginsResult(compare_sources(docs), messages)

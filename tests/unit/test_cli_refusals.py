@@ -314,3 +314,25 @@ def test_records_without_an_answer_column_are_counted_not_noted_one_by_one(tmp_p
     assert skips["missing_answer"] == 15
     assert not any("no answer column" in n and n.startswith("line") for n in notes)
     assert sum("no answer column found" in n for n in notes) == 1
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", '{"id": "1", "body": "x"}\n'])
+def test_origins_of_an_input_that_gives_nothing_says_its_error_once(no_prefect, tmp_path,
+                                                                    content):
+    path = tmp_path / "empty.jsonl"
+    path.write_text(content)
+    line = _refused(["origins", str(path)], tmp_path / "h")  # one line in all
+    assert line.startswith("error: no documents could be read: ")
+    assert line.count("empty.jsonl: ") == 1  # the file and its fault, named once
+
+
+def test_origins_of_inputs_that_give_nothing_notes_each_once(no_prefect, tmp_path):
+    (tmp_path / "a.jsonl").write_text("")
+    (tmp_path / "b.jsonl").write_text('{"id": "1", "body": "x"}\n')
+    res = CliRunner().invoke(app, ["origins", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    lines = res.output.strip().splitlines()
+    assert [ln.split(":")[0] for ln in lines] == ["note", "note", "error"]
+    assert res.output.count("a.jsonl") == 1 and res.output.count("b.jsonl") == 1
+    assert res.output.count("no documents could be read") == 1
