@@ -334,5 +334,6 @@ def test_origins_of_inputs_that_give_nothing_notes_each_once(no_prefect, tmp_pat
     assert res.exit_code == 1, res.output
     lines = res.output.strip().splitlines()
     assert [ln.split(":")[0] for ln in lines] == ["note", "note", "error"]
-    assert res.output.count("a.jsonl") == 1 and res.output.count("b.jsonl") == 1
+    assert res.output.count("a.jsonl") == 1
+    assert res.output.count("b.jsonl") == 1
     assert res.output.count("no documents could be read") == 1
