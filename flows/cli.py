@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import errno
 import json
 import sys
 from collections.abc import Callable
@@ -308,6 +309,11 @@ def describe_error(exc: BaseException) -> str:
     """
     if isinstance(exc, FileNotFoundError) and not exc.strerror:
         return f"{exc}: no such file or directory"
+    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:  # not "too many levels of …"
+        from affidavit.tasks.input_checks import os_error_reason
+
+        return f"{exc.filename}: {os_error_reason(exc)}" if exc.filename else \
+            os_error_reason(exc)
     if isinstance(exc, OSError) and exc.strerror:
         what = exc.filename if exc.filename is not None else ""
         reason = exc.strerror[0].lower() + exc.strerror[1:]
@@ -663,12 +669,13 @@ def _check_feed_files(feeds: list[str]) -> None:
     That is when each is a local file that is missing, a directory, empty or binary. With one
     readable feed the run goes on, and the others are refused inputs in its notes.
     """
-    from affidavit.tasks.input_checks import feed_file_fault
+    from affidavit.tasks.input_checks import feed_file_fault, path_fault
 
     local = [f for f in feeds if "://" not in f]
     if not feeds or len(local) < len(feeds):
         return
-    faults = [feed_file_fault(f) if Path(f).exists() else f"{f}: no such file" for f in local]
+    faults = [f"{f}: {fault}" if (fault := path_fault(f)) else feed_file_fault(f)
+              for f in local]
     if all(faults):
         more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
             if len(faults) > 1 else ""
@@ -684,16 +691,17 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     and each missing file is a refused input in its notes, as the README's exit codes say.
     """
     from affidavit.flows.reads import unsupported_scheme
+    from affidavit.tasks.input_checks import path_fault
 
     for p in inputs:
         if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
-    missing = [p for p in inputs if "://" not in p and not Path(p).exists()]
-    if inputs and len(missing) == len(inputs):
-        more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
-            if len(missing) > 1 else ""
-        _fail(f"{missing[0]}: no such file{more}")
+    faults = [(p, fault) for p in inputs if "://" not in p and (fault := path_fault(p))]
+    if inputs and len(faults) == len(inputs):
+        more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
+            if len(faults) > 1 else ""
+        _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
 
 
 def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
@@ -714,11 +722,13 @@ def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
 
 def _check_input(path: str, check: Callable[[str], object]) -> None:
     """Refuse an input file ``check`` cannot read, before Prefect starts (one line, exit 1)."""
+    from affidavit.tasks.input_checks import os_error_reason
+
     try:
         check(path)
-    except FileNotFoundError:
-        _fail(f"{path}: no such file")
-    except (ValueError, OSError) as exc:
+    except OSError as exc:  # missing, a symlink loop, no permission
+        _fail(f"{path}: {os_error_reason(exc)}")
+    except ValueError as exc:
         _fail(describe_error(exc))
 
 
@@ -765,7 +775,9 @@ def _check_opml(feeds: list[str]) -> None:
         try:
             read_opml(src)
         except FileNotFoundError:
-            _fail(f"{src}: no such file")
+            from affidavit.tasks.input_checks import path_fault
+
+            _fail(f"{src}: {path_fault(src) or 'no such file'}")
         except OpmlError as exc:
             _fail(str(exc))
 
@@ -861,8 +873,10 @@ def verify(
     try:
         body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
                                                                        errors="replace")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except OSError as exc:  # missing, a directory, a symlink loop: by its errno
+        from affidavit.tasks.input_checks import os_error_reason
+
+        _fail(f"cannot read {file}: {os_error_reason(exc)}")
         return
     except UnicodeDecodeError:
         _fail(f"cannot read {file}: not text")

@@ -42,6 +42,7 @@ from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
 from affidavit.schemas.enums import Mode, Volatility
 from affidavit.tasks.claims import expires_at
+from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.sources import CredibilityLists
@@ -527,14 +528,8 @@ def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any]
 
     try:
         return list(ingest_path(source, mapping=mapping, kind=kind)), None  # type: ignore[arg-type]
-    except FileNotFoundError:
-        return [], "no such file"
-    except IsADirectoryError:
-        return [], "is a directory, not a file"
-    except PermissionError as exc:
-        return [], f"permission denied ({exc.strerror or exc})"
-    except (OSError, ValueError) as exc:
-        return [], str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+    except (OSError, ValueError) as exc:  # an OSError by its errno (a symlink loop too)
+        return [], str(exc) if isinstance(exc, ValueError) else os_error_reason(exc)
     except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
         return [], f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
 

@@ -133,7 +133,9 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         if path.is_dir():
             raise ValueError(f"{target}: is a directory, not an HTML file")
         if not path.is_file():
-            raise ValueError(f"no such file: {target}")
+            from affidavit.tasks.input_checks import path_fault
+
+            raise ValueError(f"{target}: {path_fault(path) or 'not a regular file'}")
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -227,6 +229,7 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
 
     from affidavit.tasks.ingest import ingest_path
     from affidavit.tasks.ingest_common import ColumnMapping
+    from affidavit.tasks.input_checks import os_error_reason
 
     frames, messages = [], []
     for t in targets:
@@ -236,12 +239,10 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
                 frames.append(df)
-        except FileNotFoundError:
-            messages.append(f"{t}: no such file: refused")
-        except IsADirectoryError:
-            messages.append(f"{t}: is a directory, not a file: refused")
-        except (OSError, ValueError) as exc:
-            text = getattr(exc, "strerror", None) or str(exc)
+        except OSError as exc:  # missing, a directory, a symlink loop, no permission
+            messages.append(f"{t}: {os_error_reason(exc)}: refused")
+        except ValueError as exc:
+            text = str(exc)
             name = t.rsplit("/", 1)[-1]
             if text.startswith((f"{t}: ", f"{name}: ")):  # the reader's message names the file
                 text = text.split(": ", 1)[1]

@@ -377,8 +377,7 @@ def read_dump(
     if batch_rows <= 0:
         raise ValueError(f"batch_rows must be positive, got {batch_rows}")
     SourceKind(source_kind)
-    if not p.exists():
-        raise FileNotFoundError(str(p))
+    p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     name = p.name
     if fmt == "parquet":
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)

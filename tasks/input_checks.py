@@ -10,7 +10,9 @@ the CLI runs it before its first line of progress.
 
 from __future__ import annotations
 
+import errno
 import gzip
+import os
 import zlib
 from pathlib import Path
 
@@ -31,6 +33,8 @@ __all__ = [
     "claims_format",
     "dump_text_fault",
     "name_keys",
+    "os_error_reason",
+    "path_fault",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -45,6 +49,57 @@ def _extension(path: Path) -> str:
     """The last extension of ``path`` other than ``.gz``, lower case ('' when none)."""
     suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
     return suffixes[-1] if suffixes else ""
+
+
+_ERRNO_REASONS = {
+    errno.ENOENT: "no such file",
+    errno.ELOOP: "symlink loop",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "is a directory, not a file",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENAMETOOLONG: "file name too long",
+}
+"""How an input path's ``OSError`` is told (by ``errno``); others by their ``strerror``."""
+
+
+def os_error_reason(exc: OSError) -> str:
+    """Say in a few words why a path could not be read, from its error number.
+
+    ``ELOOP`` is a symlink loop, not a missing file; a ``FileNotFoundError`` raised without
+    an error number (``FileNotFoundError(path)``) is a missing file.
+
+    >>> os_error_reason(OSError(errno.ELOOP, "Too many levels of symbolic links"))
+    'symlink loop'
+    >>> os_error_reason(FileNotFoundError("claims.jsonl"))
+    'no such file'
+    """
+    if exc.errno in _ERRNO_REASONS:
+        return _ERRNO_REASONS[exc.errno]
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc) or type(exc).__name__
+
+
+def path_fault(path: str | Path) -> str | None:
+    """Say why a local path cannot be opened at all, or None when it can be looked at.
+
+    A broken symlink (its target missing) is said as one, with its target.
+
+    >>> path_fault("/nonexistent/claims.jsonl")
+    'no such file'
+    """
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return f"broken symlink (to {os.readlink(path)}, which does not exist)"
+        return os_error_reason(exc)
+    except ValueError:  # a NUL byte in the path
+        return "not a valid path"
+    return None
 
 
 def _head(path: Path, n_bytes: int) -> bytes:
@@ -65,6 +120,7 @@ def _head(path: Path, n_bytes: int) -> bytes:
 
 def _existing_file(path: str | Path, what: str) -> Path:
     p = Path(path)
+    p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
     if p.is_dir():
         raise ValueError(f"{p}: is a directory, not {what}")
     if not p.is_file():

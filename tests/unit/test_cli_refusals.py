@@ -337,3 +337,30 @@ def test_origins_of_inputs_that_give_nothing_notes_each_once(no_prefect, tmp_pat
     assert res.output.count("a.jsonl") == 1
     assert res.output.count("b.jsonl") == 1
     assert res.output.count("no documents could be read") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["backfill", "{loop}"], ["origins", "{loop}"], ["run", "--claims", "{loop}"],
+    ["run", "--feed", "{loop}"], ["audit", "--sessions", "{loop}"], ["audit", "{loop}"],
+    ["source", "{loop}"], ["verify", "--file", "{loop}"],
+])
+def test_a_symlink_loop_is_said_as_one_not_as_a_missing_file(no_prefect, tmp_path, args):
+    (tmp_path / "a.jsonl").symlink_to(tmp_path / "b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "a.jsonl")
+    line = _refused([a.format(loop=tmp_path / "a.jsonl") for a in args], tmp_path / "h")
+    assert "a.jsonl: symlink loop" in line
+    assert "no such file" not in line
+
+
+def test_path_faults_are_told_by_their_errno(tmp_path):
+    from affidavit.tasks.input_checks import path_fault
+
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "broken").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("x")
+    assert path_fault(tmp_path / "loop") == "symlink loop"
+    assert path_fault(tmp_path / "broken") == (f"broken symlink (to {tmp_path / 'nowhere'}, "
+                                               "which does not exist)")
+    assert path_fault(tmp_path / "missing") == "no such file"
+    assert path_fault(tmp_path / "file" / "x") == "a part of the path is not a folder"
+    assert path_fault(tmp_path / "file") is None
