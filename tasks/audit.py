@@ -284,11 +284,14 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
     seen: set[str] = set()
     cols: tuple[str | None, str | None, str | None] | None = None
     n_good = 0
+    ext = ([s.lower() for s in p.suffixes if s.lower() != ".gz"] or [""])[-1]
+    # notes count from 1 in every format: a JSONL line, a Parquet row, a JSON list's record
+    unit = {".parquet": "row", ".json": "record"}.get(ext, "line")
 
     def skip(reason: str, n: int, detail: str) -> None:
         skips[reason] += 1
         if len(notes) < _MAX_MESSAGES:
-            notes.append(f"line {n}: {detail}")
+            notes.append(f"{unit} {n}: {detail}")
 
     if limit == 0:
         return
