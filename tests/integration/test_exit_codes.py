@@ -45,8 +45,9 @@ def test_missing_feed_exits_like_missing_backfill_input(prefect_harness, tmp_pat
 
 @pytest.mark.parametrize(("name", "content"), [
     # one of each kind through the CLI; every kind of refusal is covered by
-    # tests/unit/test_hostile_input.py without a flow run
-    ("notext.jsonl", b'{"body": "x"}\n'), ("gz.warc.gz", gzip.compress(b"")),
+    # tests/unit/test_hostile_input.py without a flow run (a JSONL or CSV dump without the text
+    # column is refused before the run: tests/unit/test_cli_refusals.py; a JSON one in it)
+    ("notext.json", b'[{"body": "x"}]'), ("gz.warc.gz", gzip.compress(b"")),
     ("bad.xml", b"<rss><channel><item><title>x</ti"),
 ])
 def test_inputs_with_nothing_readable_are_refused_non_zero(prefect_harness, tmp_path, name,
