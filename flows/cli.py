@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import errno
 import json
 import sys
 from collections.abc import Callable
@@ -104,6 +105,22 @@ def _apply_allow(value: str | None) -> None:
         if value is not None:  # the flag's value, not the environment's
             message = message.replace(f"{ALLOW_PRIVATE_ENV}:", "--allow-private:", 1)
         _fail(message, 2)
+
+
+def _check_workers(workers: int | None) -> None:
+    """Refuse a bad ``$AFFIDAVIT_WORKERS`` before Prefect starts (one line, exit 2).
+
+    Only when ``--workers`` is not given (it wins over the variable).
+    """
+    import os
+
+    from affidavit.flows.local_workers import WORKERS_ENV, parse_workers
+
+    if workers is None:
+        try:
+            parse_workers(os.environ.get(WORKERS_ENV))
+        except ValueError as exc:
+            _fail(str(exc), EXIT_USAGE)
 
 
 def _check_dask(address: str | None) -> None:
@@ -225,9 +242,13 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
 
 
 def _no_empty(values: list[str], flag: str) -> None:
-    """Refuse an empty value given for a path or URL option (a bad argument, exit 2)."""
+    """Refuse an empty value given for a path or URL option (a bad argument, exit 2).
+
+    An empty path is not "the current folder": it is a mistake (an unset shell variable), said
+    as one, as an empty text argument is (``verify ""``, ``research ""``).
+    """
     if any(not v.strip() for v in values):
-        _fail(f"{flag} is empty: give a file path or a URL", 2)
+        _fail(f"{flag} is empty: give a file path or a URL", EXIT_USAGE)
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -288,6 +309,11 @@ def describe_error(exc: BaseException) -> str:
     """
     if isinstance(exc, FileNotFoundError) and not exc.strerror:
         return f"{exc}: no such file or directory"
+    if isinstance(exc, OSError) and exc.errno == errno.ELOOP:  # not "too many levels of …"
+        from affidavit.tasks.input_checks import os_error_reason
+
+        return f"{exc.filename}: {os_error_reason(exc)}" if exc.filename else \
+            os_error_reason(exc)
     if isinstance(exc, OSError) and exc.strerror:
         what = exc.filename if exc.filename is not None else ""
         reason = exc.strerror[0].lower() + exc.strerror[1:]
@@ -536,6 +562,7 @@ def backfill(
     """
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
+    _check_dump_text_columns(paths, text_column)
     if not as_json:
         _starting("backfill")
     _check_dask(dask)
@@ -614,6 +641,7 @@ def run(
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
+    _check_workers(workers)
     if claims is not None:
         _check_claims(claims, text_column)  # light imports only: before the first line
     elif not from_unresolved:
@@ -641,12 +669,13 @@ def _check_feed_files(feeds: list[str]) -> None:
     That is when each is a local file that is missing, a directory, empty or binary. With one
     readable feed the run goes on, and the others are refused inputs in its notes.
     """
-    from affidavit.tasks.input_checks import feed_file_fault
+    from affidavit.tasks.input_checks import feed_file_fault, path_fault
 
     local = [f for f in feeds if "://" not in f]
     if not feeds or len(local) < len(feeds):
         return
-    faults = [feed_file_fault(f) if Path(f).exists() else f"{f}: no such file" for f in local]
+    faults = [f"{f}: {fault}" if (fault := path_fault(f)) else feed_file_fault(f)
+              for f in local]
     if all(faults):
         more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
             if len(faults) > 1 else ""
@@ -662,25 +691,44 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     and each missing file is a refused input in its notes, as the README's exit codes say.
     """
     from affidavit.flows.reads import unsupported_scheme
+    from affidavit.tasks.input_checks import path_fault
 
     for p in inputs:
         if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
-    missing = [p for p in inputs if "://" not in p and not Path(p).exists()]
-    if inputs and len(missing) == len(inputs):
-        more = f" (and {len(missing) - 1} more input(s), none of which exists)" \
-            if len(missing) > 1 else ""
-        _fail(f"{missing[0]}: no such file{more}")
+    faults = [(p, fault) for p in inputs if "://" not in p and (fault := path_fault(p))]
+    if inputs and len(faults) == len(inputs):
+        more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
+            if len(faults) > 1 else ""
+        _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
+    """Refuse up front when no input has the text column (one line, exit 1).
+
+    That is when every input is a local dump whose header, schema or (small) whole body shows
+    the column is missing (``affidavit.tasks.input_checks.dump_text_fault``); the line names
+    the columns or keys the first has. With one readable input the run goes on, and the others
+    are refused inputs in its notes, each in one line.
+    """
+    from affidavit.tasks.input_checks import dump_text_fault
+
+    faults = [None if "://" in p else dump_text_fault(p, text_column) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) without it)" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_input(path: str, check: Callable[[str], object]) -> None:
     """Refuse an input file ``check`` cannot read, before Prefect starts (one line, exit 1)."""
+    from affidavit.tasks.input_checks import os_error_reason
+
     try:
         check(path)
-    except FileNotFoundError:
-        _fail(f"{path}: no such file")
-    except (ValueError, OSError) as exc:
+    except OSError as exc:  # missing, a symlink loop, no permission
+        _fail(f"{path}: {os_error_reason(exc)}")
+    except ValueError as exc:
         _fail(describe_error(exc))
 
 
@@ -727,7 +775,9 @@ def _check_opml(feeds: list[str]) -> None:
         try:
             read_opml(src)
         except FileNotFoundError:
-            _fail(f"{src}: no such file")
+            from affidavit.tasks.input_checks import path_fault
+
+            _fail(f"{src}: {path_fault(src) or 'no such file'}")
         except OpmlError as exc:
             _fail(str(exc))
 
@@ -735,6 +785,7 @@ def _check_opml(feeds: list[str]) -> None:
 @app.command()
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
+    _check_workers(None)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -799,7 +850,7 @@ def verdicts(
 @app.command()
 def verify(
     text: Annotated[str | None, typer.Argument(help="text to check claim by claim")] = None,
-    file: Annotated[Path | None, typer.Option("--file", help="read the text from a file")] = None,
+    file: Annotated[str | None, typer.Option("--file", help="read the text from a file")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
     allow_private: AllowOpt = None,
@@ -814,18 +865,24 @@ def verify(
     """
     if (text is None) == (file is None):
         _fail("give TEXT or --file F (one of them)", 2)
+    if text is not None and not text.strip():  # an empty argument: as research's, exit 2
+        _fail("nothing to verify: the text is empty", EXIT_USAGE)
+    _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
+    _check_workers(workers)
     try:
         body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
                                                                        errors="replace")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except OSError as exc:  # missing, a directory, a symlink loop: by its errno
+        from affidavit.tasks.input_checks import os_error_reason
+
+        _fail(f"cannot read {file}: {os_error_reason(exc)}")
         return
     except UnicodeDecodeError:
         _fail(f"cannot read {file}: not text")
         return
-    if not body.strip():
-        _fail("nothing to verify: the text is empty")
+    if not body.strip():  # the file is empty: a refused input (exit 1), as the README says
+        _fail(f"nothing to verify: {file} is empty")
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
@@ -865,9 +922,10 @@ def research(
 
     Example: affidavit research "Which is faster for web servers, Rust or Go?" --mode deep
     """
-    _check_choices(mode, judge)
     if not question.strip():
-        _fail("nothing to research: the question is empty", 2)
+        _fail("nothing to research: the question is empty", EXIT_USAGE)
+    _check_choices(mode, judge)
+    _check_workers(workers)
     if not as_json:
         _starting("research")
     _apply_allow(allow_private)
@@ -897,6 +955,8 @@ def source(
 
     Example: affidavit source page.html
     """
+    _no_empty([target], "TARGET")
+    _no_empty([url] if url is not None else [], "--url")
     _env(home, write=False)
     _apply_allow(allow_private)
     from dataclasses import asdict
@@ -933,6 +993,9 @@ def recall(
 
     from affidavit.flows.reads import recall_rows
 
+    if not query.strip():
+        _fail("nothing to recall: the query is empty (give words the claim must contain; "
+              "affidavit verdicts lists them all)", EXIT_USAGE)
     rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
@@ -953,16 +1016,20 @@ def origins(
 
     Example: affidavit origins stories.jsonl
     """
+    _no_empty(targets, "an input path")
     _check_some_input_exists(targets)
     _env(home, write=False)
     from affidavit.flows.origins import render_origins
     from affidavit.flows.reads import origins_of
 
     res = origins_of(targets)
+    if res.report is None and len(res.messages) <= 1:  # one reason: said once, in the error
+        _fail("no documents could be read" + (f": {res.messages[0]}" if res.messages else ""))
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if res.report is None:
-        _fail("no documents could be read")
+        _fail(f"no documents could be read from the {len(targets)} input(s) (see the notes "
+              "above)")
         return
     if as_json:
         r = res.report
@@ -1015,16 +1082,27 @@ def audit(
     """
     if (answer_file is None) == (sessions is None):
         _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
+    _no_empty([answer_file] if answer_file is not None else [], "ANSWER_FILE")
+    _no_empty([sessions] if sessions is not None else [], "--sessions")
+    _no_empty(list(evidence or []), "--evidence")
+    _no_empty([card] if card is not None else [], "--card")
     if sessions is not None and evidence:
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):
         _fail(f"unknown auditor {auditor!r}: use lexical or llm", 2)
+    _check_workers(None)
+    from affidavit.tasks.audit import check_sessions_columns
     from affidavit.tasks.input_checks import check_sessions_file, check_text_file
+
+    def check_sessions(p: str) -> None:
+        check_sessions_file(p)
+        check_sessions_columns(p, id_column=id_column, answer_column=answer_column,
+                               evidence_column=evidence_column)
 
     # every input is checked before Prefect starts or the home is touched (seconds saved, and
     # nothing written for a command that is refused)
     checks = [(answer_file, lambda p: check_text_file(p, "answer file", allow_empty=False)),
-              (sessions, check_sessions_file), (card, lambda p: check_text_file(p, "card")),
+              (sessions, check_sessions), (card, lambda p: check_text_file(p, "card")),
               *((e, lambda p: check_text_file(p, "evidence file")) for e in evidence or [])]
     for p, check in checks:
         if p is not None:

@@ -157,6 +157,28 @@ class RunRecord:
             lock.release()
 
 
+def stop_message(exc: BaseException) -> str:
+    """Say what stopped a run: Ctrl-C, or the signal that terminated it.
+
+    Ctrl-C wins when it came first (:data:`INTERRUPTED`): the SIGTERM the supervisor sends
+    after its grace is part of that stop. A SIGTERM alone (Prefect raises ``TerminationSignal``
+    for it) is ``terminated (SIGTERM)``.
+
+    >>> stop_message(KeyboardInterrupt())
+    'interrupted (Ctrl-C)'
+    """
+    import signal
+
+    signum = getattr(exc, "signal", None)
+    if INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt) or not isinstance(signum, int):
+        return "interrupted (Ctrl-C)"
+    try:
+        name = signal.Signals(signum).name
+    except ValueError:
+        name = f"signal {signum}"
+    return f"terminated ({name})"
+
+
 @contextmanager
 def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
                 ) -> Iterator[tuple[Warehouse, RunRecord]]:
@@ -166,7 +188,9 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
     deployments wait for each other like commands do. A run that raises is recorded as failed
     (unless it recorded its own end); one stopped by Ctrl-C (``KeyboardInterrupt``, or any
     error after :data:`INTERRUPTED` was set, such as Prefect's ``TerminationSignal`` on the
-    SIGTERM that follows it) is recorded abandoned at once, as the next run would record it.
+    SIGTERM that follows it) or by a SIGTERM of its own (``TerminationSignal``) is recorded
+    abandoned at once, as the next run would record it, saying which
+    (:func:`stop_message`).
     """
     paths = resolve_home(home)
     with home_lock(paths.root, on_wait=lambda root: log.warning(
@@ -178,7 +202,8 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
         except BaseException as exc:
             from prefect.exceptions import TerminationSignal
 
-            # Ctrl-C, or the stop that follows it (Prefect's TerminationSignal on SIGTERM)
+            # Ctrl-C, the stop that follows it, or a SIGTERM of its own (``timeout``,
+            # systemd, ``docker stop``: Prefect's TerminationSignal)
             stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
             if stopped:
                 # Prefect's services fail to reach the local server the interrupt also
@@ -186,7 +211,7 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
                 # process is ending; its own messages go to the console, not to logging)
                 quiet_logs()
                 if run.status is RunStatus.RUNNING:
-                    run.finish(RunStatus.ABANDONED, "interrupted (Ctrl-C)")
+                    run.finish(RunStatus.ABANDONED, stop_message(exc))
                 raise
             if run.status is RunStatus.RUNNING:
                 run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")

@@ -62,6 +62,7 @@ from affidavit.tasks.fetch import (
     parse_allow_list,
     strip_credentials,
 )
+from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.opml import OpmlError, OpmlList, is_opml, parse_opml, read_opml
 from affidavit.warehouse.store import Warehouse
 
@@ -122,8 +123,7 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
     try:
         items, skips, messages = read_claims_file(path, text_column=text_column, limit=limit)
     except (OSError, ValueError) as exc:
-        reason = "no such file" if isinstance(exc, FileNotFoundError) else (
-            getattr(exc, "strerror", None) or str(exc))
+        reason = os_error_reason(exc) if isinstance(exc, OSError) else str(exc)
         run.counts["skip:source_unreadable"] += 1
         run.counts["sources_refused"] += 1
         run.messages.append(f"{path}: {reason}: refused")

@@ -36,11 +36,13 @@ import polars as pl
 
 from affidavit.flows.context import RunRecord
 from affidavit.flows.dask_probe import check_scheduler
+from affidavit.flows.local_workers import default_workers
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
 from affidavit.schemas.enums import Mode, Volatility
 from affidavit.tasks.claims import expires_at
+from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.sources import CredibilityLists
@@ -63,20 +65,6 @@ batch ``b`` numbers its fetches from ``(b + 1) * FETCH_SEQ_BLOCK``, the run's ow
 
 FALLBACK_NOTE = "LLM judge failed on some of this claim's pairs: lexical judge used for them"
 """``verdicts.degraded`` note of a claim whose LLM judgments fell back to the lexical judge."""
-
-
-def default_workers() -> int:
-    """Return the number of local worker processes: ``$AFFIDAVIT_WORKERS``, else every core."""
-    raw = os.environ.get("AFFIDAVIT_WORKERS")
-    if raw:
-        try:
-            n = int(raw)
-        except ValueError as exc:
-            raise ValueError(f"AFFIDAVIT_WORKERS must be a whole number, got {raw!r}") from exc
-        if n < 1:
-            raise ValueError(f"AFFIDAVIT_WORKERS must be at least 1, got {n}")
-        return n
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def split_batches(claims: Sequence[Mapping[str, Any]], size: int = CLAIMS_PER_BATCH
@@ -540,14 +528,8 @@ def parse_source(source: str, mapping: Any, kind: str | None) -> tuple[list[Any]
 
     try:
         return list(ingest_path(source, mapping=mapping, kind=kind)), None  # type: ignore[arg-type]
-    except FileNotFoundError:
-        return [], "no such file"
-    except IsADirectoryError:
-        return [], "is a directory, not a file"
-    except PermissionError as exc:
-        return [], f"permission denied ({exc.strerror or exc})"
-    except (OSError, ValueError) as exc:
-        return [], str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+    except (OSError, ValueError) as exc:  # an OSError by its errno (a symlink loop too)
+        return [], str(exc) if isinstance(exc, ValueError) else os_error_reason(exc)
     except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
         return [], f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
 

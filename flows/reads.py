@@ -133,7 +133,9 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         if path.is_dir():
             raise ValueError(f"{target}: is a directory, not an HTML file")
         if not path.is_file():
-            raise ValueError(f"no such file: {target}")
+            from affidavit.tasks.input_checks import path_fault
+
+            raise ValueError(f"{target}: {path_fault(path) or 'not a regular file'}")
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -227,6 +229,7 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
 
     from affidavit.tasks.ingest import ingest_path
     from affidavit.tasks.ingest_common import ColumnMapping
+    from affidavit.tasks.input_checks import os_error_reason
 
     frames, messages = [], []
     for t in targets:
@@ -236,13 +239,14 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.D
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
                 frames.append(df)
-        except FileNotFoundError:
-            messages.append(f"{t}: no such file: refused")
-        except IsADirectoryError:
-            messages.append(f"{t}: is a directory, not a file: refused")
-        except (OSError, ValueError) as exc:
-            text = getattr(exc, "strerror", None) or str(exc)
-            messages.append(text if text.startswith(t) else f"{t}: {text}")
+        except OSError as exc:  # missing, a directory, a symlink loop, no permission
+            messages.append(f"{t}: {os_error_reason(exc)}: refused")
+        except ValueError as exc:
+            text = str(exc)
+            name = t.rsplit("/", 1)[-1]
+            if text.startswith((f"{t}: ", f"{name}: ")):  # the reader's message names the file
+                text = text.split(": ", 1)[1]
+            messages.append(f"{t}: {text}")
         except Exception as exc:  # noqa: BLE001 - no input file may crash the command
             messages.append(f"{t}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})")
     docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
@@ -258,11 +262,15 @@ class OriginsResult:
 
 
 def origins_of(targets: Sequence[str]) -> OriginsResult:
-    """Compute the lineage of a set of documents (files or URLs): raw count vs origins."""
+    """Compute the lineage of a set of documents (files or URLs): raw count vs origins.
+
+    When no document could be read the report is None and the messages say why, input by
+    input (the caller says that nothing was read, once).
+    """
     from affidavit.flows.origins import compare_sources
 
     docs, messages = load_documents(targets)
     if docs.is_empty():
-        return OriginsResult(None, messages + ["no documents could be read"])
+        return OriginsResult(None, messages)
     docs = docs.unique("doc_id", keep="first", maintain_order=True)
     return OriginsResult(compare_sources(docs), messages)

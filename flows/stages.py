@@ -23,6 +23,7 @@ from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_feeds import read_fetched
+from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.lineage import (
     LineageConfig,
     material_config,
@@ -106,16 +107,11 @@ def ingest_sources(
                 added.extend(new["doc_id"].to_list())
                 if progress:
                     progress(source, docs.height)
-        except FileNotFoundError:
-            failure = "no such file"
-        except IsADirectoryError:
-            failure = "is a directory, not a file"
-        except PermissionError as exc:
-            failure = f"permission denied ({exc.strerror or exc})"
         except (OSError, ValueError) as exc:
             if isinstance(exc, OSError) and exc.errno in _DISK_ERRNOS:
                 raise  # a full or failing disk is not the input's fault: stop the run
-            failure = str(exc) if isinstance(exc, ValueError) else (exc.strerror or str(exc))
+            # missing, a directory, a symlink loop, no permission: said by its errno
+            failure = str(exc) if isinstance(exc, ValueError) else os_error_reason(exc)
         except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
             failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
         if failure is not None:

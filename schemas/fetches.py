@@ -29,7 +29,8 @@ class FetchReason(StrEnum):
     OK = "ok"
     NOT_MODIFIED = "not_modified"
     HTTP_STATUS = "http_status"  # a final 3xx/4xx/5xx status (after retries)
-    BLOCKED = "blocked"  # address guard: scheme, unresolvable host, private address
+    BLOCKED = "blocked"  # address guard: scheme, missing host, non-public address
+    DNS = "dns"  # the host name does not resolve (no address to check or connect to)
     ROBOTS = "robots"  # robots.txt disallows
     TIMEOUT = "timeout"  # connect/read timeout (after retries)
     DEADLINE = "deadline"  # the fetch's total deadline passed

@@ -214,17 +214,84 @@ def iter_sessions(
     return _records(p, skips, notes, (id_column, answer_column, evidence_column), limit)
 
 
+SESSIONS_CHECK_MAX_BYTES = 64 * 1024 * 1024
+"""Largest ``.json`` sessions file whose first record :func:`check_sessions_columns` reads (a
+JSON document is parsed whole; a larger one is left to the reader, which says the same)."""
+
+_FIRST_OBJECT_WITHIN = 1000
+"""Records :func:`check_sessions_columns` reads looking for the first object (a bounded cost)."""
+
+
+def check_sessions_columns(
+    path: str | Path,
+    *,
+    id_column: str | None = None,
+    answer_column: str | None = None,
+    evidence_column: str | None = None,
+) -> None:
+    """Refuse a sessions file whose first record has no answer column, or lacks a named one.
+
+    :func:`read_sessions` fixes its columns on the first record that is an object, so such a
+    file would give no answer at all (or lose the named id or evidence). The CLI asks this
+    before any work starts; the message names the columns looked for and those the record
+    has. A Parquet file is judged by its schema.
+
+    Raises:
+        ValueError: When the first object record (the schema) has no answer column among
+            :data:`ANSWER_COLUMNS`, or lacks a column named by ``id_column``,
+            ``answer_column`` or ``evidence_column``.
+    """
+    from affidavit.tasks.input_checks import name_keys
+
+    p = Path(path)
+    rec: Mapping[str, Any] | None = None
+    if p.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        try:
+            rec = dict.fromkeys(pq.read_schema(p).names)
+        except Exception:  # noqa: BLE001 - an unreadable file is the reader's to report
+            return
+    elif p.suffix.lower() == ".json" and p.stat().st_size > SESSIONS_CHECK_MAX_BYTES:
+        return
+    else:
+        try:
+            for n, raw in _iter_raw(p, Counter(), []):
+                if isinstance(raw, Mapping):
+                    rec = raw
+                    break
+                if n >= _FIRST_OBJECT_WITHIN:
+                    break
+        except ValueError:
+            return  # unreadable JSON: the reader refuses it with its reason
+    if rec is None:
+        return
+    keys = sorted(map(str, rec))
+    where = "schema" if p.suffix.lower() == ".parquet" else "first record"
+    has = f"its {where} has {name_keys(keys)}"
+    for flag, column in (("--id-column", id_column), ("--answer-column", answer_column),
+                         ("--evidence-column", evidence_column)):
+        if column is not None and column not in rec:
+            raise ValueError(f"{p.name}: no column {column!r} ({flag}): {has}")
+    if answer_column is None and pick_column(rec, None, ANSWER_COLUMNS) is None:
+        raise ValueError(f"{p.name}: no answer column: looked for {', '.join(ANSWER_COLUMNS)}; "
+                         f"{has} (name it with --answer-column)")
+
+
 def _records(p: Path, skips: Counter[str], notes: list[str],
              explicit: tuple[str | None, str | None, str | None],
              limit: int | None) -> Iterator[AuditRecord]:
     seen: set[str] = set()
     cols: tuple[str | None, str | None, str | None] | None = None
     n_good = 0
+    ext = ([s.lower() for s in p.suffixes if s.lower() != ".gz"] or [""])[-1]
+    # notes count from 1 in every format: a JSONL line, a Parquet row, a JSON list's record
+    unit = {".parquet": "row", ".json": "record"}.get(ext, "line")
 
     def skip(reason: str, n: int, detail: str) -> None:
         skips[reason] += 1
         if len(notes) < _MAX_MESSAGES:
-            notes.append(f"line {n}: {detail}")
+            notes.append(f"{unit} {n}: {detail}")
 
     if limit == 0:
         return
@@ -244,8 +311,10 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
         icol, acol, ecol = cols
         answer = rec.get(acol) if acol else None
         if not isinstance(answer, str) or not answer.strip():
-            skip("missing_answer", n, f"no answer text in column {acol!r}" if acol else
-                 "no answer column")
+            if acol is None:  # said once, in the notes above: counted, not noted per line
+                skips["missing_answer"] += 1
+            else:
+                skip("missing_answer", n, f"no answer text in column {acol!r}")
             continue
         if len(answer) > MAX_ANSWER_CHARS:
             skip("answer_too_long", n, f"answer of {len(answer)} characters")

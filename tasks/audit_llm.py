@@ -147,6 +147,7 @@ def read_card(path: str | Path | None) -> str:
     if path is None:
         return ""
     p = Path(path)
+    p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if not p.is_file():
         raise FileNotFoundError(p)
     return p.read_text(encoding="utf-8", errors="replace").strip()

@@ -251,8 +251,7 @@ def read_claims_file(
         ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
     """
     p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(p)
+    p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if p.is_dir():
         raise ValueError(f"{p.name}: is a directory, not a claims file")
     if limit is not None and limit < 0:

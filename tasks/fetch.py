@@ -55,6 +55,7 @@ __all__ = [
     "ALLOW_PRIVATE_ENV",
     "AllowList",
     "BlockedURLError",
+    "HostNotFoundError",
     "ContentDecodingError",
     "ContentTooLargeError",
     "FetchConfig",
@@ -221,6 +222,15 @@ def allow_list_from_env(environ: Mapping[str, str] | None = None) -> AllowList:
 
 class BlockedURLError(ValueError):
     """A URL refused by the address guard (scheme or resolved address)."""
+
+
+class HostNotFoundError(BlockedURLError):
+    """The URL's host name does not resolve (or resolves to no address).
+
+    Nothing can be fetched, so the guard refuses it (a subclass: whoever catches
+    :class:`BlockedURLError` still refuses it), but it is a resolution failure, not a guarded
+    address: the fetcher records it as ``dns``, not ``blocked``.
+    """
 
 
 class ContentTooLargeError(ValueError):
@@ -412,8 +422,9 @@ def check_url_allowed(
         when every address is allowed and nothing was resolved.
 
     Raises:
-        BlockedURLError: On another scheme, a missing host, a name that does not resolve, or
-            any resolved address that is not public and not allowed.
+        HostNotFoundError: When the host name does not resolve (a :class:`BlockedURLError`).
+        BlockedURLError: On another scheme, a missing host, or any resolved address that is
+            not public and not allowed.
     """
     try:
         parsed = httpx.URL(url)
@@ -430,10 +441,10 @@ def check_url_allowed(
     resolve = resolver or default_resolver
     try:
         addresses = resolve(host)
-    except OSError as exc:
-        raise BlockedURLError(f"host {host!r} does not resolve: {exc}") from exc
+    except (OSError, UnicodeError) as exc:  # socket.gaierror; an IDNA name that cannot encode
+        raise HostNotFoundError(f"host {host!r} does not resolve ({exc})") from exc
     if not addresses:
-        raise BlockedURLError(f"host {host!r} resolves to no address")
+        raise HostNotFoundError(f"host {host!r} resolves to no address")
     if allow.allows_host(host):
         return list(addresses)
     bad = [a for a in addresses if not is_public_address(a) and not allow.allows_address(a)]
@@ -441,6 +452,22 @@ def check_url_allowed(
         hint = f" (allow it with {ALLOW_PRIVATE_ENV} or --allow-private)"
         raise BlockedURLError(f"host {host!r} resolves to non-public address {bad[0]}{hint}")
     return list(addresses)
+
+
+def _name_error(exc: BaseException) -> socket.gaierror | None:
+    """The name-resolution error behind a transport error, if any (its cause chain).
+
+    A connection made without the guard's pin (every address allowed, or a proxy) resolves the
+    name itself; httpx wraps the ``socket.gaierror`` in a ``ConnectError``.
+    """
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, socket.gaierror):
+            return cur
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return None
 
 
 class _PinnedBackend(httpcore.NetworkBackend):
@@ -820,6 +847,10 @@ class Fetcher:
                 raise _FetchError(f"timeout: {exc!r}", retryable=True,
                                   code=FetchReason.TIMEOUT) from exc
             except httpx.TransportError as exc:
+                if (gai := _name_error(exc)) is not None:  # resolved by the connection itself
+                    raise _FetchError(f"dns: host {httpx.URL(url).host!r} does not resolve "
+                                      f"({gai})", retryable=gai.errno == socket.EAI_AGAIN,
+                                      code=FetchReason.DNS) from exc
                 raise _FetchError(f"transport: {exc!r}", retryable=True,
                                   code=FetchReason.TRANSPORT) from exc
             except httpx.HTTPError as exc:
@@ -934,6 +965,8 @@ class Fetcher:
             try:
                 addresses = check_url_allowed(current, allow_private=cfg.allow_private,
                                               resolver=self._resolver, allow=cfg.allow)
+            except HostNotFoundError as exc:  # not the guard's refusal: no such name
+                return done(None, b"", {}, f"dns: {exc}", FetchReason.DNS)
             except BlockedURLError as exc:
                 return done(None, b"", {}, f"blocked: {exc}", FetchReason.BLOCKED)
             if (check_robots and cfg.respect_robots

@@ -90,8 +90,7 @@ def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
         return "feed"
     if name.endswith(_DUMP_SUFFIXES):
         return "dump"
-    if not p.exists():
-        raise FileNotFoundError(str(p))
+    p.stat()  # a missing file, a symlink loop: raised with its errno
     head = _head(p)
     if name.endswith(".json"):
         return "feed" if _looks_like_json_feed(head) or _is_json_feed_file(p) else "dump"

@@ -397,8 +397,8 @@ def rows_to_documents(
     or integer, or whose date is a list, object or boolean is refused (``"wrong_type"``); a date
     string that does not parse strictly is stored as NULL with a counted warning
     (``"date_untrusted"``); any other failure of one row skips that row (``"bad_row"``).
-    Messages name the row as ``<source_path>: <unit> <index>`` (``_unit``: line, item, row,
-    record). Timestamp
+    Messages name the row as ``<source_path>: <unit> <number>`` (``_unit``: line, item, row,
+    record; ``_number``: its 1-based number in the source, ``_index`` when not given). Timestamp
     values may be strings: they are parsed with :func:`parse_datetime`, and the string is kept in
     ``published_at_raw`` when that is not given. A second row with the same ``doc_id`` in the
     batch is skipped (``"duplicate_in_batch"``).
@@ -424,7 +424,8 @@ def rows_to_documents(
     for pos, row in enumerate(rows):
         index = row.get("_index", pos)
         unit = row.get("_unit", "record")
-        where = f"{source_path}: {unit} {index}" if source_path else f"{unit} {index}"
+        number = row.get("_number", index)
+        where = f"{source_path}: {unit} {number}" if source_path else f"{unit} {number}"
         try:
             rec = _row_to_record(row, batch, where=where, index=index, kind=kind,
                                  source_path=source_path)

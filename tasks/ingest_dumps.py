@@ -5,7 +5,7 @@ field.
 Files are streamed: JSONL and CSV line by line, Parquet by record batch, so a 19,042-row
 corpus never sits in memory as Python objects more than ``batch_rows`` rows at a time (a JSON
 array is the exception: the format has to be parsed whole). Bad lines are skipped and counted,
-with their line number in the message; they never stop the file.
+with their line or row number (from 1) in the message; they never stop the file.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from affidavit.tasks.ingest_common import (
     decode_bytes,
     rows_to_documents,
 )
+from affidavit.tasks.input_checks import name_keys
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -83,6 +84,11 @@ def _format_of(path: Path) -> str:
     )
 
 
+KEYS_SAMPLED_ROWS = 1000
+"""Rows without the text field whose keys are gathered for that message (the first ones): a
+bounded cost on a file of any length."""
+
+
 class _Pending:
     """Rows, skips and messages gathered for the next batch."""
 
@@ -92,11 +98,28 @@ class _Pending:
         self.messages: list[str] = []
         self.n_rows = 0  # rows of the file mapped so far (all batches)
         self.n_with_text = 0  # of which had the mapped text field
+        self.n_no_text = 0  # rows without the mapped text field (counted, not kept)
+        self.keys_no_text: Counter[str] = Counter()  # keys of the first such rows
 
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
         if message is not None and len(self.messages) < MAX_MESSAGES:
             self.messages.append(message)
+
+    def add(self, raw: dict[str, Any], mapping: ColumnMapping, index: int,
+            unit: str = "line", number: int | None = None) -> None:
+        """Keep a source row, or count it (``no_text_field``) when it lacks the text field.
+
+        A row without the field is one count, not one message: the file is described once, at
+        its end (:func:`_no_text_message`), naming the keys such rows have.
+        """
+        if mapping.text in raw:
+            self.rows.append(_map_row(raw, mapping, index, unit, number))
+            return
+        self.n_no_text += 1
+        self.skips["no_text_field"] += 1
+        if self.n_no_text <= KEYS_SAMPLED_ROWS:
+            self.keys_no_text.update(str(k) for k in raw)
 
     def flush(self, *, source_path: str, source_kind: str) -> IngestBatch:
         batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path)
@@ -110,8 +133,16 @@ class _Pending:
 
 
 def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
-             unit: str = "line") -> dict[str, Any]:
+             unit: str = "line", number: int | None = None) -> dict[str, Any]:
+    """Map a source row's columns to document fields.
+
+    ``index`` is the row's locator in its file (part of the ``doc_id`` of a row without URL or
+    id, so it never changes between versions); ``number`` is the 1-based number its notes give
+    (``row 1`` is a file's first row), ``index`` when None (JSONL line numbers are both).
+    """
     row: dict[str, Any] = {"_index": index, "_unit": unit}
+    if number is not None:
+        row["_number"] = number
     for field_name, column in mapping.as_dict().items():
         if column and column in raw:
             row[field_name] = raw[column]
@@ -187,7 +218,7 @@ def _iter_jsonl(
             continue
         if replaced:
             pending.skips["non_utf8_text"] += 1
-        pending.rows.append(_map_row(obj, mapping, lineno))
+        pending.add(obj, mapping, lineno)
         yield None
 
 
@@ -218,12 +249,12 @@ def _iter_json(
         pending.skips["non_utf8_text"] += 1
     for i, item in enumerate(obj):
         if not isinstance(item, dict):
-            pending.skip("not_an_object", f"{name}: item {i}: not an object: skipped")
+            pending.skip("not_an_object", f"{name}: item {i + 1}: not an object: skipped")
         elif find_lone_surrogate(item):
-            pending.skip("lone_surrogate", f"{name}: item {i}: a string holds a lone UTF-16 "
-                         "surrogate: skipped")
+            pending.skip("lone_surrogate", f"{name}: item {i + 1}: a string holds a lone "
+                         "UTF-16 surrogate: skipped")
         else:
-            pending.rows.append(_map_row(item, mapping, i, "item"))
+            pending.add(item, mapping, i, "item", i + 1)
         yield None
 
 
@@ -246,27 +277,30 @@ def _iter_csv(
             f"{name}: text column {mapping.text!r} not in CSV header {header[:20]}; "
             "name it with --text-column (backfill) or a ColumnMapping"
         )
+    n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
         try:
             values = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
-            pending.skip("bad_csv_row", f"{name}: line {reader.line_num}: {exc}: skipped")
+            n_row += 1
+            pending.skip("bad_csv_row", f"{name}: row {n_row}: {exc}: skipped")
             yield None
             continue
         if not values or (len(values) == 1 and not values[0].strip()):
             continue
+        n_row += 1
         if len(values) != len(header):
             pending.skip(
                 "bad_csv_row",
-                f"{name}: line {reader.line_num}: {len(values)} fields, header has "
+                f"{name}: row {n_row}: {len(values)} fields, header has "
                 f"{len(header)}: skipped",
             )
             yield None
             continue
         raw = {h: _fix_surrogates(v, pending) for h, v in zip(header, values, strict=True)}
-        pending.rows.append(_map_row(raw, mapping, reader.line_num))
+        pending.add(raw, mapping, reader.line_num, "row", n_row)
         yield None
 
 
@@ -292,7 +326,7 @@ def _read_parquet(
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
         pending = _Pending()
         for i, raw in enumerate(record_batch.to_pylist()):
-            pending.rows.append(_map_row(raw, mapping, offset + i, "row"))
+            pending.rows.append(_map_row(raw, mapping, offset + i, "row", offset + i + 1))
         offset += record_batch.num_rows
         yield pending.flush(source_path=str(path), source_kind=source_kind)
 
@@ -315,7 +349,11 @@ def read_dump(
     :func:`~affidavit.tasks.ingest_common.rows_to_documents` (``empty_text``,
     ``duplicate_in_batch``).
     ``_index`` (the locator of rows without URL or id) is the line number for JSONL/CSV and the
-    row position for JSON and Parquet.
+    row position for JSON and Parquet. Notes number rows from 1 in every format: ``line N``
+    of JSONL, ``row N`` of CSV/TSV and Parquet (the N-th data row), ``item N`` of JSON. A row
+    without the mapped text field is counted (``no_text_field``) and the file described in one
+    note naming the keys such rows have; when no row has it the file is refused (``ValueError``,
+    as for a CSV header or a Parquet schema without the column).
 
     Args:
         path: The dump file.
@@ -329,8 +367,9 @@ def read_dump(
         documents; a file with no readable row yields one empty batch carrying its skips.
 
     Raises:
-        ValueError: For an unknown extension, a non-positive ``batch_rows``, or a CSV/Parquet
-            file without the mapped text column.
+        ValueError: For an unknown extension, a non-positive ``batch_rows``, a CSV/Parquet
+            file without the mapped text column, or a JSONL/JSON file none of whose rows has
+            the mapped text field (raised after its last batch).
         FileNotFoundError: When the file does not exist.
     """
     p = Path(path)
@@ -338,8 +377,7 @@ def read_dump(
     if batch_rows <= 0:
         raise ValueError(f"batch_rows must be positive, got {batch_rows}")
     SourceKind(source_kind)
-    if not p.exists():
-        raise FileNotFoundError(str(p))
+    p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     name = p.name
     if fmt == "parquet":
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
@@ -362,12 +400,32 @@ def read_dump(
         except (EOFError, gzip.BadGzipFile, OSError) as exc:
             pending.skip("truncated_file", f"{name}: unreadable after some rows ({exc}): stopped")
     any_skip = bool(pending.skips) or seen_skips
-    n_rows = pending.n_rows + len(pending.rows)
-    n_text = pending.n_with_text + sum(1 for r in pending.rows if "text" in r)
-    if n_rows == 0 and not any_skip:
+    n_text = pending.n_with_text + len(pending.rows)
+    if n_text == 0 and pending.n_no_text == 0 and not any_skip:
         pending.skip("empty_file", f"{name}: empty file (no rows): refused")
-    elif n_rows and not n_text:
-        pending.skip("no_text_column", f"{name}: no row has a {mapping.text!r} field (map "
-                     "another with --text-column): refused")
+    elif pending.n_no_text and n_text:
+        pending.messages.insert(0, _no_text_message(name, mapping.text, pending, n_text))
     if pending.rows or pending.skips or not yielded:
         yield pending.flush(source_path=str(p), source_kind=source_kind)
+    if pending.n_no_text and not n_text:
+        # nothing of the file can be read: refused in one line (as a CSV header or a Parquet
+        # schema without the column is), not one note per row
+        raise ValueError(_no_text_message(name, mapping.text, pending, 0))
+
+
+def _no_text_message(name: str, column: str, pending: _Pending, n_text: int) -> str:
+    """Describe the rows of a file without the mapped text field, naming the keys they have.
+
+    >>> pending = _Pending()
+    >>> pending.add({"body": "x"}, ColumnMapping(), 1)
+    >>> print(_no_text_message("a.jsonl", "text", pending, 0))
+    a.jsonl: no row has a 'text' field (the rows have body; name the text field with --text-column)
+    """
+    keys = [k for k, _ in sorted(pending.keys_no_text.items(), key=lambda kv: (-kv[1], kv[0]))]
+    shown = name_keys(keys)  # the most frequent first
+    if not n_text:
+        return (f"{name}: no row has a {column!r} field (the rows have {shown}; name the "
+                "text field with --text-column)")
+    n = pending.n_no_text
+    return (f"{name}: {n} of {n + n_text} rows have no {column!r} field (they have {shown}): "
+            "skipped")

@@ -10,12 +10,19 @@ the CLI runs it before its first line of progress.
 
 from __future__ import annotations
 
+import errno
 import gzip
+import os
 import zlib
 from pathlib import Path
 
 from affidavit.tasks.charset import decode_document
-from affidavit.tasks.sanitize import SNIFF_CHARS, looks_binary
+from affidavit.tasks.sanitize import (
+    SNIFF_CHARS,
+    UntrustedJSONError,
+    loads_untrusted_json,
+    looks_binary,
+)
 
 __all__ = [
     "CLAIMS_FORMATS",
@@ -24,6 +31,10 @@ __all__ = [
     "check_sessions_file",
     "check_text_file",
     "claims_format",
+    "dump_text_fault",
+    "name_keys",
+    "os_error_reason",
+    "path_fault",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -38,6 +49,57 @@ def _extension(path: Path) -> str:
     """The last extension of ``path`` other than ``.gz``, lower case ('' when none)."""
     suffixes = [s.lower() for s in path.suffixes if s.lower() != ".gz"]
     return suffixes[-1] if suffixes else ""
+
+
+_ERRNO_REASONS = {
+    errno.ENOENT: "no such file",
+    errno.ELOOP: "symlink loop",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EISDIR: "is a directory, not a file",
+    errno.ENOTDIR: "a part of the path is not a folder",
+    errno.ENAMETOOLONG: "file name too long",
+}
+"""How an input path's ``OSError`` is told (by ``errno``); others by their ``strerror``."""
+
+
+def os_error_reason(exc: OSError) -> str:
+    """Say in a few words why a path could not be read, from its error number.
+
+    ``ELOOP`` is a symlink loop, not a missing file; a ``FileNotFoundError`` raised without
+    an error number (``FileNotFoundError(path)``) is a missing file.
+
+    >>> os_error_reason(OSError(errno.ELOOP, "Too many levels of symbolic links"))
+    'symlink loop'
+    >>> os_error_reason(FileNotFoundError("claims.jsonl"))
+    'no such file'
+    """
+    if exc.errno in _ERRNO_REASONS:
+        return _ERRNO_REASONS[exc.errno]
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    return str(exc) or type(exc).__name__
+
+
+def path_fault(path: str | Path) -> str | None:
+    """Say why a local path cannot be opened at all, or None when it can be looked at.
+
+    A broken symlink (its target missing) is said as one, with its target.
+
+    >>> path_fault("/nonexistent/claims.jsonl")
+    'no such file'
+    """
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno == errno.ENOENT and os.path.islink(path):
+            return f"broken symlink (to {os.readlink(path)}, which does not exist)"
+        return os_error_reason(exc)
+    except ValueError:  # a NUL byte in the path
+        return "not a valid path"
+    return None
 
 
 def _head(path: Path, n_bytes: int) -> bytes:
@@ -58,6 +120,7 @@ def _head(path: Path, n_bytes: int) -> bytes:
 
 def _existing_file(path: str | Path, what: str) -> Path:
     p = Path(path)
+    p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
     if p.is_dir():
         raise ValueError(f"{p}: is a directory, not {what}")
     if not p.is_file():
@@ -195,3 +258,86 @@ def feed_file_fault(path: str | Path) -> str | None:
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     )
+
+
+DUMP_HEAD_BYTES = 1024 * 1024
+"""Bytes of a JSONL dump read to tell whether any row has the text field (1 MiB: the whole of
+a small file, a bounded cost for a large one, whose rows past it are left to the reader)."""
+
+KEYS_NAMED = 12
+"""Keys or columns named in a message (the others are counted: "and 5 more"), so a row of
+thousands of keys still gives one short line."""
+
+
+def name_keys(keys: list[str]) -> str:
+    """Name the first :data:`KEYS_NAMED` keys, counting the others.
+
+    >>> name_keys([f"k{i}" for i in range(14)])
+    'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 and 2 more'
+    """
+    more = len(keys) - KEYS_NAMED
+    return (", ".join(keys[:KEYS_NAMED]) or "no keys") + (f" and {more} more" if more > 0
+                                                           else "")
+
+
+def dump_text_fault(path: str | Path, text_column: str) -> str | None:
+    """Say why no row of a dump can be read for want of its text column, or None.
+
+    Decided from what the head tells for sure: a CSV/TSV header or a Parquet schema without
+    the column, or a JSONL file read whole within :data:`DUMP_HEAD_BYTES` of which no record
+    has the field. A larger JSONL file, other formats and unreadable files give None (the
+    reader counts and describes them: :func:`affidavit.tasks.ingest_dumps.read_dump`).
+
+    Returns:
+        One line naming the file, the column and the columns or keys it has; or None.
+    """
+    import csv
+
+    p = Path(path)
+    ext = _extension(p)
+    try:
+        if ext == ".parquet":
+            import pyarrow.parquet as pq
+
+            names = list(pq.read_schema(p).names)
+            if text_column in names:
+                return None
+            return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
+                    f"{name_keys(names)}; name the text column with --text-column)")
+        if ext in (".csv", ".tsv"):
+            head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+            lines = head.splitlines()
+            if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
+                return None  # empty, or a header longer than the head: left to the reader
+            header = [h.strip() for h in next(csv.reader(
+                [lines[0]], delimiter="," if ext == ".csv" else "\t"))]
+            if text_column in header:
+                return None
+            return (f"{p.name}: no {text_column!r} column in its header (it has "
+                    f"{name_keys(header)}; name the text column with --text-column)")
+        if ext not in (".jsonl", ".ndjson", ".jsonlines"):
+            return None
+        raw = _head(p, DUMP_HEAD_BYTES + 1)
+    except (OSError, ValueError, csv.Error):
+        return None
+    except Exception:  # noqa: BLE001 - a file pyarrow cannot read is the reader's to report
+        return None
+    if len(raw) > DUMP_HEAD_BYTES:
+        return None
+    keys: dict[str, int] = {}
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            obj = loads_untrusted_json(line) if line.strip() else None
+        except UntrustedJSONError:
+            continue
+        if not isinstance(obj, dict):
+            continue
+        if text_column in obj:
+            return None
+        for k in obj:
+            keys[str(k)] = keys.get(str(k), 0) + 1
+    if not keys:
+        return None  # no object at all: the reader says what the lines are
+    ordered = sorted(keys, key=lambda k: (-keys[k], k))
+    return (f"{p.name}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
+            "name the text field with --text-column)")

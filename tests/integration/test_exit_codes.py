@@ -45,8 +45,9 @@ def test_missing_feed_exits_like_missing_backfill_input(prefect_harness, tmp_pat
 
 @pytest.mark.parametrize(("name", "content"), [
     # one of each kind through the CLI; every kind of refusal is covered by
-    # tests/unit/test_hostile_input.py without a flow run
-    ("notext.jsonl", b'{"body": "x"}\n'), ("gz.warc.gz", gzip.compress(b"")),
+    # tests/unit/test_hostile_input.py without a flow run (a JSONL or CSV dump without the text
+    # column is refused before the run: tests/unit/test_cli_refusals.py; a JSON one in it)
+    ("notext.json", b'[{"body": "x"}]'), ("gz.warc.gz", gzip.compress(b"")),
     ("bad.xml", b"<rss><channel><item><title>x</ti"),
 ])
 def test_inputs_with_nothing_readable_are_refused_non_zero(prefect_harness, tmp_path, name,
@@ -139,10 +140,19 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_written(prefect_harness, tmp
 
 
 @pytest.mark.parametrize("text", ["", "   "])
-def test_empty_text_to_verify_is_refused_like_an_empty_input(tmp_path, text):
+def test_empty_text_to_verify_is_a_bad_argument_as_an_empty_question_is(tmp_path, text):
     res = _invoke(["verify", text, "--home", str(tmp_path / "h")])
-    assert res.exit_code == EXIT_ERROR, res.output
+    assert res.exit_code == EXIT_USAGE, res.output
     assert "the text is empty" in res.output
+    asked = _invoke(["research", text, "--home", str(tmp_path / "h")])
+    assert asked.exit_code == EXIT_USAGE, asked.output
+
+
+def test_an_empty_file_to_verify_is_a_refused_input(tmp_path):
+    (tmp_path / "empty.txt").write_text(" \n")
+    res = _invoke(["verify", "--file", str(tmp_path / "empty.txt"), "--home", str(tmp_path / "h")])
+    assert res.exit_code == EXIT_ERROR, res.output
+    assert "empty.txt is empty" in res.output
 
 
 def test_text_over_verifys_limit_is_refused_before_any_run(tmp_path):

@@ -499,3 +499,23 @@ def test_a_sessions_file_without_an_answer_column_names_the_keys_it_has(tmp_path
     assert skips == {"missing_answer": 1}
     assert any("no answer column found among its keys (evidence, foo, id)" in n
                and "--answer-column" in n for n in notes)
+
+
+def test_session_notes_name_parquet_rows_and_json_records_from_one(tmp_path):
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from affidavit.tasks.audit import read_sessions
+
+    rows = [{"id": "a", "answer": "All 3 tests pass.", "evidence": []},
+            {"id": "b", "answer": "", "evidence": []}]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "s.parquet")
+    (tmp_path / "s.json").write_text(json.dumps(rows))
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    said = {name: [n for n in read_sessions(tmp_path / name)[2] if "no answer text" in n]
+            for name in ("s.parquet", "s.json", "s.jsonl")}
+    assert said == {"s.parquet": ["row 2: no answer text in column 'answer'"],
+                    "s.json": ["record 2: no answer text in column 'answer'"],
+                    "s.jsonl": ["line 2: no answer text in column 'answer'"]}

@@ -211,3 +211,156 @@ def test_a_run_whose_only_feed_cannot_be_read_is_refused_before_prefect(no_prefe
     make(tmp_path)
     line = _refused(["run", "--feed", str(tmp_path / "feeds")], tmp_path / "h")
     assert said in line
+
+
+def _write_dump(path: Path, rows: list[dict[str, object]]) -> None:
+    import json
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if path.suffix == ".parquet":
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    elif path.suffix == ".csv":
+        keys = list(rows[0])
+        path.write_text("\n".join([",".join(keys), *(",".join(str(r[k]) for k in keys)
+                                                     for r in rows)]) + "\n")
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("docs.jsonl", "docs.jsonl: no row has a 'nosuch' field (the rows have body, id, url; name "
+     "the text field with --text-column)"),
+    ("docs.csv", "docs.csv: no 'nosuch' column in its header (it has id, url, body; name the "
+     "text column with --text-column)"),
+    ("docs.parquet", "docs.parquet: no 'nosuch' column in its Parquet schema (it has id, url, "
+     "body; name the text column with --text-column)"),
+])
+def test_backfill_with_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_path,
+                                                                            name, said):
+    rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
+            for i in range(25)]
+    _write_dump(tmp_path / name, rows)
+    line = _refused(["backfill", "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
+    assert line == f"error: {said}"
+
+
+def test_a_dump_with_the_text_column_later_or_beside_a_good_input_is_left_to_the_run(tmp_path):
+    from affidavit.flows.cli import _check_dump_text_columns
+    from affidavit.tasks.input_checks import DUMP_HEAD_BYTES
+
+    big = tmp_path / "big.jsonl"  # the text field only past the head: the reader decides
+    filler = '{"id": "x", "body": "' + "y" * 1000 + '"}\n'
+    big.write_text(filler * (DUMP_HEAD_BYTES // len(filler) + 1) + '{"id": "z", "text": "t"}\n')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "b", "body": "t"}\n')
+    good = tmp_path / "good.jsonl"
+    good.write_text('{"id": "g", "text": "t"}\n')
+    _check_dump_text_columns([str(big)], "text")
+    _check_dump_text_columns([str(bad), str(good)], "text")
+    _check_dump_text_columns([str(bad), "https://example.org/feed.xml"], "text")
+
+
+@pytest.mark.parametrize(("name", "extra", "said"), [
+    ("sessions.jsonl", [], "sessions.jsonl: no answer column: looked for answer, response, "
+     "output_text, completion, text; its first record has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.json", [], "sessions.json: no answer column: looked for answer, response, "
+     "output_text, completion, text; its first record has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.parquet", [], "sessions.parquet: no answer column: looked for answer, response, "
+     "output_text, completion, text; its schema has reply, rid, tools (name it with "
+     "--answer-column)"),
+    ("sessions.jsonl", ["--answer-column", "reply", "--evidence-column", "calls"],
+     "sessions.jsonl: no column 'calls' (--evidence-column): its first record has reply, rid, "
+     "tools"),
+    ("sessions.jsonl", ["--answer-column", "answer"],
+     "sessions.jsonl: no column 'answer' (--answer-column): its first record has reply, rid, "
+     "tools"),
+])
+def test_audit_sessions_with_wrong_columns_are_refused_before_prefect(no_prefect, tmp_path,
+                                                                       name, extra, said):
+    rows = [{"rid": i, "reply": f"All {i} tests pass.", "tools": []} for i in range(30)]
+    path = tmp_path / name
+    if name.endswith(".json"):
+        import json
+
+        path.write_text(json.dumps(rows))
+    else:
+        _write_dump(path, rows)
+    line = _refused(["audit", "--sessions", str(path), *extra], tmp_path / "h")
+    assert line == f"error: {said}"
+
+
+def test_sessions_with_an_answer_column_pass_the_column_check(tmp_path):
+    from affidavit.tasks.audit import check_sessions_columns
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_text('"not an object"\n{"ID": "1", "Response": "ok", "tool_calls": []}\n')
+    check_sessions_columns(path)  # the first object record has an answer column
+    check_sessions_columns(path, answer_column="Response", id_column="ID")
+    with pytest.raises(ValueError, match=r"no column 'id' \(--id-column\)"):
+        check_sessions_columns(path, id_column="id")
+
+
+def test_records_without_an_answer_column_are_counted_not_noted_one_by_one(tmp_path):
+    from affidavit.tasks.audit import read_sessions
+
+    path = tmp_path / "sessions.jsonl"
+    path.write_text("".join(f'{{"rid": {i}, "reply": "ok"}}\n' for i in range(15)))
+    records, skips, notes = read_sessions(path)
+    assert records == []
+    assert skips["missing_answer"] == 15
+    assert not any("no answer column" in n and n.startswith("line") for n in notes)
+    assert sum("no answer column found" in n for n in notes) == 1
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", '{"id": "1", "body": "x"}\n'])
+def test_origins_of_an_input_that_gives_nothing_says_its_error_once(no_prefect, tmp_path,
+                                                                    content):
+    path = tmp_path / "empty.jsonl"
+    path.write_text(content)
+    line = _refused(["origins", str(path)], tmp_path / "h")  # one line in all
+    assert line.startswith("error: no documents could be read: ")
+    assert line.count("empty.jsonl: ") == 1  # the file and its fault, named once
+
+
+def test_origins_of_inputs_that_give_nothing_notes_each_once(no_prefect, tmp_path):
+    (tmp_path / "a.jsonl").write_text("")
+    (tmp_path / "b.jsonl").write_text('{"id": "1", "body": "x"}\n')
+    res = CliRunner().invoke(app, ["origins", str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl"),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    lines = res.output.strip().splitlines()
+    assert [ln.split(":")[0] for ln in lines] == ["note", "note", "error"]
+    assert res.output.count("a.jsonl") == 1
+    assert res.output.count("b.jsonl") == 1
+    assert res.output.count("no documents could be read") == 1
+
+
+@pytest.mark.parametrize("args", [
+    ["backfill", "{loop}"], ["origins", "{loop}"], ["run", "--claims", "{loop}"],
+    ["run", "--feed", "{loop}"], ["audit", "--sessions", "{loop}"], ["audit", "{loop}"],
+    ["source", "{loop}"], ["verify", "--file", "{loop}"],
+])
+def test_a_symlink_loop_is_said_as_one_not_as_a_missing_file(no_prefect, tmp_path, args):
+    (tmp_path / "a.jsonl").symlink_to(tmp_path / "b.jsonl")
+    (tmp_path / "b.jsonl").symlink_to(tmp_path / "a.jsonl")
+    line = _refused([a.format(loop=tmp_path / "a.jsonl") for a in args], tmp_path / "h")
+    assert "a.jsonl: symlink loop" in line
+    assert "no such file" not in line
+
+
+def test_path_faults_are_told_by_their_errno(tmp_path):
+    from affidavit.tasks.input_checks import path_fault
+
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    (tmp_path / "broken").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "file").write_text("x")
+    assert path_fault(tmp_path / "loop") == "symlink loop"
+    assert path_fault(tmp_path / "broken") == (f"broken symlink (to {tmp_path / 'nowhere'}, "
+                                               "which does not exist)")
+    assert path_fault(tmp_path / "missing") == "no such file"
+    assert path_fault(tmp_path / "file" / "x") == "a part of the path is not a folder"
+    assert path_fault(tmp_path / "file") is None

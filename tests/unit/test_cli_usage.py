@@ -80,14 +80,27 @@ def test_source_never_shows_the_password_of_a_url(tmp_path, monkeypatch):
     (["run", "--claims", " "], "--claims is empty"),
     (["backfill", ""], "an input path is empty"),
     (["verdicts", "--home", ""], "--home is empty"),
+    (["origins", ""], "an input path is empty"),
+    (["source", " "], "TARGET is empty"),
+    (["source", "page.html", "--url", ""], "--url is empty"),
+    (["audit", ""], "ANSWER_FILE is empty"),
+    (["audit", "--sessions", ""], "--sessions is empty"),
+    (["audit", "answer.txt", "--evidence", ""], "--evidence is empty"),
+    (["verify", "--file", ""], "--file is empty"),
+    (["verify", ""], "nothing to verify: the text is empty"),
+    (["verify", " \n "], "nothing to verify: the text is empty"),
+    (["research", ""], "nothing to research: the question is empty"),
+    (["recall", " "], "nothing to recall: the query is empty"),
 ])
-def test_an_empty_path_is_a_bad_argument(args, said, tmp_path, monkeypatch):
+def test_an_empty_path_or_text_is_a_bad_argument(args, said, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(cli.app, args)
     assert res.exit_code == 2, res.output
-    assert said in res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith(f"error: {said}")
     assert list(tmp_path.iterdir()) == []  # nothing written in the current folder
 
 
@@ -110,3 +123,38 @@ def test_version_is_printed(monkeypatch, capsys):
         cli._main()
     assert done.value.code == 0
     assert capsys.readouterr().out.strip() == f"affidavit {__version__}"
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "2.5"])
+@pytest.mark.parametrize("args", [["verify", "The bridge opened in 2024."],
+                                  ["research", "Did the bridge open in 2024?"],
+                                  ["run", "--claims", "{d}/claims.jsonl"],
+                                  ["audit", "--sessions", "{d}/sessions.jsonl"],
+                                  ["demo"]])
+def test_a_bad_workers_variable_is_one_line_before_prefect(args, value, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # a started Prefect fails
+    monkeypatch.setenv("AFFIDAVIT_WORKERS", value)
+    (tmp_path / "claims.jsonl").write_text('{"claim": "Exports rose 12 percent."}\n')
+    (tmp_path / "sessions.jsonl").write_text('{"id": "1", "answer": "ok", "evidence": []}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(cli.app, [*(a.format(d=tmp_path) for a in args), "--home",
+                                       str(home)])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith("error: AFFIDAVIT_WORKERS must be ")
+    assert repr(value) in lines[0] or value in lines[0]
+    assert not home.exists()
+
+
+def test_the_workers_flag_wins_over_a_bad_variable(monkeypatch):
+    monkeypatch.setenv("AFFIDAVIT_WORKERS", "abc")
+    cli._check_workers(2)  # --workers 2 given: the variable is not read
+    from affidavit.flows.fanout import default_workers
+
+    with pytest.raises(ValueError, match="AFFIDAVIT_WORKERS must be a whole number"):
+        default_workers()
+    monkeypatch.setenv("AFFIDAVIT_WORKERS", "3")
+    assert default_workers() == 3

@@ -37,6 +37,8 @@ def resolver(host: str) -> list[str]:
         return ["10.1.2.3"]
     if host == "rebind.test":
         return [PUBLIC, "127.0.0.1"]
+    if host == "2130706433":  # getaddrinfo reads a bare integer as an IPv4 address
+        return ["127.0.0.1"]
     raise OSError(f"unknown host {host}")
 
 
@@ -462,3 +464,69 @@ def test_real_local_server_with_allow_private(local_server: str) -> None:
         res = strict.fetch(local_server + "/page")
         assert res.error is not None
         assert res.error.startswith("blocked")
+
+
+# ------------------------------------------------------------------- names that do not resolve
+def test_a_host_that_does_not_resolve_is_a_dns_failure_not_blocked() -> None:
+    import socket
+
+    from affidavit.schemas.fetches import FetchReason
+    from affidavit.tasks.fetch import HostNotFoundError
+
+    def no_such_name(host: str) -> list[str]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    with pytest.raises(HostNotFoundError, match="host 'nowhere.test' does not resolve"):
+        check_url_allowed("http://nowhere.test/", resolver=no_such_name)
+    with pytest.raises(HostNotFoundError, match="resolves to no address"):
+        check_url_allowed("http://empty.test/", resolver=lambda host: [])
+    seen: list[str] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        seen.append(str(req.url))
+        return httpx.Response(200, text="never")
+
+    f = make_fetcher(handler)  # its resolver knows no nowhere.test
+    res = f.fetch("http://nowhere.test/feed.xml")
+    assert res.reason is FetchReason.DNS
+    assert res.outcome is FetchReason.DNS
+    assert res.error is not None
+    assert res.error.startswith("dns: host 'nowhere.test' does not resolve")
+    assert "blocked" not in res.error
+    assert seen == []
+    # the guard's own refusals are still "blocked"
+    assert f.fetch("http://evil.test/").reason is FetchReason.BLOCKED
+
+
+def test_a_redirect_to_a_host_that_does_not_resolve_is_a_dns_failure() -> None:
+    from affidavit.schemas.fetches import FetchReason
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        return httpx.Response(302, headers={"location": "http://gone.test/x"})
+
+    res = make_fetcher(handler).fetch("http://good.test/a")
+    assert res.reason is FetchReason.DNS
+    assert res.final_url == "http://gone.test/x"
+
+
+def test_a_name_error_of_the_connection_itself_is_a_dns_failure() -> None:
+    import socket
+
+    from affidavit.schemas.fetches import FetchReason
+
+    calls: list[str] = []
+
+    def handler(req: httpx.Request) -> httpx.Response:
+        # every address allowed: the guard resolves nothing and the connection resolves the
+        # name, which httpx reports as a ConnectError caused by socket.gaierror
+        calls.append(req.url.host)
+        try:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        except socket.gaierror as exc:
+            raise httpx.ConnectError(str(exc), request=req) from exc
+
+    res = make_fetcher(handler, allow_private=True).fetch("http://nowhere.test/")
+    assert res.reason is FetchReason.DNS
+    assert res.error is not None
+    assert res.error.startswith("dns: host 'nowhere.test' does not resolve")
+    assert calls == ["nowhere.test"]  # a name that does not exist is not retried

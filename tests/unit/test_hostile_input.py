@@ -277,9 +277,8 @@ def test_warc_digests_are_checked_and_unknown_versions_counted(tmp_path):
     ("header.csv", b"id,text\n", "empty_file"),
     ("empty.warc", b"", "empty_file"),
     ("empty.warc.gz", gzip.compress(b""), "empty_file"),
-    ("notext.jsonl", b'{"body": "a"}\n{"body": "b"}\n', "no_text_column"),
 ])
-def test_empty_inputs_and_a_missing_text_field_are_refused(tmp_path, name, content, reason):
+def test_empty_inputs_are_refused(tmp_path, name, content, reason):
     path = tmp_path / name
     path.write_bytes(content)
     batch = _all(ingest_path(str(path)))
@@ -357,3 +356,17 @@ def test_claims_file_bidi_overrides_leave_the_stored_claim(tmp_path):
     rows, skips, _ = read_claims_file(path)
     assert [r["text"] for r in rows] == ["The tariff rose 5 percent in 2023."]
     assert skips["control_chars_removed"] == 1
+
+
+def test_a_symlink_loop_among_inputs_is_refused_as_a_loop(tmp_path, warehouse):
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import ingest_sources
+
+    loop = tmp_path / "loop.jsonl"
+    loop.symlink_to(loop)
+    (tmp_path / "c.jsonl").write_text(json.dumps({"id": "c", "text": GOOD}) + "\n")
+    run = RunRecord(warehouse, "test", {})
+    added = ingest_sources(warehouse, [str(loop), str(tmp_path / "c.jsonl")], run=run)
+    assert len(added) == 1
+    assert run.counts["sources_refused"] == 1
+    assert f"{loop}: symlink loop: refused" in run.messages

@@ -156,7 +156,7 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     batch = _all(path)
     assert batch.documents.column("source_id").to_pylist() == ["x1", "x3"]
     assert batch.skips["bad_csv_row"] == 1
-    assert "line 3" in batch.messages[0]
+    assert "d.tsv: row 2: 3 fields" in batch.messages[0]  # the second data row
     assert batch.skips["non_utf8_text"] == 1
     assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
 
@@ -421,3 +421,70 @@ def test_dump_reads_wayback_first_seen_and_host(tmp_path: Path) -> None:
     assert docs["a"]["wayback_first_seen"] == _utc(2024, 7, 25, 6)
     assert docs["a"]["host"] == "a.example"
     assert docs["b"]["wayback_first_seen"] is None
+
+
+# ------------------------------------------------------------- a text field no row has
+@pytest.mark.parametrize("name", ["notext.jsonl", "notext.json"])
+def test_a_text_field_no_row_has_is_one_refusal_naming_the_keys(tmp_path, name):
+    rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
+            for i in range(50)]
+    path = tmp_path / name
+    path.write_text("\n".join(json.dumps(r) for r in rows) if name.endswith(".jsonl")
+                    else json.dumps(rows), encoding="utf-8")
+    batches = []
+    with pytest.raises(ValueError, match=r"no row has a 'nosuch' field \(the rows have body, "
+                       r"id, url; name the text field with --text-column\)") as info:
+        batches.extend(read_dump(path, mapping=ColumnMapping(text="nosuch")))
+    assert str(info.value).startswith(f"{name}: ")
+    batch = merge_batches(batches)
+    assert batch.n_documents == 0
+    assert batch.messages == []  # not one "empty text" note per row
+    assert batch.skips == {"no_text_field": 50}
+
+
+def test_rows_without_the_text_field_beside_rows_with_it_are_one_counted_note(tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    lines = [{"id": "a", "text": "Exports rose 12 percent."},
+             *({"id": f"b{i}", "body": "no text here", "extra": i} for i in range(30)),
+             {"id": "c", "text": "Imports fell 3 percent."}]
+    path.write_text("\n".join(json.dumps(r) for r in lines), encoding="utf-8")
+    batch = _all(path)
+    assert batch.n_documents == 2
+    assert batch.skips["no_text_field"] == 30
+    assert batch.messages == ["mixed.jsonl: 30 of 32 rows have no 'text' field (they have body, "
+                              "extra, id): skipped"]
+
+
+def test_the_keys_named_are_capped(tmp_path):
+    path = tmp_path / "wide.jsonl"
+    path.write_text(json.dumps({f"k{i:02d}": i for i in range(40)}) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"k11 and 28 more; name") as info:
+        _all(path)
+    assert len(str(info.value)) < 300
+
+
+# ------------------------------------------------------------ row numbers in notes, from 1
+def test_parquet_csv_and_json_notes_number_rows_from_one(tmp_path):
+    import pyarrow.parquet as pq
+
+    rows = [{"id": "a", "text": "Exports rose."}, {"id": "b", "text": ""}]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "d.parquet")
+    (tmp_path / "d.csv").write_text("id,text\na,Exports rose.\nb,\n", encoding="utf-8")
+    (tmp_path / "d.json").write_text(json.dumps(rows), encoding="utf-8")
+    (tmp_path / "d.jsonl").write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
+    said = {n: _all(tmp_path / n).messages for n in ("d.parquet", "d.csv", "d.json", "d.jsonl")}
+    # the second row is the empty one, in every format
+    assert said == {"d.parquet": [f"{tmp_path / 'd.parquet'}: row 2: empty text: skipped"],
+                    "d.csv": [f"{tmp_path / 'd.csv'}: row 2: empty text: skipped"],
+                    "d.json": [f"{tmp_path / 'd.json'}: item 2: empty text: skipped"],
+                    "d.jsonl": [f"{tmp_path / 'd.jsonl'}: line 2: empty text: skipped"]}
+
+
+def test_row_numbers_in_notes_leave_the_doc_ids_of_rows_without_id_as_they_were(tmp_path):
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "d.parquet"
+    pq.write_table(pa.Table.from_pylist([{"text": "Exports rose."}]), path)
+    doc = _all(path).documents.to_pylist()[0]
+    # the locator of a row without URL or id is its 0-based position, as stored before
+    assert doc["doc_id"] == make_doc_id(f"{path}#0", content_sha256("Exports rose."))

@@ -240,8 +240,16 @@ def _restore_logs(levels: dict) -> None:
         handler.setLevel(level)
 
 
+def _termination(signum: int) -> BaseException:
+    from prefect.exceptions import TerminationSignal
+
+    return TerminationSignal(signum)
+
+
 @pytest.mark.parametrize(("exc", "status", "message"), [
     (KeyboardInterrupt(), "abandoned", "interrupted (Ctrl-C)"),
+    (_termination(15), "abandoned", "terminated (SIGTERM)"),  # timeout, systemd, docker stop
+    (_termination(1), "abandoned", "terminated (SIGHUP)"),
     (RuntimeError("disk on fire"), "failed", "RuntimeError: disk on fire"),
 ])
 def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, status, message):
@@ -275,6 +283,14 @@ def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path)
                 str(tmp_path / "home"), "factcheck", {}) as (wh, run):
             raise RuntimeError("cannot schedule new futures after shutdown")
         [row] = wh.read("runs").to_dicts()
+        assert (row["status"], row["message"]) == ("abandoned", "interrupted (Ctrl-C)")
+        # the SIGTERM the supervisor sends after Ctrl-C's grace is part of that stop
+        from prefect.exceptions import TerminationSignal
+
+        with pytest.raises(TerminationSignal), context.writing_run(
+                str(tmp_path / "home2"), "factcheck", {}) as (wh2, run):
+            raise _termination(15)
+        [row] = wh2.read("runs").to_dicts()
         assert (row["status"], row["message"]) == ("abandoned", "interrupted (Ctrl-C)")
     finally:
         supervise.INTERRUPTED.clear()
