@@ -484,6 +484,7 @@ def _extend_equal(
         eq = valid & (ids[np.clip(cand, 0, last)] == ids[np.clip(other, 0, last)])
         act = act[eq]
         edge[act] = cand[eq]
+        release_pages(ids)  # words kept on disk: the pages read go back at each step
     return edge
 
 
@@ -1485,6 +1486,7 @@ def find_shared_passages(
     # same on both sides, and j is the new document of a pair in an incremental run
     run_diag = runs["diag"].to_numpy()
     chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
+    release_pages(lengths)
     full = np.zeros(len(start), dtype=bool)
     if sentence_lengths is not None:
         flat_sent = _flat_counts(sentence_lengths)
@@ -1521,6 +1523,7 @@ def find_shared_passages(
         # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
         # report rather than to an official's stock wording that many stories quote
         quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
+        release_pages(words.has_digit)
     doc_i = runs["i"].to_numpy().astype(np.int64)
     doc_j = runs["j"].to_numpy().astype(np.int64)
     diag_all = runs["diag"].to_numpy()
