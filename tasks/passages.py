@@ -255,7 +255,7 @@ def word_ids(words_per_doc: Sequence[list[str]]) -> tuple[np.ndarray, np.ndarray
 NgramJoinFn = Callable[[pl.DataFrame], pl.DataFrame]
 
 
-def join_shared_ngrams(grams: pl.DataFrame) -> pl.DataFrame:
+def join_shared_ngrams(grams: pl.DataFrame, *, left: pl.DataFrame | None = None) -> pl.DataFrame:
     """Self-join n-gram occurrences on their hash: the shared n-grams of document pairs.
 
     Rows of different hashes never meet, so the join of any partition of ``grams`` by hash,
@@ -265,17 +265,83 @@ def join_shared_ngrams(grams: pl.DataFrame) -> pl.DataFrame:
         grams: One row per kept (n-gram, document): ``h`` (uint64 hash), ``g`` (int64 global
             start word), ``doc`` (int64 row), ``cluster`` (int64), and ``is_new`` (bool) when
             only pairs touching a new document are wanted.
+        left: Rows of ``grams`` that may be the first document ``i`` of a pair (default:
+            all); ``grams`` must hold every row of their hashes.
 
     Returns:
         One row per shared n-gram of a pair of documents ``i < j`` of different clusters:
         ``i``, ``j``, ``gi``, ``gj`` (int64 start words in each), in no set order.
     """
-    joined = grams.join(grams, on="h", suffix="_b").filter(
+    joined = (grams if left is None else left).join(grams, on="h", suffix="_b").filter(
         (pl.col("doc") < pl.col("doc_b")) & (pl.col("cluster") != pl.col("cluster_b"))
     )
     if "is_new" in grams.columns:
         joined = joined.filter(pl.col("is_new") | pl.col("is_new_b"))
     return joined.select(i=pl.col("doc"), j=pl.col("doc_b"), gi=pl.col("g"), gj=pl.col("g_b"))
+
+
+def _runs_of(joined: pl.DataFrame) -> pl.DataFrame:
+    """Runs of consecutive shared n-grams: one row per (``i``, ``j``, ``diag``, run).
+
+    Args:
+        joined: ``join_shared_ngrams`` rows (every row of each pair ``(i, j)`` it holds).
+
+    Returns:
+        ``i``, ``j``, ``diag`` (``gj - gi``), ``run``, ``start`` and ``end`` (global starts of
+        the run's first and last n-gram in ``i``), ``n`` (n-grams).
+    """
+    return (
+        joined.with_columns(diag=pl.col("gj") - pl.col("gi"))
+        .sort("i", "j", "diag", "gi")
+        .with_columns(run=pl.col("gi") - pl.int_range(pl.len()).over("i", "j", "diag"))
+        .group_by("i", "j", "diag", "run")
+        .agg(start=pl.col("gi").min(), end=pl.col("gi").max(), n=pl.len())
+    )
+
+
+_JOIN_LEFT_ROWS = 1 << 21
+"""Kept n-gram rows whose pairs are joined at once (``_shared_runs``): the self-join's output
+(every shared n-gram of every pair) is the passage join's largest frame, ~4 GB at 1M documents
+of the scale corpus when joined whole; 2M rows a chunk bound it to a chunk's share."""
+
+
+def _shared_runs(grams: pl.DataFrame) -> pl.DataFrame:
+    """``_runs_of(join_shared_ngrams(grams))``, joined a range of first documents at a time.
+
+    Every row of a pair ``(i, j)`` has ``i`` as its first document, so the pairs whose first
+    document falls in a range of documents are complete in that range's join: each range
+    joins its rows (``doc`` in the range) with the rows of the hashes they hold only, and is
+    reduced to runs before the next.
+
+    Args:
+        grams: As ``join_shared_ngrams``.
+
+    Returns:
+        As ``_runs_of`` (rows in another order than one join gives).
+    """
+    if grams.height <= _JOIN_LEFT_ROWS:
+        return _runs_of(join_shared_ngrams(grams))
+    grams = grams.sort("h")
+    h = grams["h"].to_numpy()
+    doc = grams["doc"].to_numpy()
+    first = np.ones(len(h), dtype=bool)
+    first[1:] = h[1:] != h[:-1]
+    group = np.cumsum(first) - 1  # hash group of each row
+    g_start = np.flatnonzero(first)
+    g_end = np.append(g_start[1:], len(h))
+    cuts = np.sort(doc)[:: _JOIN_LEFT_ROWS]
+    bounds = [*unique_sorted(cuts).tolist(), int(doc.max()) + 1]
+    parts = []
+    for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
+        left = np.flatnonzero((doc >= lo) & (doc < hi))
+        groups = unique_sorted(group[left])
+        sizes = g_end[groups] - g_start[groups]
+        right = np.repeat(g_start[groups] - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes)
+        right += np.arange(int(sizes.sum()), dtype=np.int64)
+        joined = join_shared_ngrams(grams[right], left=grams[left])
+        parts.append(_runs_of(joined))
+        del joined, left, right
+    return pl.concat(parts)
 
 
 def ngram_hashes_by_doc(
@@ -1445,16 +1511,10 @@ def find_shared_passages(
     grams = grams.with_columns(n=pl.len().over("h")).filter(pl.col("n") > 1).drop("n")
     if grams.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    joined = (join or join_shared_ngrams)(grams)
-    if joined.height == 0:
+    runs = _shared_runs(grams) if join is None else _runs_of(join(grams))
+    del grams
+    if runs.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    runs = (
-        joined.with_columns(diag=pl.col("gj") - pl.col("gi"))
-        .sort("i", "j", "diag", "gi")
-        .with_columns(run=pl.col("gi") - pl.int_range(pl.len()).over("i", "j", "diag"))
-        .group_by("i", "j", "diag", "run")
-        .agg(start=pl.col("gi").min(), end=pl.col("gi").max(), n=pl.len())
-    )
     if config.bridge_ignored:
         runs = _bridge_runs(runs, ids, offsets, n)
     # an echoed run (``_echoed``) counts as shared text of the pair (``n_runs``) but is no

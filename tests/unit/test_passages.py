@@ -197,3 +197,32 @@ def test_ngrams_judged_in_many_hash_ranges_give_the_same_pairs(monkeypatch):
     assert ranged.bad_ngrams.equals(whole.bad_ngrams)
     assert ranged.n_common_ngrams == whole.n_common_ngrams
     assert ranged.n_furniture_ngrams == whole.n_furniture_ngrams
+
+
+def test_pairs_joined_a_range_of_first_documents_at_a_time_are_the_same(monkeypatch):
+    # the self-join of the kept n-grams cut into ranges of first documents (here a few rows
+    # a range, so a pair's n-grams and a hash's rows cross many ranges) gives the same runs
+    # and pairs as one join, with and without new documents
+    import affidavit.tasks.passages as passages
+
+    rng = np.random.default_rng(5)
+    shared = [[f"s{k}x{x}" for x in range(14)] for k in range(30)]
+    docs, hosts = [], []
+    for d in range(60):
+        own = [f"w{x}" for x in rng.integers(0, 400, 50)]
+        for k in rng.choice(30, size=2, replace=False):  # two of 30 shared passages
+            at = int(rng.integers(0, len(own)))
+            own[at:at] = shared[k]
+        docs.append(own)
+        hosts.append(None)
+    kwargs = dict(config=PassageConfig(echo_words=10), min_chars=1)
+    new_mask = np.arange(60) >= 45
+    whole = find_shared_passages(docs, hosts, **kwargs)
+    whole_new = find_shared_passages(docs, hosts, new_mask=new_mask, **kwargs)
+    monkeypatch.setattr(passages, "_JOIN_LEFT_ROWS", 7)
+    cut = find_shared_passages(docs, hosts, **kwargs)
+    cut_new = find_shared_passages(docs, hosts, new_mask=new_mask, **kwargs)
+    assert whole.pairs.height >= 20
+    assert 0 < whole_new.pairs.height < whole.pairs.height
+    assert cut.pairs.equals(whole.pairs)
+    assert cut_new.pairs.equals(whole_new.pairs)
