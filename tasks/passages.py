@@ -16,8 +16,10 @@ equal words between them, are one (``PassageConfig.bridge_ignored``).
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 import numpy as np
@@ -1436,6 +1438,13 @@ def find_shared_passages(
     judged: list[_Judged] = []
     known_parts: list[np.ndarray] = []
     n_kept = 0
+    # with n-grams read a hash range at a time, each range's kept rows wait on disk for the
+    # words every range judged furniture (``bad_words`` below), so that only the rows left
+    # after that are held at once
+    kept_dir = (
+        tempfile.TemporaryDirectory(prefix="affidavit-passages-") if part_bits else None
+    )
+    kept_files: list[Path] = []
     for hashes, starts in blocks:
         # each block holds every row of its n-grams (a hash range, or all of them)
         got, known_at, kept = _judge_block(
@@ -1444,6 +1453,12 @@ def find_shared_passages(
             part_bits=part_bits,
         )
         del hashes, starts
+        if kept_dir is not None and got:
+            path = Path(kept_dir.name) / f"kept-{len(kept_files):04d}.arrow"
+            pl.concat([x.grams for x in got]).write_ipc(path, compression="uncompressed")
+            kept_files.append(path)
+            for x in got:
+                x.grams = x.grams.clear()
         judged.extend(got)
         known_parts.append(known_at)
         n_kept += kept
@@ -1499,16 +1514,29 @@ def find_shared_passages(
         cover_hi.append(np.minimum(t_starts + m, total_words))
     bad_words = _Marked.from_ranges(np.concatenate(cover_lo), np.concatenate(cover_hi))
     del cover_lo, cover_hi
-    g_arr = grams["g"].to_numpy()
-    clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
-    grams = grams.filter(pl.Series(clean))
-    if config.one_per_cluster:
-        # one representative per (n-gram, cluster): the earliest member holding it
-        grams = grams.sort("h", "cluster", "rank").unique(subset=["h", "cluster"], keep="first")
-    grams = grams.select("h", "g", "doc", "cluster")
-    if new_mask is not None:
-        grams = grams.with_columns(is_new=pl.Series(new_mask[grams["doc"].to_numpy()]))
-    grams = grams.with_columns(n=pl.len().over("h")).filter(pl.col("n") > 1).drop("n")
+
+    def joinable(grams: pl.DataFrame) -> pl.DataFrame:
+        # the rows of some n-grams (all rows of each) that can join a pair: clear of
+        # furniture words, one per (n-gram, cluster), in two clusters or more
+        g_arr = grams["g"].to_numpy()
+        clean = bad_words.count(g_arr, np.minimum(g_arr + n, total_words)) == 0
+        grams = grams.filter(pl.Series(clean))
+        if config.one_per_cluster:
+            # one representative per (n-gram, cluster): the earliest member holding it
+            grams = grams.sort("h", "cluster", "rank").unique(
+                subset=["h", "cluster"], keep="first"
+            )
+        grams = grams.select("h", "g", "doc", "cluster")
+        if new_mask is not None:
+            grams = grams.with_columns(is_new=pl.Series(new_mask[grams["doc"].to_numpy()]))
+        return grams.with_columns(n=pl.len().over("h")).filter(pl.col("n") > 1).drop("n")
+
+    grams = joinable(grams)
+    if kept_files:
+        grams = pl.concat([grams, *(joinable(pl.read_ipc(p))
+                                    for p in kept_files)])
+    if kept_dir is not None:
+        kept_dir.cleanup()
     if grams.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
     runs = _shared_runs(grams) if join is None else _runs_of(join(grams))
