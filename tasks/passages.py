@@ -307,22 +307,26 @@ _JOIN_LEFT_ROWS = 1 << 21
 of the scale corpus when joined whole; 2M rows a chunk bound it to a chunk's share."""
 
 
-def _shared_runs(grams: pl.DataFrame) -> pl.DataFrame:
-    """``_runs_of(join_shared_ngrams(grams))``, joined a range of first documents at a time.
+def _shared_runs(
+    grams: pl.DataFrame, reduce: Callable[[pl.DataFrame], pl.DataFrame]
+) -> pl.DataFrame:
+    """``reduce(_runs_of(join_shared_ngrams(grams)))``, a range of first documents at a time.
 
     Every row of a pair ``(i, j)`` has ``i`` as its first document, so the pairs whose first
     document falls in a range of documents are complete in that range's join: each range
     joins its rows (``doc`` in the range) with the rows of the hashes they hold only, and is
-    reduced to runs before the next.
+    reduced to runs and then by ``reduce`` (a function of each pair's runs alone) before the
+    next.
 
     Args:
         grams: As ``join_shared_ngrams``.
+        reduce: Runs (``_runs_of``, every run of each pair they hold) to a frame.
 
     Returns:
-        As ``_runs_of`` (rows in another order than one join gives).
+        The ``reduce`` frames of the ranges, concatenated.
     """
     if grams.height <= _JOIN_LEFT_ROWS:
-        return _runs_of(join_shared_ngrams(grams))
+        return reduce(_runs_of(join_shared_ngrams(grams)))
     grams = grams.sort("h")
     h = grams["h"].to_numpy()
     doc = grams["doc"].to_numpy()
@@ -341,8 +345,9 @@ def _shared_runs(grams: pl.DataFrame) -> pl.DataFrame:
         right = np.repeat(g_start[groups] - np.concatenate([[0], np.cumsum(sizes)[:-1]]), sizes)
         right += np.arange(int(sizes.sum()), dtype=np.int64)
         joined = join_shared_ngrams(grams[right], left=grams[left])
-        parts.append(_runs_of(joined))
-        del joined, left, right
+        del left, right
+        parts.append(reduce(_runs_of(joined)))
+        del joined
     return pl.concat(parts)
 
 
@@ -1539,12 +1544,6 @@ def find_shared_passages(
         kept_dir.cleanup()
     if grams.height == 0:
         return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    runs = _shared_runs(grams) if join is None else _runs_of(join(grams))
-    del grams
-    if runs.height == 0:
-        return PassageResult(_EMPTY_PAIRS.clone(), n_furniture, n_common, bad_ngrams, templates)
-    if config.bridge_ignored:
-        runs = _bridge_runs(runs, ids, offsets, n)
     # an echoed run (``_echoed``) counts as shared text of the pair (``n_runs``) but is no
     # passage one text quotes from the other
     quoted_word = None
@@ -1562,95 +1561,113 @@ def find_shared_passages(
             q_lo = np.array([x for x, _ in flat_q], dtype=np.int64)
             q_hi = np.array([y for _, y in flat_q], dtype=np.int64)
         quoted_word = _Marked.from_ranges(q_lo, q_hi)
-    echo = (
-        _echoed(runs, ids, offsets, n, config, quoted_word)
-        if config.echo_words > 0
-        else np.zeros(runs.height, dtype=bool)
-    )
-    # a run of consecutive n-grams from `start` to `end` covers words start .. end + n - 1
-    start = runs["start"].to_numpy()
-    stop = np.minimum(runs["end"].to_numpy() + n, len(lengths))
-    # characters and figures are measured on the later document (j): the run's words are the
-    # same on both sides, and j is the new document of a pair in an incremental run
-    run_diag = runs["diag"].to_numpy()
-    chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
-    release_pages(lengths)
-    full = np.zeros(len(start), dtype=bool)
+    bounds = None
     if sentence_lengths is not None:
         flat_sent = _flat_counts(sentence_lengths)
         bounds = unique_sorted(np.concatenate([[0], np.cumsum(flat_sent), offsets]))
         if bounds[-1] != offsets[-1]:
             raise ValueError("sentence_lengths must sum to each document's word count")
-        diag = runs["diag"].to_numpy()
 
-        sent_len = np.diff(bounds)
-        last = len(bounds) - 1
+    def pairs_of(runs: pl.DataFrame) -> pl.DataFrame:
+        # the pairs of some runs (every run of each pair they hold): bridged, echoes told,
+        # measured and summed per pair
+        if runs.height == 0:
+            return _EMPTY_PAIRS.clone()
+        if config.bridge_ignored:
+            runs = _bridge_runs(runs, ids, offsets, n)
+        echo = (
+            _echoed(runs, ids, offsets, n, config, quoted_word)
+            if config.echo_words > 0
+            else np.zeros(runs.height, dtype=bool)
+        )
+        # a run of consecutive n-grams from `start` to `end` covers words start .. end + n - 1
+        start = runs["start"].to_numpy()
+        stop = np.minimum(runs["end"].to_numpy() + n, len(lengths))
+        # characters and figures are measured on the later document (j): the run's words are the
+        # same on both sides, and j is the new document of a pair in an incremental run
+        run_diag = runs["diag"].to_numpy()
+        chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
+        release_pages(lengths)
+        full = np.zeros(len(start), dtype=bool)
+        if bounds is not None:
+            diag = runs["diag"].to_numpy()
 
-        def holds_sentence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-            # one of the first sentences starting at or after word a, of at least
-            # min_sentence_words words, ends at or before word b (a run holding more such
-            # sentences than are looked at is long enough to need none)
-            k = np.searchsorted(bounds, a, side="left")
-            out = np.zeros(len(a), dtype=bool)
-            for t in range(_SENTENCES_LOOKED_AT):
-                kk = np.minimum(k + t, last)
-                k1 = np.minimum(kk + 1, last)
-                inside = (kk + 1 <= last) & (bounds[k1] <= b)
-                out |= inside & (sent_len[np.minimum(kk, last - 1)] >= min_sentence_words)
-            return out
+            sent_len = np.diff(bounds)
+            last = len(bounds) - 1
 
-        full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
-    quoted_run = np.zeros(len(start), dtype=bool)
-    if quoted_word is not None:
-        diag = runs["diag"].to_numpy()
-        span = np.maximum(stop - start, 1)
-        share_i = quoted_word.count(start, stop) / span
-        share_j = quoted_word.count(start + diag, stop + diag) / span
-        # set in quotation marks by one document and stated by the other
-        quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
-        # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
-        # report rather than to an official's stock wording that many stories quote
-        quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
-        release_pages(words.has_digit)
-    doc_i = runs["i"].to_numpy().astype(np.int64)
-    doc_j = runs["j"].to_numpy().astype(np.int64)
-    diag_all = runs["diag"].to_numpy()
-    runs = runs.with_columns(
-        i_lo=pl.Series(start - offsets[doc_i], dtype=pl.Int64),
-        i_hi=pl.Series(stop - offsets[doc_i], dtype=pl.Int64),
-        j_lo=pl.Series(start + diag_all - offsets[doc_j], dtype=pl.Int64),
-        j_hi=pl.Series(stop + diag_all - offsets[doc_j], dtype=pl.Int64),
-        chars=pl.Series(chars, dtype=pl.Int64),
-        full=pl.Series(full, dtype=pl.Boolean),
-        quoted=pl.Series(quoted_run, dtype=pl.Boolean),
-        verbatim=pl.Series(~echo, dtype=pl.Boolean),
-    )
-    vb = pl.col("verbatim")
+            def holds_sentence(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+                # one of the first sentences starting at or after word a, of at least
+                # min_sentence_words words, ends at or before word b (a run holding more such
+                # sentences than are looked at is long enough to need none)
+                k = np.searchsorted(bounds, a, side="left")
+                out = np.zeros(len(a), dtype=bool)
+                for t in range(_SENTENCES_LOOKED_AT):
+                    kk = np.minimum(k + t, last)
+                    k1 = np.minimum(kk + 1, last)
+                    inside = (kk + 1 <= last) & (bounds[k1] <= b)
+                    out |= inside & (sent_len[np.minimum(kk, last - 1)] >= min_sentence_words)
+                return out
+
+            full = holds_sentence(start, stop) | holds_sentence(start + diag, stop + diag)
+        quoted_run = np.zeros(len(start), dtype=bool)
+        if quoted_word is not None:
+            diag = runs["diag"].to_numpy()
+            span = np.maximum(stop - start, 1)
+            share_i = quoted_word.count(start, stop) / span
+            share_j = quoted_word.count(start + diag, stop + diag) / span
+            # set in quotation marks by one document and stated by the other
+            quoted_run = (share_i >= _QUOTED_SHARE) != (share_j >= _QUOTED_SHARE)
+            # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
+            # report rather than to an official's stock wording that many stories quote
+            quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
+            release_pages(words.has_digit)
+        doc_i = runs["i"].to_numpy().astype(np.int64)
+        doc_j = runs["j"].to_numpy().astype(np.int64)
+        diag_all = runs["diag"].to_numpy()
+        runs = runs.with_columns(
+            i_lo=pl.Series(start - offsets[doc_i], dtype=pl.Int64),
+            i_hi=pl.Series(stop - offsets[doc_i], dtype=pl.Int64),
+            j_lo=pl.Series(start + diag_all - offsets[doc_j], dtype=pl.Int64),
+            j_hi=pl.Series(stop + diag_all - offsets[doc_j], dtype=pl.Int64),
+            chars=pl.Series(chars, dtype=pl.Int64),
+            full=pl.Series(full, dtype=pl.Boolean),
+            quoted=pl.Series(quoted_run, dtype=pl.Boolean),
+            verbatim=pl.Series(~echo, dtype=pl.Boolean),
+        )
+        vb = pl.col("verbatim")
+        pairs = (
+            runs.group_by("i", "j")
+            .agg(
+                passage_chars=pl.col("chars").filter(vb).max().fill_null(0),
+                n_shared=pl.col("n").sum(),
+                n_runs=pl.len(),
+                total_chars=pl.col("chars").sum(),
+                full_sentence=(pl.col("full") & vb).any(),
+                quoted_chars=pl.when(pl.col("quoted") & vb).then(pl.col("chars"))
+                .otherwise(0).max(),
+                i_lo=pl.col("i_lo").filter(vb).min(),
+                i_hi=pl.col("i_hi").filter(vb).max(),
+                j_lo=pl.col("j_lo").filter(vb).min(),
+                j_hi=pl.col("j_hi").filter(vb).max(),
+            )
+            .with_columns(
+                pl.col("n_shared").cast(pl.Int64),
+                pl.col("n_runs").cast(pl.Int64),
+                pl.col("total_chars").cast(pl.Int64),
+                pl.col("i").cast(pl.Int64),
+                pl.col("j").cast(pl.Int64),
+                pl.col("quoted_chars").cast(pl.Int64),
+            )
+            .filter(pl.col("passage_chars") >= min_chars)
+        )
+        return pairs.select(_EMPTY_PAIRS.columns)
+
+    # the pairs of a range of first documents at a time (``_shared_runs``): the runs of
+    # every pair at once were the largest frames of a large build
     pairs = (
-        runs.group_by("i", "j")
-        .agg(
-            passage_chars=pl.col("chars").filter(vb).max().fill_null(0),
-            n_shared=pl.col("n").sum(),
-            n_runs=pl.len(),
-            total_chars=pl.col("chars").sum(),
-            full_sentence=(pl.col("full") & vb).any(),
-            quoted_chars=pl.when(pl.col("quoted") & vb).then(pl.col("chars")).otherwise(0).max(),
-            i_lo=pl.col("i_lo").filter(vb).min(),
-            i_hi=pl.col("i_hi").filter(vb).max(),
-            j_lo=pl.col("j_lo").filter(vb).min(),
-            j_hi=pl.col("j_hi").filter(vb).max(),
-        )
-        .with_columns(
-            pl.col("n_shared").cast(pl.Int64),
-            pl.col("n_runs").cast(pl.Int64),
-            pl.col("total_chars").cast(pl.Int64),
-            pl.col("i").cast(pl.Int64),
-            pl.col("j").cast(pl.Int64),
-            pl.col("quoted_chars").cast(pl.Int64),
-        )
-        .filter(pl.col("passage_chars") >= min_chars)
-        .sort("i", "j")
+        _shared_runs(grams, pairs_of) if join is None else pairs_of(_runs_of(join(grams)))
     )
+    del grams
     return PassageResult(
-        pairs.select(_EMPTY_PAIRS.columns), n_furniture, n_common, bad_ngrams, templates
+        pairs.sort("i", "j"), n_furniture, n_common, bad_ngrams, templates
     )
