@@ -1985,6 +1985,11 @@ def build_lineage(
         prep.offsets = np.zeros(1, dtype=np.int64)
         prep.set_pos = np.full(len(all_rows), -1, dtype=np.int64)
         ci, cj = _candidates(sigs, prep.n_shingles, config, notes, runner=runner)
+        sig_file = None
+        if spill_words:  # not needed again until the end: on disk through the joins
+            sig_file = Path(spill) / "signatures.npy"
+            np.save(sig_file, sigs)
+            del sigs
         _trim_heap()
         # the passage n-grams go to the join in a list it empties, so that they are let go as
         # soon as it has filtered them (they are read again for the stored material, after
@@ -1995,6 +2000,8 @@ def build_lineage(
         prep.words.release()
         origins = _origins_of(prep, edges, config, k)
         prep.hashes = None
+        if sig_file is not None:
+            sigs = np.load(sig_file)
         signatures = _signature_frame(
             prep.doc_ids.tolist(), sigs, prep.n_shingles, config.minhash
         )

@@ -301,10 +301,11 @@ def _runs_of(joined: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_JOIN_LEFT_ROWS = 1 << 21
-"""Kept n-gram rows whose pairs are joined at once (``_shared_runs``): the self-join's output
-(every shared n-gram of every pair) is the passage join's largest frame, ~4 GB at 1M documents
-of the scale corpus when joined whole; 2M rows a chunk bound it to a chunk's share."""
+_JOIN_ROWS = 1 << 23
+"""Rows the self-join of the kept n-grams makes at once at most (``_shared_runs``), before its
+filter: an n-gram held by ``k`` documents makes ``k * k``. Joined whole, this frame was the
+largest of a build (~2.5 GB more than the rest at 1M documents of the scale corpus); 8M rows of
+its 7 columns are ~450 MB."""
 
 
 def _shared_runs(
@@ -325,8 +326,6 @@ def _shared_runs(
     Returns:
         The ``reduce`` frames of the ranges, concatenated.
     """
-    if grams.height <= _JOIN_LEFT_ROWS:
-        return reduce(_runs_of(join_shared_ngrams(grams)))
     grams = grams.sort("h")
     h = grams["h"].to_numpy()
     doc = grams["doc"].to_numpy()
@@ -335,8 +334,16 @@ def _shared_runs(
     group = np.cumsum(first) - 1  # hash group of each row
     g_start = np.flatnonzero(first)
     g_end = np.append(g_start[1:], len(h))
-    cuts = np.sort(doc)[:: _JOIN_LEFT_ROWS]
-    bounds = [*unique_sorted(cuts).tolist(), int(doc.max()) + 1]
+    # each row joins every row of its hash: the rows it makes, summed over the rows of a range
+    made = (g_end - g_start)[group]
+    if int(made.sum()) <= _JOIN_ROWS:
+        return reduce(_runs_of(join_shared_ngrams(grams)))
+    by_doc = np.argsort(doc, kind="stable")
+    cum = np.cumsum(made[by_doc])
+    at = np.searchsorted(cum, np.arange(0, int(cum[-1]), _JOIN_ROWS), side="right")
+    cuts = doc[by_doc][np.minimum(at, len(by_doc) - 1)]
+    del by_doc, cum, made
+    bounds = [*unique_sorted(np.concatenate([[doc.min()], cuts])).tolist(), int(doc.max()) + 1]
     parts = []
     for lo, hi in zip(bounds[:-1], bounds[1:], strict=False):
         left = np.flatnonzero((doc >= lo) & (doc < hi))

@@ -208,7 +208,7 @@ def test_pairs_joined_a_range_of_first_documents_at_a_time_are_the_same(monkeypa
     rng = np.random.default_rng(5)
     shared = [[f"s{k}x{x}" for x in range(14)] for k in range(30)]
     docs, hosts = [], []
-    for d in range(60):
+    for _ in range(60):
         own = [f"w{x}" for x in rng.integers(0, 400, 50)]
         for k in rng.choice(30, size=2, replace=False):  # two of 30 shared passages
             at = int(rng.integers(0, len(own)))
@@ -219,7 +219,7 @@ def test_pairs_joined_a_range_of_first_documents_at_a_time_are_the_same(monkeypa
     new_mask = np.arange(60) >= 45
     whole = find_shared_passages(docs, hosts, **kwargs)
     whole_new = find_shared_passages(docs, hosts, new_mask=new_mask, **kwargs)
-    monkeypatch.setattr(passages, "_JOIN_LEFT_ROWS", 7)
+    monkeypatch.setattr(passages, "_JOIN_ROWS", 9)
     cut = find_shared_passages(docs, hosts, **kwargs)
     cut_new = find_shared_passages(docs, hosts, new_mask=new_mask, **kwargs)
     assert whole.pairs.height >= 20
