@@ -527,6 +527,12 @@ F1, synthetic scale corpus planted agreement at 30k documents): 0 with ``echo_sh
 by chance often enough to take real derivations' quotes for echoes."""
 
 
+_GATHER_WORDS = 1 << 16
+"""Word positions on each side read at once while extending runs (``_extend_equal``): with the
+words kept on disk, each position may read a page of its own (4 KiB), so a slice reads at most
+~0.5 GiB of pages before they are given back."""
+
+
 def _extend_equal(
     edge: np.ndarray,
     step: int,
@@ -561,10 +567,15 @@ def _extend_equal(
             (cand >= offsets[i[act]]) & (cand < offsets[i[act] + 1])
             & (other >= offsets[j[act]]) & (other < offsets[j[act] + 1])
         )
-        eq = valid & (ids[np.clip(cand, 0, last)] == ids[np.clip(other, 0, last)])
+        cand_c, other_c = np.clip(cand, 0, last), np.clip(other, 0, last)
+        eq = np.zeros(len(act), dtype=bool)
+        for a in range(0, len(act), _GATHER_WORDS):
+            # words kept on disk: the pages a slice of positions reads go back after it
+            b = a + _GATHER_WORDS
+            eq[a:b] = valid[a:b] & (ids[cand_c[a:b]] == ids[other_c[a:b]])
+            release_pages(ids)
         act = act[eq]
         edge[act] = cand[eq]
-        release_pages(ids)  # words kept on disk: the pages read go back at each step
     return edge
 
 

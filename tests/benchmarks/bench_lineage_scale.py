@@ -16,7 +16,9 @@ What is measured, per size, each in a fresh process (so peak RSS is per size):
   them; no stored text): ``increment_share`` is its wall time over the
   build's, and ``increment_cpu_share`` the same for CPU time (user and system, all threads
   of the process and of the build's pool of workers, ``affidavit.tasks.lineage_batches``),
-  steadier than wall time on a machine other work shares; ``peak_rss_workers_gib`` is the
+  steadier than wall time on a machine other work shares; ``peak_rss_anon_build_gib`` is the
+  build's peak of anonymous memory (its peak RSS also counts resident pages of the word files
+  a large build maps, which the kernel can drop); ``peak_rss_workers_gib`` is the
   largest worker's peak (the build's processes together hold at most the main process's
   peak plus two of these). The documents are
   given as a lazy Parquet scan, so their texts are read a batch at a time inside the timed
@@ -322,6 +324,39 @@ class _WorkerPeak:
         return round(self.peak_kib / 2**20, 3)
 
 
+class _AnonPeak:
+    """The peak of this process's anonymous resident memory (``RssAnon``), sampled in a thread.
+
+    Peak RSS also counts the pages of files the process maps while they stay resident: a
+    build that keeps its words on disk maps them (``affidavit.tasks.lineage_batches``), and
+    the kernel may drop those pages at any time, unlike the anonymous ones.
+    """
+
+    def __init__(self, every_s: float = 0.1) -> None:
+        self.peak_kib = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        status = Path("/proc/self/status")
+        while True:
+            try:
+                for line in status.read_text().splitlines():
+                    if line.startswith("RssAnon:"):
+                        self.peak_kib = max(self.peak_kib, int(line.split()[1]))
+            except (OSError, ValueError, IndexError):
+                return
+            if self._stop.wait(every_s):
+                return
+
+    def stop_gib(self) -> float:
+        """Stop sampling; the peak in GiB."""
+        self._stop.set()
+        self._thread.join()
+        return round(self.peak_kib / 2**20, 3)
+
+
 def _cpu_s() -> float:
     """CPU seconds (user and system) of this process and of its children that have ended:
     the build's pool of workers (``affidavit.tasks.lineage_batches``) ends with its stage."""
@@ -343,6 +378,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     base, extra = docs.slice(0, n_docs - n_new), docs.slice(n_docs - n_new)
     empty = docs.head(0).collect()
     workers = _WorkerPeak()
+    anon = _AnonPeak()
     t0, c0 = time.perf_counter(), _cpu_s()
     built = update_lineage(
         base,
@@ -353,6 +389,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
     t_build, c_build = time.perf_counter() - t0, _cpu_s() - c0
     rss_workers = workers.stop_gib()
     rss_build = _rss_gib(resource.RUSAGE_SELF)
+    rss_anon_build = anon.stop_gib()
     # what the warehouse keeps: passage material as Parquet, read lazily by the update
     # (written a part at a time, as the warehouse appends it)
     grams_dir, packed_dir = folder / "passage_grams", folder / "passage_packed"
@@ -392,6 +429,7 @@ def run_affidavit(n_docs: int, folder: Path, increment: float) -> dict[str, obje
         "increment_cpu_s": round(c_inc, 1),
         "increment_cpu_share": round(c_inc / c_build, 3),
         "peak_rss_build_gib": rss_build,
+        "peak_rss_anon_build_gib": rss_anon_build,
         "peak_rss_main_gib": _rss_gib(resource.RUSAGE_SELF),
         "peak_rss_workers_gib": rss_workers,
         "edges": dict(edges.group_by("kind").len().sort("kind").iter_rows()),

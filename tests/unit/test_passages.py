@@ -226,3 +226,6 @@ def test_pairs_joined_a_range_of_first_documents_at_a_time_are_the_same(monkeypa
     assert 0 < whole_new.pairs.height < whole.pairs.height
     assert cut.pairs.equals(whole.pairs)
     assert cut_new.pairs.equals(whole_new.pairs)
+    # words read a few positions at a time while runs are extended: the same pairs
+    monkeypatch.setattr(passages, "_GATHER_WORDS", 3)
+    assert find_shared_passages(docs, hosts, **kwargs).pairs.equals(whole.pairs)
