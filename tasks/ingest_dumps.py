@@ -263,7 +263,9 @@ def _iter_csv(
 ) -> Iterator[None]:
     csv.field_size_limit(max(csv.field_size_limit(), CSV_FIELD_LIMIT_CHARS))
     text_fh = io.TextIOWrapper(fh, encoding="utf-8-sig", errors="surrogateescape", newline="")
-    reader = csv.reader(text_fh, delimiter=delimiter)
+    # strict: a quote never closed is an error, not a field that swallows every line after it
+    # (those rows would be lost into one bogus document)
+    reader = csv.reader(text_fh, delimiter=delimiter, strict=True)
     try:
         header = next(reader)
     except StopIteration:
@@ -279,12 +281,25 @@ def _iter_csv(
         )
     n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
+        first_line = reader.line_num + 1
         try:
             values = next(reader)
         except StopIteration:
             return
         except csv.Error as exc:
             n_row += 1
+            last = max(reader.line_num, first_line)
+            if "unexpected end of data" in str(exc):
+                # a quote opened and never closed: every line from it to the end is lost, and
+                # each counts (a row a line, as such a file has them)
+                for _ in range(last - first_line):
+                    pending.skip("bad_csv_row")
+                pending.skip(
+                    "bad_csv_row",
+                    f"{name}: row {n_row} (line {first_line}): a quote is never closed; lines "
+                    f"{first_line}-{last} ({last - first_line + 1}) skipped",
+                )
+                return
             pending.skip("bad_csv_row", f"{name}: row {n_row}: {exc}: skipped")
             yield None
             continue

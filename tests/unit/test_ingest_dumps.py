@@ -161,6 +161,29 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
 
 
+@pytest.mark.parametrize("suffix", [".csv", ".tsv"])
+def test_csv_quote_never_closed_is_counted_not_merged(tmp_path: Path, suffix: str) -> None:
+    # a quote opened in one row and never closed would make one document of the rest of the
+    # file: every line from it on is counted as skipped and the note names where it opens
+    sep = "," if suffix == ".csv" else "\t"
+    lines = ["id" + sep + "text", "x1" + sep + "first story", "x2" + sep + '"an open quote',
+             "x3" + sep + "third story", "x4" + sep + "fourth story"]
+    path = tmp_path / f"q{suffix}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["x1"]
+    assert batch.skips["bad_csv_row"] == 3
+    assert f"q{suffix}: row 2 (line 3): a quote is never closed; lines 3-5 (3) skipped" in (
+        batch.messages
+    )
+    # a quoted field spanning lines and closed is one row, as before
+    path.write_text('id,text\nx1,"two\nlines"\nx2,next\n' if suffix == ".csv"
+                    else 'id\ttext\nx1\t"two\nlines"\nx2\tnext\n', encoding="utf-8")
+    ok = _all(path)
+    assert ok.documents.column("text").to_pylist() == ["two\nlines", "next"]
+    assert not ok.skips
+
+
 def test_parquet() -> None:
     batch = _all(FIXTURES / "docs.parquet")
     rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
