@@ -563,6 +563,12 @@ def backfill(
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
     _check_dump_text_columns(paths, text_column)
+    defaults = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
+                "--title-column": ("title", title_column, "title"),
+                "--date-column": ("published_at", date_column, "date"),
+                "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
+    _check_dump_named_columns(paths, {opt: (col, what) for opt, (default, col, what)
+                                      in defaults.items() if col != default})
     if not as_json:
         _starting("backfill")
     _check_dask(dask)
@@ -702,6 +708,23 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:
+    """Refuse up front a column named by an option that no input has (one line, exit 1).
+
+    ``named`` maps an option (``--id-column``) to the column it names and what the column
+    holds; only options given another name than their default are passed. A typo there
+    would store every document without that value, silently.
+    """
+    from affidavit.tasks.input_checks import dump_text_fault
+
+    for option, (column, what) in named.items():
+        faults = [None if "://" in p else dump_text_fault(p, column, option=option, what=what)
+                  for p in inputs]
+        if inputs and all(faults):
+            more = f" (and {len(faults) - 1} more input(s) without it)" if len(faults) > 1 else ""
+            _fail(f"{faults[0]}{more}")
 
 
 def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:

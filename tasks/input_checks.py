@@ -280,8 +280,13 @@ def name_keys(keys: list[str]) -> str:
                                                            else "")
 
 
-def dump_text_fault(path: str | Path, text_column: str) -> str | None:
+def dump_text_fault(
+    path: str | Path, text_column: str, *, option: str = "--text-column", what: str = "text"
+) -> str | None:
     """Say why no row of a dump can be read for want of its text column, or None.
+
+    The same test tells a column named by another option (``option``, for the ``what`` column:
+    ``--id-column``, "id") that no row has.
 
     Decided from what the head tells for sure: a CSV/TSV header or a Parquet schema without
     the column, or a JSONL file read whole within :data:`DUMP_HEAD_BYTES` of which no record
@@ -303,7 +308,7 @@ def dump_text_fault(path: str | Path, text_column: str) -> str | None:
             if text_column in names:
                 return None
             return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
-                    f"{name_keys(names)}; name the text column with --text-column)")
+                    f"{name_keys(names)}; name the {what} column with {option})")
         if ext in (".csv", ".tsv"):
             head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
             lines = head.splitlines()
@@ -314,7 +319,7 @@ def dump_text_fault(path: str | Path, text_column: str) -> str | None:
             if text_column in header:
                 return None
             return (f"{p.name}: no {text_column!r} column in its header (it has "
-                    f"{name_keys(header)}; name the text column with --text-column)")
+                    f"{name_keys(header)}; name the {what} column with {option})")
         if ext not in (".jsonl", ".ndjson", ".jsonlines"):
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)
@@ -340,4 +345,4 @@ def dump_text_fault(path: str | Path, text_column: str) -> str | None:
         return None  # no object at all: the reader says what the lines are
     ordered = sorted(keys, key=lambda k: (-keys[k], k))
     return (f"{p.name}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
-            "name the text field with --text-column)")
+            f"name the {what} field with {option})")

@@ -246,6 +246,26 @@ def test_backfill_with_a_text_column_no_row_has_is_one_line_before_prefect(no_pr
     assert line == f"error: {said}"
 
 
+@pytest.mark.parametrize(("option", "column", "said"), [
+    ("--id-column", "nope", "docs.jsonl: no row has a 'nope' field (the rows have body, id, url; "
+     "name the id field with --id-column)"),
+    ("--date-column", "when", "docs.jsonl: no row has a 'when' field (the rows have body, id, "
+     "url; name the date field with --date-column)"),
+    ("--url-column", "link", "docs.jsonl: no row has a 'link' field (the rows have body, id, url; "
+     "name the URL field with --url-column)"),
+])
+def test_backfill_with_another_column_no_row_has_is_one_line_before_prefect(
+    no_prefect, tmp_path, option, column, said
+):
+    # a column named by an option that no row has would store every document without it
+    rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
+            for i in range(5)]
+    _write_dump(tmp_path / "docs.jsonl", rows)
+    line = _refused(["backfill", "--text-column", "body", option, column,
+                     str(tmp_path / "docs.jsonl")], tmp_path / "h")
+    assert line == f"error: {said}"
+
+
 def test_a_dump_with_the_text_column_later_or_beside_a_good_input_is_left_to_the_run(tmp_path):
     from affidavit.flows.cli import _check_dump_text_columns
     from affidavit.tasks.input_checks import DUMP_HEAD_BYTES
