@@ -288,7 +288,32 @@ def _rss_gib(who: int) -> float:
     return round(resource.getrusage(who).ru_maxrss / 2**20, 3)
 
 
-class _WorkerPeak:
+class _PeakSampler:
+    """A peak in KiB, sampled in a thread every ``every_s`` seconds until ``stop_gib``."""
+
+    def __init__(self, every_s: float) -> None:
+        self.peak_kib = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
+        self._thread.start()
+
+    def _run(self, every_s: float) -> None:
+        while True:
+            self.peak_kib = max(self.peak_kib, self._sample())
+            if self._stop.wait(every_s):
+                return
+
+    def _sample(self) -> int:
+        raise NotImplementedError
+
+    def stop_gib(self) -> float:
+        """Stop sampling; the peak in GiB."""
+        self._stop.set()
+        self._thread.join()
+        return round(self.peak_kib / 2**20, 3)
+
+
+class _WorkerPeak(_PeakSampler):
     """The largest peak RSS (``VmHWM``) among this process's pool workers, sampled in a thread.
 
     A worker is a child whose command line is ``multiprocessing``'s ``spawn_main``; a short
@@ -297,34 +322,25 @@ class _WorkerPeak:
     """
 
     def __init__(self, every_s: float = 0.2) -> None:
-        self.peak_kib = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
-        self._thread.start()
+        super().__init__(every_s)
 
-    def _run(self, every_s: float) -> None:
-        me = str(os.getpid())
-        while not self._stop.wait(every_s):
-            for proc in Path("/proc").glob("[0-9]*"):
-                try:
-                    if (proc / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
-                        continue
-                    if b"spawn_main" not in (proc / "cmdline").read_bytes():
-                        continue
-                    for line in (proc / "status").read_text().splitlines():
-                        if line.startswith("VmHWM:"):
-                            self.peak_kib = max(self.peak_kib, int(line.split()[1]))
-                except (OSError, IndexError, ValueError):
+    def _sample(self) -> int:
+        me, peak = str(os.getpid()), 0
+        for proc in Path("/proc").glob("[0-9]*"):
+            try:
+                if (proc / "stat").read_text().rsplit(")", 1)[1].split()[1] != me:
                     continue
+                if b"spawn_main" not in (proc / "cmdline").read_bytes():
+                    continue
+                for line in (proc / "status").read_text().splitlines():
+                    if line.startswith("VmHWM:"):
+                        peak = max(peak, int(line.split()[1]))
+            except (OSError, IndexError, ValueError):
+                continue
+        return peak
 
-    def stop_gib(self) -> float:
-        """Stop sampling; the peak in GiB."""
-        self._stop.set()
-        self._thread.join()
-        return round(self.peak_kib / 2**20, 3)
 
-
-class _AnonPeak:
+class _AnonPeak(_PeakSampler):
     """The peak of this process's anonymous resident memory (``RssAnon``), sampled in a thread.
 
     Peak RSS also counts the pages of files the process maps while they stay resident: a
@@ -333,28 +349,16 @@ class _AnonPeak:
     """
 
     def __init__(self, every_s: float = 0.1) -> None:
-        self.peak_kib = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(every_s,), daemon=True)
-        self._thread.start()
+        super().__init__(every_s)
 
-    def _run(self, every_s: float) -> None:
-        status = Path("/proc/self/status")
-        while True:
-            try:
-                for line in status.read_text().splitlines():
-                    if line.startswith("RssAnon:"):
-                        self.peak_kib = max(self.peak_kib, int(line.split()[1]))
-            except (OSError, ValueError, IndexError):
-                return
-            if self._stop.wait(every_s):
-                return
-
-    def stop_gib(self) -> float:
-        """Stop sampling; the peak in GiB."""
-        self._stop.set()
-        self._thread.join()
-        return round(self.peak_kib / 2**20, 3)
+    def _sample(self) -> int:
+        try:
+            for line in Path("/proc/self/status").read_text().splitlines():
+                if line.startswith("RssAnon:"):
+                    return int(line.split()[1])
+        except (OSError, ValueError, IndexError):
+            pass
+        return 0
 
 
 def _cpu_s() -> float:
