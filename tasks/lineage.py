@@ -938,18 +938,14 @@ def _material_parts(prep: _Prepared, config: LineageConfig, folder: Path) -> pl.
     n = len(prep.doc_ids)
     paths = []
     for index, a in enumerate(range(0, max(n, 1), _MATERIAL_BATCH)):
-        b = min(a + _MATERIAL_BATCH, n)
-        lo, hi = int(w.offsets[a]), int(w.offsets[b])
+        rows = np.arange(a, min(a + _MATERIAL_BATCH, n))
         part = dataclasses.replace(
             prep,
-            doc_ids=prep.doc_ids[a:b],
-            words=WordArrays(
-                np.array(w.hashes[lo:hi]), np.array(w.lengths[lo:hi]),
-                np.array(w.has_digit[lo:hi]), w.offsets[a : b + 1] - lo,
-            ),
-            line_lengths=_ragged_slice(prep.line_lengths, a, b),
-            sentence_lengths=_ragged_slice(prep.sentence_lengths, a, b),
-            quoted=_ragged_slice(prep.quoted, a, b),
+            doc_ids=prep.doc_ids[rows],
+            words=w.take(rows),
+            line_lengths=prep.line_lengths.take(rows),
+            sentence_lengths=prep.sentence_lengths.take(rows),
+            quoted=prep.quoted.take(rows),
         )
         path = folder / f"material-{index:07d}.parquet"
         _material_frame(part, config).write_parquet(path)
@@ -957,12 +953,6 @@ def _material_parts(prep: _Prepared, config: LineageConfig, folder: Path) -> pl.
         del part
         w.release()
     return pl.scan_parquet(paths, schema=_MAT_POLARS)
-
-
-def _ragged_slice(r: Ragged, a: int, b: int) -> Ragged:
-    """Documents ``a .. b`` of a ``Ragged`` (a copy)."""
-    lo, hi = int(r.offsets[a]), int(r.offsets[b])
-    return Ragged(r.values[lo:hi].copy(), r.offsets[a : b + 1] - lo)
 
 
 def _flat(col: pl.Series, dtype: type, *, copy: bool = True) -> tuple[np.ndarray, np.ndarray]:
