@@ -1123,7 +1123,7 @@ def _template_starts(
     bad = counts.filter(
         (pl.col("n") >= config.template_min_docs)
         & (pl.col("n") >= config.template_host_share * pl.col("host_docs"))
-    ).select("h", "host")
+    ).select("h", "host").sort("host", "h")  # a group-by's order is its hash table's
     if bad.height == 0:
         return np.zeros(0, dtype=np.int64), none
     starts_bad = frame.join(bad, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)

@@ -283,3 +283,26 @@ def test_sums_and_echoes_over_words_on_disk_read_in_rounds_are_the_same(tmp_path
     # a budget of 3 blocks: rounds of one range, pages given back many times
     monkeypatch.setattr(minhash, "RESIDENT_MAP_BYTES", 3 * minhash.MAP_BLOCK_BYTES)
     assert passages._range_sums(mapped, a, b).tolist() == whole.tolist()
+
+
+def test_templates_of_many_hosts_come_in_one_order():
+    """Each host's template lines, ordered by host and hash (a group-by's order is not)."""
+    import affidavit.tasks.passages as passages
+
+    config = PassageConfig()
+    rng = np.random.default_rng(11)
+    docs, hosts = [], []
+    for host in range(300):
+        line = rng.integers(1, 2**63, size=config.template_words + 2).astype(np.uint64)
+        for _ in range(max(config.template_min_docs, 3)):
+            body = rng.integers(1, 2**63, size=30).astype(np.uint64)
+            docs.append(np.concatenate([body, line]))
+            hosts.append(host + 1)
+    ids = np.concatenate(docs)
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+    host_of_doc = np.array(hosts, dtype=np.int64)
+    starts, templates = passages._template_starts(
+        ids, offsets, config.template_words, host_of_doc, np.ones(len(docs), bool), config
+    )
+    assert templates.height >= 300  # every host's line (its n-grams) was found
+    assert templates.rows() == templates.sort("host", "h").rows()
