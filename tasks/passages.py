@@ -574,11 +574,12 @@ def _extend_equal(
     lo_j, hi_j = offsets[j], offsets[j + 1]
     ahead = np.arange(1, _EXTEND_WORDS + 1, dtype=np.int64) * step
     pages = PageBudget(ids)
-    act = np.arange(len(edge))
+    per_round = pages.items_per_round(2, _GATHER_WORDS)  # a position: a block on each side
+    act = np.argsort(edge, kind="stable")  # in word order: nearby positions share blocks
     while len(act):
         moved = np.zeros(len(act), dtype=np.int64)
-        for a in range(0, len(act), _GATHER_WORDS):
-            at = act[a : a + _GATHER_WORDS]
+        for a in range(0, len(act), per_round):
+            at = act[a : a + per_round]
             cand = edge[at, None] + ahead
             other = cand + diag[at, None]
             ok = (
@@ -733,10 +734,11 @@ def _range_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return _sums_of_ranges(values, a, b)
     out = np.zeros(len(a), dtype=np.int64)
     per_round = pages.items_per_round(2, len(a))  # a run's words: one or two blocks
+    order = np.argsort(a, kind="stable")  # in word order: nearby ranges share blocks
     for s in range(0, len(a), per_round):
-        e = s + per_round
-        pages.touch(a[s:e], np.maximum(b[s:e] - 1, a[s:e]))
-        out[s:e] = _sums_of_ranges(values, a[s:e], b[s:e])
+        at = order[s : s + per_round]
+        pages.touch(a[at], np.maximum(b[at] - 1, a[at]))
+        out[at] = _sums_of_ranges(values, a[at], b[at])
     pages.release()
     return out
 
@@ -879,11 +881,12 @@ def _echoed(
     # and with the words on disk a stretch reads the pages around its 4 windows
     pages = PageBudget(ids)
     per_chunk = pages.items_per_round(4, _ECHO_CHUNK)
+    order = np.argsort(lo, kind="stable") if pages.is_map else np.arange(len(lo))
     for a in range(0, len(lo), per_chunk):
-        b = min(a + per_chunk, len(lo))
-        pages.touch(lo[a:b], hi[a:b], lo[a:b] + diag[a:b], hi[a:b] + diag[a:b])
-        echo[a:b] = _echo_windows(
-            i[a:b], j[a:b], diag[a:b], lo[a:b], hi[a:b], ids, offsets, config, quoted_word
+        at = order[a : a + per_chunk]
+        pages.touch(lo[at], hi[at], lo[at] + diag[at], hi[at] + diag[at])
+        echo[at] = _echo_windows(
+            i[at], j[at], diag[at], lo[at], hi[at], ids, offsets, config, quoted_word
         )
     pages.release()
     per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
