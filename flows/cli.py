@@ -358,8 +358,10 @@ def _expected_records(path: str) -> int | None:
     Other formats (feeds, WARC, CSV, Parquet, gzip) return None: their totals are not known
     before they are parsed, and the bar shows a count without a total.
     """
+    from affidavit.tasks.input_checks import dump_format
+
     p = Path(path)
-    if p.suffix.lower() != ".jsonl" or not p.is_file():
+    if dump_format(p) != "jsonl" or p.suffix.lower() == ".gz" or not p.is_file():
         return None
     with p.open("rb") as fh:
         return sum(1 for line in fh if line.strip())
@@ -758,15 +760,18 @@ def _check_input(path: str, check: Callable[[str], object]) -> None:
 def _looks_like_records(path: str) -> bool:
     """Whether a file given as one answer is a JSONL/JSON file of audit records instead.
 
-    True when its name ends in .jsonl/.json/.parquet (before an optional .gz) and, for the
-    JSON forms, its first non-blank line opens an object or a list holding an "answer" key.
+    True when its name has an extension of a sessions file (``SESSION_EXTENSIONS``: JSONL,
+    JSON, Parquet) and, for the JSON forms, its first non-blank line opens an object or a list
+    holding an "answer" key.
     """
     import re
 
-    name = path.lower().removesuffix(".gz")
-    if name.endswith(".parquet"):
+    from affidavit.tasks.input_checks import SESSION_EXTENSIONS, dump_format
+
+    fmt = dump_format(path)
+    if fmt == "parquet":
         return True
-    if not name.endswith((".jsonl", ".json", ".ndjson")):
+    if not path.lower().removesuffix(".gz").endswith(SESSION_EXTENSIONS):
         return False
     try:
         with open(path, "rb") as fh:

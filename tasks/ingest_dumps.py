@@ -27,7 +27,7 @@ from affidavit.tasks.ingest_common import (
     decode_bytes,
     rows_to_documents,
 )
-from affidavit.tasks.input_checks import name_keys
+from affidavit.tasks.input_checks import dump_extensions, dump_format, name_keys
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -65,23 +65,15 @@ def _open_binary(path: Path) -> IO[bytes]:
 
 
 def _format_of(path: Path) -> str:
-    name = path.name.lower()
-    if name.endswith(".gz"):
-        name = name[:-3]
-    for ext, fmt in (
-        (".jsonl", "jsonl"),
-        (".ndjson", "jsonl"),
-        (".json", "json"),
-        (".parquet", "parquet"),
-        (".csv", "csv"),
-        (".tsv", "tsv"),
-    ):
-        if name.endswith(ext):
-            return fmt
-    raise ValueError(
-        f"{path}: unknown dump extension; expected .jsonl, .ndjson, .json, .parquet, .csv or .tsv "
-        "(optionally .gz, except .parquet)"
-    )
+    """The format of a dump by its name (:data:`affidavit.tasks.input_checks.DUMP_FORMATS`).
+
+    Raises:
+        ValueError: For a name of another extension.
+    """
+    fmt = dump_format(path)
+    if fmt is None:
+        raise ValueError(f"{path}: unknown dump extension; expected {dump_extensions()}")
+    return fmt
 
 
 KEYS_SAMPLED_ROWS = 1000
@@ -355,12 +347,13 @@ def read_dump(
 ) -> Iterator[IngestBatch]:
     """Stream a dump file as document batches.
 
-    Formats by extension: ``.jsonl``/``.ndjson`` (one JSON object a line), ``.json`` (an array
+    Formats by extension (:data:`affidavit.tasks.input_checks.DUMP_FORMATS`):
+    ``.jsonl``/``.ndjson``/``.jsonlines`` (one JSON object a line), ``.json`` (an array
     of objects, or an object holding one under ``items``/``documents``/``data``/``rows``/
-    ``records``), ``.parquet``, ``.csv``, ``.tsv``; all but Parquet may be gzipped (``.gz``, or
-    detected by the gzip magic bytes). Skips (counted, with line numbers in the messages):
-    ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``, ``bad_json_file``,
-    ``truncated_file``, plus those of
+    ``records``), ``.parquet``, ``.csv``, ``.tsv``/``.tab``; all but Parquet may be gzipped
+    (``.gz``, or detected by the gzip magic bytes). Skips (counted, with line numbers in the
+    messages): ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``,
+    ``bad_json_file``, ``truncated_file``, plus those of
     :func:`~affidavit.tasks.ingest_common.rows_to_documents` (``empty_text``,
     ``duplicate_in_batch``).
     ``_index`` (the locator of rows without URL or id) is the line number for JSONL/CSV and the

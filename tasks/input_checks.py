@@ -26,11 +26,13 @@ from affidavit.tasks.sanitize import (
 
 __all__ = [
     "CLAIMS_FORMATS",
+    "DUMP_FORMATS",
     "SESSION_EXTENSIONS",
     "check_claims_file",
     "check_sessions_file",
     "check_text_file",
     "claims_format",
+    "dump_format",
     "dump_text_fault",
     "name_keys",
     "os_error_reason",
@@ -41,7 +43,13 @@ CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", 
                   ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 """Extension of a claims file (before an optional ``.gz``) → its format."""
 
-SESSION_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines", ".json", ".parquet")
+DUMP_FORMATS = {**CLAIMS_FORMATS, ".parquet": "parquet"}
+"""Extension of a document dump → its format: the one list that the up-front checks
+(:func:`dump_text_fault`), the kind detection (:func:`affidavit.tasks.ingest.detect_kind`) and
+the reader (:func:`affidavit.tasks.ingest_dumps.read_dump`) go by. The text formats may be
+gzipped (``.gz`` after the extension); Parquet may not (it compresses its own pages)."""
+
+SESSION_EXTENSIONS = tuple(e for e, f in DUMP_FORMATS.items() if f in ("jsonl", "json", "parquet"))
 """Extensions of a sessions file (a ``.gz`` after the text ones is read through gzip)."""
 
 
@@ -157,6 +165,32 @@ def claims_format(path: Path) -> str:
     if fmt is None:
         raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
     return fmt
+
+
+def dump_format(path: str | Path) -> str | None:
+    """Return the format of a dump from its name (:data:`DUMP_FORMATS`), or None when unknown.
+
+    A ``.parquet.gz`` name is unknown: Parquet is read in place, never through gzip.
+
+    >>> dump_format("docs.ndjson.gz"), dump_format("docs.tab"), dump_format("docs.parquet.gz")
+    ('jsonl', 'tsv', None)
+    """
+    p = Path(path)
+    fmt = DUMP_FORMATS.get(_extension(p))
+    if fmt == "parquet" and p.suffix.lower() == ".gz":
+        return None
+    return fmt
+
+
+def dump_extensions() -> str:
+    """Name the dump extensions for a message.
+
+    >>> dump_extensions()
+    '.jsonl, .ndjson, .jsonlines, .json, .csv, .tsv, .tab (optionally .gz), .parquet'
+    """
+    text = [e for e, f in DUMP_FORMATS.items() if f != "parquet"]
+    return ", ".join(text) + " (optionally .gz), " + ", ".join(
+        e for e, f in DUMP_FORMATS.items() if f == "parquet")
 
 
 def check_claims_file(path: str | Path) -> None:
@@ -299,9 +333,9 @@ def dump_text_fault(
     import csv
 
     p = Path(path)
-    ext = _extension(p)
+    fmt = dump_format(p)
     try:
-        if ext == ".parquet":
+        if fmt == "parquet":
             import pyarrow.parquet as pq
 
             names = list(pq.read_schema(p).names)
@@ -309,18 +343,18 @@ def dump_text_fault(
                 return None
             return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
                     f"{name_keys(names)}; name the {what} column with {option})")
-        if ext in (".csv", ".tsv"):
+        if fmt in ("csv", "tsv"):
             head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
             lines = head.splitlines()
             if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
                 return None  # empty, or a header longer than the head: left to the reader
             header = [h.strip() for h in next(csv.reader(
-                [lines[0]], delimiter="," if ext == ".csv" else "\t"))]
+                [lines[0]], delimiter="," if fmt == "csv" else "\t"))]
             if text_column in header:
                 return None
             return (f"{p.name}: no {text_column!r} column in its header (it has "
                     f"{name_keys(header)}; name the {what} column with {option})")
-        if ext not in (".jsonl", ".ndjson", ".jsonlines"):
+        if fmt != "jsonl":
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError, csv.Error):

@@ -511,3 +511,56 @@ def test_row_numbers_in_notes_leave_the_doc_ids_of_rows_without_id_as_they_were(
     doc = _all(path).documents.to_pylist()[0]
     # the locator of a row without URL or id is its 0-based position, as stored before
     assert doc["doc_id"] == make_doc_id(f"{path}#0", content_sha256("Exports rose."))
+
+
+# ------------------------------------------------------------ one list of dump extensions
+def _write_rows(path: Path, rows: list[dict[str, str]]) -> None:
+    """Write ``rows`` in the format the name of ``path`` gives (gzipped after ``.gz``)."""
+    import pyarrow.parquet as pq
+
+    from affidavit.tasks.input_checks import dump_format
+
+    fmt = dump_format(path)
+    if fmt == "parquet":
+        pq.write_table(pa.Table.from_pylist(rows), path)
+        return
+    if fmt in ("csv", "tsv"):
+        sep = "," if fmt == "csv" else "\t"
+        data = "\n".join([sep.join(rows[0]), *(sep.join(r.values()) for r in rows)]) + "\n"
+    elif fmt == "json":
+        data = json.dumps(rows)
+    else:
+        data = "".join(json.dumps(r) + "\n" for r in rows)
+    raw = data.encode("utf-8")
+    path.write_bytes(gzip.compress(raw) if path.suffix == ".gz" else raw)
+
+
+@pytest.mark.parametrize("name", [
+    *(f"docs{ext}" for ext in (".jsonl", ".ndjson", ".jsonlines", ".json", ".csv", ".tsv",
+                               ".tab", ".parquet")),
+    *(f"docs{ext}.gz" for ext in (".jsonl", ".ndjson", ".jsonlines", ".json", ".csv", ".tsv",
+                                  ".tab")),
+])
+def test_every_dump_extension_is_detected_checked_and_read_alike(tmp_path: Path,
+                                                                  name: str) -> None:
+    from affidavit.tasks.input_checks import DUMP_FORMATS, dump_format, dump_text_fault
+
+    assert dump_format(name) is not None  # the list the checks and the reader share
+    assert set(DUMP_FORMATS) >= {name.removesuffix(".gz").removeprefix("docs")}
+    path = tmp_path / name
+    _write_rows(path, [{"id": "a", "body": "Exports rose."}])
+    assert detect_kind(path) == "dump"
+    batch = merge_batches(ingest_path(str(path), mapping=ColumnMapping(text="body")))
+    assert batch.documents.column("text").to_pylist() == ["Exports rose."]
+    with pytest.raises(ValueError, match="'text'"):
+        _all(path)
+    if dump_format(path) != "json":  # a JSON document is decided by the reader, not up front
+        assert "text" in (dump_text_fault(path, "text") or "")
+
+
+def test_a_name_of_no_dump_extension_is_refused_naming_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "docs.parquet.gz"
+    path.write_bytes(gzip.compress(b"PAR1"))
+    with pytest.raises(ValueError, match=r"unknown dump extension; expected \.jsonl, .*\.tab "
+                       r"\(optionally \.gz\), \.parquet"):
+        _all(path)
