@@ -81,6 +81,14 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local 
 DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "research batches, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")]
+IdColumnOpt = Annotated[str, typer.Option(help="dump column holding the id")]
+UrlColumnOpt = Annotated[str, typer.Option(help="dump column holding the URL")]
+TitleColumnOpt = Annotated[str, typer.Option(help="dump column holding the title")]
+TextColumnOpt = Annotated[str, typer.Option(help="dump column holding the text")]
+DateColumnOpt = Annotated[str, typer.Option(help="dump column holding the date")]
+WaybackColumnOpt = Annotated[str, typer.Option(help="dump column holding the first archive "
+                                               "capture time")]
+"""The column mapping of dumps (``backfill``, ``origins``); defaults those of ``ColumnMapping``."""
 AllowOpt = Annotated[str | None, typer.Option(
     "--allow-private", metavar="all|CIDR,HOST,…",
     help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
@@ -544,14 +552,12 @@ def backfill(
     paths: Annotated[list[str], typer.Argument(help="WARC/WET files, JSONL/JSON/Parquet/CSV "
                                                     "dumps, feeds")],
     home: HomeOpt = None,
-    id_column: Annotated[str, typer.Option(help="dump column holding the id")] = "id",
-    url_column: Annotated[str, typer.Option(help="dump column holding the URL")] = "url",
-    title_column: Annotated[str, typer.Option(help="dump column holding the title")] = "title",
-    text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
-    date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
-    "published_at",
-    wayback_column: Annotated[str, typer.Option(help="dump column holding the first archive "
-                                                "capture time")] = "wayback_first_seen",
+    id_column: IdColumnOpt = "id",
+    url_column: UrlColumnOpt = "url",
+    title_column: TitleColumnOpt = "title",
+    text_column: TextColumnOpt = "text",
+    date_column: DateColumnOpt = "published_at",
+    wayback_column: WaybackColumnOpt = "wayback_first_seen",
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for ingest "
                                              "parsing and the lineage stage, or 'local' "
                                              "(default $AFFIDAVIT_DASK_ADDRESS)")] = None,
@@ -564,13 +570,9 @@ def backfill(
     """
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
-    _check_dump_text_columns(paths, text_column)
-    defaults = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
-                "--title-column": ("title", title_column, "title"),
-                "--date-column": ("published_at", date_column, "date"),
-                "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
-    _check_dump_named_columns(paths, {opt: (col, what) for opt, (default, col, what)
-                                      in defaults.items() if col != default})
+    columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
+                            title_column=title_column, text_column=text_column,
+                            date_column=date_column, wayback_column=wayback_column)
     if not as_json:
         _starting("backfill")
     _check_dask(dask)
@@ -579,8 +581,7 @@ def backfill(
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
-    mapping = ColumnMapping(id=id_column, url=url_column, title=title_column, text=text_column,
-                            published_at=date_column, wayback_first_seen=wayback_column)
+    mapping = ColumnMapping(**columns)
     try:
         with _progress() as prog:
             ready = _startup_task(prog, "starting Prefect and the warehouse")
@@ -710,6 +711,30 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_column: str,
+                  text_column: str, date_column: str, wayback_column: str) -> dict[str, str]:
+    """Check the column options of a dump command up front; return the column mapping.
+
+    Refused in one line (exit 1) before anything starts: a text column that no input has
+    (:func:`_check_dump_text_columns`), and another column named by its option that no input
+    has (:func:`_check_dump_named_columns`; only options given another name than their
+    default, which a dump may simply lack).
+
+    Returns:
+        Keyword arguments of ``affidavit.tasks.ingest_common.ColumnMapping`` (built by the
+        caller, after the checks: it imports pyarrow).
+    """
+    _check_dump_text_columns(inputs, text_column)
+    given = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
+             "--title-column": ("title", title_column, "title"),
+             "--date-column": ("published_at", date_column, "date"),
+             "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
+    _check_dump_named_columns(inputs, {opt: (col, what) for opt, (default, col, what)
+                                       in given.items() if col != default})
+    return {"id": id_column, "url": url_column, "title": title_column, "text": text_column,
+            "published_at": date_column, "wayback_first_seen": wayback_column}
 
 
 def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:
@@ -1038,19 +1063,33 @@ def recall(
 def origins(
     targets: Annotated[list[str], typer.Argument(help="files or URLs of documents")],
     home: HomeOpt = None,
+    id_column: IdColumnOpt = "id",
+    url_column: UrlColumnOpt = "url",
+    title_column: TitleColumnOpt = "title",
+    text_column: TextColumnOpt = "text",
+    date_column: DateColumnOpt = "published_at",
+    wayback_column: WaybackColumnOpt = "wayback_first_seen",
     as_json: JsonOpt = False,
 ) -> None:
     """Show the lineage of a set of documents: raw count, independent origins, edges, tree.
 
+    Dumps are read with the column mapping of ``backfill`` (``--text-column`` and the others).
+
     Example: affidavit origins stories.jsonl
+
+    Example: affidavit origins articles.csv --text-column body --date-column date
     """
     _no_empty(targets, "an input path")
     _check_some_input_exists(targets)
+    columns = _dump_columns(targets, id_column=id_column, url_column=url_column,
+                            title_column=title_column, text_column=text_column,
+                            date_column=date_column, wayback_column=wayback_column)
     _env(home, write=False)
     from affidavit.flows.origins import render_origins
     from affidavit.flows.reads import origins_of
+    from affidavit.tasks.ingest_common import ColumnMapping
 
-    res = origins_of(targets)
+    res = origins_of(targets, mapping=ColumnMapping(**columns))
     if res.report is None and len(res.messages) <= 1:  # one reason: said once, in the error
         _fail("no documents could be read" + (f": {res.messages[0]}" if res.messages else ""))
     for m in res.messages[:20]:

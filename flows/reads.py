@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # Polars, lineage and source modules: imported only where the
     import polars as pl
 
     from affidavit.flows.origins import OriginsReport
+    from affidavit.tasks.ingest_common import ColumnMapping
     from affidavit.tasks.sources import CredibilityLists, SourceProfile
     from affidavit.warehouse.store import Warehouse
 
@@ -222,19 +223,24 @@ def page_url(html: str) -> str | None:
     return found if found.lower().startswith(("http://", "https://")) else None
 
 
-def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.DataFrame,
-                                                                               list[str]]:
-    """Read documents from files or URLs without storing them (for ``origins``)."""
+def load_documents(targets: Sequence[str], *, fetcher: Any = None,
+                   mapping: ColumnMapping | None = None) -> tuple[pl.DataFrame, list[str]]:
+    """Read documents from files or URLs without storing them (for ``origins``).
+
+    Dumps are read with ``mapping`` (the default column names when None), as ``backfill`` reads
+    them.
+    """
     import polars as pl
 
     from affidavit.tasks.ingest import ingest_path
     from affidavit.tasks.ingest_common import ColumnMapping
     from affidavit.tasks.input_checks import os_error_reason
 
+    mapping = mapping or ColumnMapping()
     frames, messages = [], []
     for t in targets:
         try:
-            for batch in ingest_path(t, mapping=ColumnMapping(), fetcher=fetcher):
+            for batch in ingest_path(t, mapping=mapping, fetcher=fetcher):
                 messages.extend(batch.messages)
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
@@ -261,15 +267,17 @@ class OriginsResult:
     messages: list[str]
 
 
-def origins_of(targets: Sequence[str]) -> OriginsResult:
+def origins_of(targets: Sequence[str], *, mapping: ColumnMapping | None = None
+               ) -> OriginsResult:
     """Compute the lineage of a set of documents (files or URLs): raw count vs origins.
 
-    When no document could be read the report is None and the messages say why, input by
-    input (the caller says that nothing was read, once).
+    Dumps are read with ``mapping`` (the default column names when None). When no document
+    could be read the report is None and the messages say why, input by input (the caller says
+    that nothing was read, once).
     """
     from affidavit.flows.origins import compare_sources
 
-    docs, messages = load_documents(targets)
+    docs, messages = load_documents(targets, mapping=mapping)
     if docs.is_empty():
         return OriginsResult(None, messages)
     docs = docs.unique("doc_id", keep="first", maintain_order=True)

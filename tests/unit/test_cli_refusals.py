@@ -237,12 +237,13 @@ def _write_dump(path: Path, rows: list[dict[str, object]]) -> None:
     ("docs.parquet", "docs.parquet: no 'nosuch' column in its Parquet schema (it has id, url, "
      "body; name the text column with --text-column)"),
 ])
-def test_backfill_with_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_path,
-                                                                            name, said):
+@pytest.mark.parametrize("command", ["backfill", "origins"])
+def test_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_path, name, said,
+                                                              command):
     rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
             for i in range(25)]
     _write_dump(tmp_path / name, rows)
-    line = _refused(["backfill", "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
+    line = _refused([command, "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
     assert line == f"error: {said}"
 
 
@@ -254,16 +255,35 @@ def test_backfill_with_a_text_column_no_row_has_is_one_line_before_prefect(no_pr
     ("--url-column", "link", "docs.jsonl: no row has a 'link' field (the rows have body, id, url; "
      "name the URL field with --url-column)"),
 ])
-def test_backfill_with_another_column_no_row_has_is_one_line_before_prefect(
-    no_prefect, tmp_path, option, column, said
+@pytest.mark.parametrize("command", ["backfill", "origins"])
+def test_another_column_no_row_has_is_one_line_before_prefect(
+    no_prefect, tmp_path, option, column, said, command
 ):
     # a column named by an option that no row has would store every document without it
     rows = [{"id": f"d{i}", "url": f"https://example.org/{i}", "body": "Exports rose."}
             for i in range(5)]
     _write_dump(tmp_path / "docs.jsonl", rows)
-    line = _refused(["backfill", "--text-column", "body", option, column,
+    line = _refused([command, "--text-column", "body", option, column,
                      str(tmp_path / "docs.jsonl")], tmp_path / "h")
     assert line == f"error: {said}"
+
+
+def test_origins_reads_dumps_with_the_column_mapping_of_backfill(no_prefect, tmp_path):
+    import json
+
+    text = "Grain exports rose twelve percent in March the ministry said on Tuesday"
+    rows = [{"key": "a", "body": text, "when": "2024-03-01"},
+            {"key": "b", "body": text + " in Rome", "when": "2024-03-02"}]
+    _write_dump(tmp_path / "docs.csv", rows)
+    res = CliRunner().invoke(app, ["origins", str(tmp_path / "docs.csv"), "--text-column", "body",
+                                   "--id-column", "key", "--date-column", "when", "--json",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout[res.stdout.index("{"):])
+    assert (data["n_documents"], data["n_origins"]) == (2, 1)
+    # the dated column directs the edge: the earlier row is the origin
+    [edge] = data["edges"]
+    assert edge["direction_basis"] == "origin_time"
 
 
 def test_a_dump_with_the_text_column_later_or_beside_a_good_input_is_left_to_the_run(tmp_path):
@@ -342,7 +362,6 @@ def test_origins_of_an_input_that_gives_nothing_says_its_error_once(no_prefect, 
     path = tmp_path / "empty.jsonl"
     path.write_text(content)
     line = _refused(["origins", str(path)], tmp_path / "h")  # one line in all
-    assert line.startswith("error: no documents could be read: ")
     assert line.count("empty.jsonl: ") == 1  # the file and its fault, named once
 
 
