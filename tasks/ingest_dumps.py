@@ -27,11 +27,18 @@ from affidavit.tasks.ingest_common import (
     decode_bytes,
     rows_to_documents,
 )
-from affidavit.tasks.input_checks import dump_extensions, dump_format, name_keys
+from affidavit.tasks.input_checks import (
+    binary_dump_fault,
+    dump_extensions,
+    dump_format,
+    missing_column_fault,
+    name_keys,
+)
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
     loads_untrusted_json,
+    looks_binary,
 )
 
 __all__ = ["DEFAULT_BATCH_ROWS", "MAX_LINE_BYTES", "read_dump"]
@@ -267,10 +274,11 @@ def _iter_csv(
         return
     header = [h.strip() for h in header]
     if mapping.text not in header:
-        raise ValueError(
-            f"{name}: text column {mapping.text!r} not in CSV header {header[:20]}; "
-            "name it with --text-column (backfill) or a ColumnMapping"
-        )
+        shown = [_SURROGATE_RE.sub("\ufffd", h) for h in header]  # bytes that are not UTF-8
+        fmt = "csv" if delimiter == "," else "tsv"
+        if looks_binary(",".join(shown)):  # no header at all: not a column to name
+            raise ValueError(binary_dump_fault(name, fmt))
+        raise ValueError(missing_column_fault(name, mapping.text, shown))
     n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
         first_line = reader.line_num + 1
@@ -319,10 +327,8 @@ def _read_parquet(
     pf = pq.ParquetFile(path)
     columns = set(pf.schema_arrow.names)
     if mapping.text not in columns:
-        raise ValueError(
-            f"{name}: text column {mapping.text!r} not in Parquet columns "
-            f"{sorted(columns)[:20]}; name it with --text-column (backfill) or a ColumnMapping"
-        )
+        raise ValueError(missing_column_fault(name, mapping.text, list(pf.schema_arrow.names),
+                                              where="Parquet schema"))
     wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
     if pf.metadata.num_rows == 0:
         pending = _Pending()

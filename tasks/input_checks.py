@@ -33,7 +33,9 @@ __all__ = [
     "check_text_file",
     "claims_format",
     "dump_format",
+    "binary_dump_fault",
     "dump_text_fault",
+    "missing_column_fault",
     "name_keys",
     "os_error_reason",
     "path_fault",
@@ -310,8 +312,32 @@ def name_keys(keys: list[str]) -> str:
     'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 and 2 more'
     """
     more = len(keys) - KEYS_NAMED
-    return (", ".join(keys[:KEYS_NAMED]) or "no keys") + (f" and {more} more" if more > 0
-                                                           else "")
+    shown = [k if k.strip() else '""' for k in keys[:KEYS_NAMED]]  # a blank name, seen as one
+    return (", ".join(shown) or "no keys") + (f" and {more} more" if more > 0 else "")
+
+
+def missing_column_fault(name: str, column: str, columns: list[str], *, where: str = "header",
+                         option: str = "--text-column", what: str = "text") -> str:
+    """One line for a dump whose CSV header or Parquet schema lacks a column.
+
+    Said alike by the up-front check (:func:`dump_text_fault`) and the reader
+    (:func:`affidavit.tasks.ingest_dumps.read_dump`): the columns it has, and the option that
+    names another.
+
+    >>> print(missing_column_fault("a.csv", "body", ["a", ""], option="--text-column"))
+    a.csv: no 'body' column in its header (it has a, ""; name the text column with --text-column)
+    """
+    return (f"{name}: no {column!r} column in its {where} (it has {name_keys(columns)}; "
+            f"name the {what} column with {option})")
+
+
+def binary_dump_fault(name: str, fmt: str) -> str:
+    """One line for a CSV/TSV or JSON dump whose head is binary data, not text.
+
+    >>> binary_dump_fault("a.csv", "csv")
+    'a.csv: not text (binary data): a CSV dump is text, one row a line'
+    """
+    return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
 def dump_text_fault(
@@ -341,8 +367,8 @@ def dump_text_fault(
             names = list(pq.read_schema(p).names)
             if text_column in names:
                 return None
-            return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
-                    f"{name_keys(names)}; name the {what} column with {option})")
+            return missing_column_fault(p.name, text_column, names, where="Parquet schema",
+                                        option=option, what=what)
         if fmt in ("csv", "tsv"):
             head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
             lines = head.splitlines()
@@ -352,8 +378,9 @@ def dump_text_fault(
                 [lines[0]], delimiter="," if fmt == "csv" else "\t"))]
             if text_column in header:
                 return None
-            return (f"{p.name}: no {text_column!r} column in its header (it has "
-                    f"{name_keys(header)}; name the {what} column with {option})")
+            if looks_binary(head):  # no header at all: not a column to name
+                return binary_dump_fault(p.name, fmt)
+            return missing_column_fault(p.name, text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)

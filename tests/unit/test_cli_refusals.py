@@ -403,3 +403,19 @@ def test_path_faults_are_told_by_their_errno(tmp_path):
     assert path_fault(tmp_path / "missing") == "no such file"
     assert path_fault(tmp_path / "file" / "x") == "a part of the path is not a folder"
     assert path_fault(tmp_path / "file") is None
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (b"a,b\n1,2\n", "junk.csv: no 'text' column in its header (it has a, b; name the text column "
+     "with --text-column)"),
+    (BINARY, "junk.csv: not text (binary data): a CSV dump is text, one row a line"),
+])
+def test_origins_of_a_csv_without_usable_columns_is_one_line(no_prefect, tmp_path, data, said):
+    (tmp_path / "junk.csv").write_bytes(data)
+    assert _refused(["origins", str(tmp_path / "junk.csv")], tmp_path / "h") == f"error: {said}"
+    # beside a readable input, the same line is its note (no header list, no mapping repr)
+    (tmp_path / "good.jsonl").write_text('{"id": "1", "text": "Exports rose."}\n')
+    res = CliRunner().invoke(app, ["origins", str(tmp_path / "good.jsonl"),
+                                   str(tmp_path / "junk.csv"), "--home", str(tmp_path / "h")])
+    [note] = [ln for ln in res.output.splitlines() if "junk.csv" in ln]
+    assert note == f"note: {tmp_path / said}"
