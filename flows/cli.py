@@ -600,19 +600,24 @@ def backfill(
     console.print(f"documents read {c.get('documents_read', 0)}, added "
                   f"{c.get('documents_added', 0)}, lineage edges added "
                   f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
-    skips = {k: v for k, v in c.items() if k.startswith("skip:")}
-    if skips:
-        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
-    repaired = {k: v for k, v in c.items() if k.startswith("repaired:")}
-    if repaired:
-        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
-                                                         for k, v in sorted(repaired.items())))
+    _print_ingest_counts(c)
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
     _exit_for_refusals(c, len(paths))
+
+
+def _print_ingest_counts(counts: dict[str, int]) -> None:
+    """Print the rows an ingest skipped and repaired, by reason (``backfill``, ``origins``)."""
+    skips = {k: v for k, v in counts.items() if k.startswith("skip:")}
+    if skips:
+        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
+    repaired = {k: v for k, v in counts.items() if k.startswith("repaired:")}
+    if repaired:
+        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
+                                                         for k, v in sorted(repaired.items())))
 
 
 @app.command()
@@ -1101,10 +1106,13 @@ def origins(
     if as_json:
         r = res.report
         data = {"n_documents": r.n_documents, "n_origins": r.n_origins,
-                "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes}
+                "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes,
+                "counts": res.counts, "messages": res.messages}
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
-        return
-    render_origins(res.report, console)
+    else:
+        render_origins(res.report, console)
+        _print_ingest_counts(res.counts)  # as backfill prints them
+    _exit_for_refusals(res.counts, len(targets))
 
 
 # -- audit: an answer checked against the evidence it was written from ----------------------------

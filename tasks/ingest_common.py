@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 __all__ = [
     "ColumnMapping",
     "IngestBatch",
+    "IngestTally",
     "MAX_MESSAGES",
+    "REPAIRS",
     "decode_bytes",
     "empty_batch",
     "merge_batches",
@@ -42,6 +44,14 @@ __all__ = [
 MAX_MESSAGES = 200
 """Messages kept per batch; further skips are still counted (a file with 10^5 bad lines must not
 carry 10^5 strings)."""
+
+REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
+                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
+                     "text_truncated", "control_chars_removed", "date_untrusted",
+                     "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
+                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
+                     "warc_version_unknown", "content_html_preferred", "wrong_type_field"})
+"""Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 _TS_COLUMNS = ("published_at", "modified_at", "wayback_first_seen", "fetched_at")
 _STR_COLUMNS = ("url", "source_id", "title", "author", "published_at_raw", "lang", "host")
@@ -96,6 +106,67 @@ def merge_batches(batches: Iterable[IngestBatch]) -> IngestBatch:
             out.messages.extend(b.messages[:room])
     out.documents = pa.concat_tables(tables)
     return out
+
+
+@dataclass
+class IngestTally:
+    """What reading a list of inputs skipped, repaired and refused, one input after another.
+
+    ``backfill`` (``affidavit.flows.stages.ingest_sources``) and ``origins``
+    (``affidavit.flows.reads.load_documents``) count alike through it, so both report the same
+    counts and notes for the same inputs.
+
+    Attributes:
+        counts: ``skip:<reason>`` (rows skipped), ``repaired:<reason>`` (rows kept, repaired or
+            warned about: :data:`REPAIRS`), ``documents_read``, ``sources_refused`` (inputs
+            nothing came out of).
+        messages: The notes, input by input.
+    """
+
+    counts: Counter[str] = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+    _skips: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _n_read: int = field(default=0, init=False, repr=False)
+    _said_refused: bool = field(default=False, init=False, repr=False)
+
+    def begin(self) -> None:
+        """Start counting the next input."""
+        self._skips, self._n_read, self._said_refused = Counter(), 0, False
+
+    def add(self, batch: IngestBatch) -> None:
+        """Count a batch of the current input: its documents, skips, repairs and notes."""
+        self.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
+                            for k, v in batch.skips.items()})
+        self._skips.update({k: v for k, v in batch.skips.items() if k not in REPAIRS})
+        self.messages.extend(batch.messages)
+        # the reader refused the whole input with its reason ("empty file (no rows): refused")
+        self._said_refused |= any(m.endswith(": refused") for m in batch.messages)
+        self.counts["documents_read"] += batch.n_documents
+        self._n_read += batch.n_documents
+
+    def end(self, source: str, failure: str | None) -> None:
+        """Close the current input; ``failure`` says why it could not be read, if it could not.
+
+        A failure is counted ``skip:source_unreadable`` with a note naming the input (the
+        reader's text, without the file name it may start with). An input nothing came out
+        of is counted in ``sources_refused``; when every record of it was skipped, a note says
+        so with the skips (unless the reader's own note refused the input as a whole).
+        """
+        if failure is not None:
+            self.counts["skip:source_unreadable"] += 1
+            name = source.rsplit("/", 1)[-1]
+            if failure.startswith((source, name)):  # the reader's message names the file
+                failure = failure.split(": ", 1)[1] if ": " in failure else failure
+            if not failure.endswith(("skipped", "refused")):
+                failure += ": refused"
+            self.messages.append(f"{source}: {failure}")
+        if self._n_read == 0 and (failure is not None or self._skips):
+            # nothing at all came out of this input: it is refused, and the command says so
+            self.counts["sources_refused"] += 1
+            if failure is None and not self._said_refused:  # every record skipped: say why
+                why = ", ".join(f"{k} {v}" for k, v in self._skips.most_common())
+                self.messages.append(f"{source}: refused: no record of it held a document "
+                                     f"(skipped: {why})")
 
 
 @dataclass(frozen=True, slots=True)

@@ -418,4 +418,43 @@ def test_origins_of_a_csv_without_usable_columns_is_one_line(no_prefect, tmp_pat
     res = CliRunner().invoke(app, ["origins", str(tmp_path / "good.jsonl"),
                                    str(tmp_path / "junk.csv"), "--home", str(tmp_path / "h")])
     [note] = [ln for ln in res.output.splitlines() if "junk.csv" in ln]
-    assert note == f"note: {tmp_path / said}"
+    assert note == f"note: {tmp_path / said}: refused"
+
+
+STORY = "Grain exports rose twelve percent in March the ministry said on Tuesday"
+
+
+def test_origins_reports_skips_and_repairs_as_backfill_counts_them(tmp_path, warehouse):
+    import json
+
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import ingest_sources
+
+    path = tmp_path / "docs.jsonl"
+    path.write_bytes(b'{"id": "1", "text": "' + STORY.encode() + b'"}\n'
+                     b'{"id": "2", "text": "caf\xe9 ' + STORY.encode() + b'"}\n'
+                     b"not json\n"
+                     b'{"id": "4", "text": "   "}\n')
+    res = CliRunner().invoke(app, ["origins", str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    assert "skipped: bad_json_line 1, empty_text 1" in res.output
+    assert "repaired or warned: non_utf8_text 1" in res.output
+    res = CliRunner().invoke(app, ["origins", str(path), "--json", "--home", str(tmp_path / "h")])
+    data = json.loads(res.stdout[res.stdout.index("{"):])
+    # the same counts as backfill's ingest stage gives for the same file
+    run = RunRecord(warehouse, "backfill_archive", {})
+    ingest_sources(warehouse, [str(path)], run=run)
+    assert data["counts"] == {k: v for k, v in run.counts.items()
+                              if k.startswith(("skip:", "repaired:")) or k == "documents_read"}
+    assert data["counts"]["skip:bad_json_line"] == 1
+    assert data["messages"] == run.messages
+
+
+def test_origins_with_a_refused_input_beside_a_readable_one_exits_1(tmp_path):
+    good = tmp_path / "good.jsonl"
+    good.write_text(f'{{"id": "1", "text": "{STORY}"}}\n')
+    res = CliRunner().invoke(app, ["origins", str(good), str(tmp_path / "missing.jsonl"),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output  # as every command answers a refused input
+    assert "1 document(s), 1 independent origin(s)" in res.output
+    assert "skipped: source_unreadable 1" in res.output
