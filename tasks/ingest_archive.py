@@ -48,6 +48,7 @@ from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     IngestBatch,
     decode_bytes,
+    non_utf8_note,
     parse_datetime,
     rows_to_documents,
 )
@@ -581,8 +582,9 @@ def _record_to_row(
         )
     else:
         text, replaced = decode_bytes(body[:max_page_bytes])
-        if replaced:
-            skips.counts["non_utf8_text"] += 1
+        if replaced:  # the batch's first such record is noted, where it is
+            skips.add("non_utf8_text", None if skips.counts["non_utf8_text"]
+                      else non_utf8_note(f"{name}: offset {rec.offset}: {uri}"))
         lang = rec.headers.get("warc-identified-content-language", "").split(",")[0].strip()
         row.update(text=clean_text(text), lang=lang or None)
     return row

@@ -37,6 +37,8 @@ __all__ = [
     "decode_bytes",
     "empty_batch",
     "merge_batches",
+    "non_utf8_line",
+    "non_utf8_note",
     "parse_datetime",
     "rows_to_documents",
 ]
@@ -387,6 +389,34 @@ def decode_bytes(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8-sig", "replace"), True
 
 
+def non_utf8_line(data: bytes) -> int:
+    r"""Return the 1-based line of the first byte sequence of ``data`` that is not UTF-8.
+
+    1 when every byte decodes (a BOM is not counted as a fault).
+
+    >>> non_utf8_line(b"ok\nstill ok\ncaf\xe9\n")
+    3
+    """
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1
+    return 1
+
+
+def non_utf8_note(where: str) -> str:
+    """The note of the first row of an input whose bytes were not UTF-8 (``"non_utf8_text"``).
+
+    ``where`` names the input and the row (``"docs.jsonl: line 3"``); later such rows of the
+    input are counted, not noted (a file in another encoding would give one note a row).
+
+    >>> non_utf8_note("docs.jsonl: line 3")[:60]
+    'docs.jsonl: line 3: bytes that are not UTF-8 replaced with U'
+    """
+    return (f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such rows are "
+            "counted, not noted)")
+
+
 def _clean_field(value: Any) -> tuple[str | None, int]:
     """A one-line string field: decoded, control characters removed (and counted), stripped."""
     if value is None:
@@ -526,8 +556,9 @@ def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index
     raw_text = row.get("text")
     if isinstance(raw_text, bytes | bytearray):
         raw_text, replaced = decode_bytes(bytes(raw_text))
-        if replaced:
-            batch.skips["non_utf8_text"] += 1
+        if replaced:  # the batch's first such row is noted, where it is
+            batch.add_skip("non_utf8_text", None if batch.skips["non_utf8_text"]
+                           else non_utf8_note(where))
     text = raw_text or ""
     if "\x00" in text:
         text = _NUL_RE.sub("", text)

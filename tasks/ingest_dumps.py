@@ -25,6 +25,8 @@ from affidavit.tasks.ingest_common import (
     ColumnMapping,
     IngestBatch,
     decode_bytes,
+    non_utf8_line,
+    non_utf8_note,
     rows_to_documents,
 )
 from affidavit.tasks.input_checks import (
@@ -99,11 +101,18 @@ class _Pending:
         self.n_with_text = 0  # of which had the mapped text field
         self.n_no_text = 0  # rows without the mapped text field (counted, not kept)
         self.keys_no_text: Counter[str] = Counter()  # keys of the first such rows
+        self.n_non_utf8 = 0  # rows of the file kept with bytes that were not UTF-8
 
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
         if message is not None and len(self.messages) < MAX_MESSAGES:
             self.messages.append(message)
+
+    def repaired_non_utf8(self, where: str) -> None:
+        """Count a row kept with bytes that were not UTF-8; the file's first is noted."""
+        first = not self.n_non_utf8
+        self.n_non_utf8 += 1
+        self.skip("non_utf8_text", non_utf8_note(where) if first else None)
 
     def add(self, raw: dict[str, Any], mapping: ColumnMapping, index: int,
             unit: str = "line", number: int | None = None) -> None:
@@ -154,11 +163,11 @@ def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
     return row
 
 
-def _fix_surrogates(value: Any, pending: _Pending) -> Any:
-    if isinstance(value, str) and _SURROGATE_RE.search(value):
-        pending.skips["non_utf8_text"] += 1
-        return _SURROGATE_RE.sub("\ufffd", value)
-    return value
+def _fix_surrogates(value: str) -> tuple[str, bool]:
+    """Replace the bytes a CSV field could not decode (surrogate escapes) with U+FFFD."""
+    if _SURROGATE_RE.search(value):
+        return _SURROGATE_RE.sub("\ufffd", value), True
+    return value, False
 
 
 def _lines(fh: IO[bytes], max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:
@@ -216,7 +225,7 @@ def _iter_jsonl(
             yield None
             continue
         if replaced:
-            pending.skips["non_utf8_text"] += 1
+            pending.repaired_non_utf8(f"{name}: line {lineno}")
         pending.add(obj, mapping, lineno)
         yield None
 
@@ -244,8 +253,8 @@ def _iter_json(
     if not isinstance(obj, list):
         pending.skip("bad_json_file", f"{name}: JSON {type(obj).__name__}, not an array: skipped")
         return
-    if replaced:
-        pending.skips["non_utf8_text"] += 1
+    if replaced:  # one document: its first line with such bytes is said
+        pending.repaired_non_utf8(f"{name}: line {non_utf8_line(raw)}")
     for i, item in enumerate(obj):
         if not isinstance(item, dict):
             pending.skip("not_an_object", f"{name}: item {i + 1}: not an object: skipped")
@@ -314,7 +323,10 @@ def _iter_csv(
             )
             yield None
             continue
-        raw = {h: _fix_surrogates(v, pending) for h, v in zip(header, values, strict=True)}
+        fixed = [_fix_surrogates(v) for v in values]
+        if any(bad for _, bad in fixed):  # counted once a row, however many fields
+            pending.repaired_non_utf8(f"{name}: row {n_row}")
+        raw = {h: v for h, (v, _) in zip(header, fixed, strict=True)}
         pending.add(raw, mapping, reader.line_num, "row", n_row)
         yield None
 

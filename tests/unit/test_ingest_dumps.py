@@ -564,3 +564,30 @@ def test_a_name_of_no_dump_extension_is_refused_naming_them_all(tmp_path: Path) 
     with pytest.raises(ValueError, match=r"unknown dump extension; expected \.jsonl, .*\.tab "
                        r"\(optionally \.gz\), \.parquet"):
         _all(path)
+
+
+# ------------------------------------------------------------ non-UTF-8 bytes: where
+@pytest.mark.parametrize(("name", "data", "where"), [
+    ("d.jsonl", b'{"id": "1", "text": "ok"}\n{"id": "2", "text": "caf\xe9"}\n'
+                b'{"id": "3", "text": "na\xefve"}\n', "d.jsonl: line 2"),
+    ("d.csv", b"id,text,title\n1,ok,t\n2,caf\xe9,na\xefve\n3,na\xefve,t\n", "d.csv: row 2"),
+    ("d.json", b'[{"id": "1", "text": "ok"},\n {"id": "2", "text": "caf\xe9"}]', "d.json: line 2"),
+])
+def test_a_non_utf8_repair_is_noted_where_it_first_is(tmp_path: Path, name: str, data: bytes,
+                                                      where: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    batch = _all(path)
+    notes = [m for m in batch.messages if "not UTF-8" in m]
+    assert notes == [f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such "
+                     "rows are counted, not noted)"]
+    # counted once a row (a CSV row with two such fields is one row), once a JSON document
+    assert batch.skips["non_utf8_text"] == {"d.jsonl": 2, "d.csv": 2, "d.json": 1}[name]
+
+
+def test_non_utf8_bytes_of_a_text_column_are_noted_with_their_row() -> None:
+    batch = rows_to_documents([{"text": "ok", "_index": 0, "_unit": "row", "_number": 1},
+                               {"text": b"caf\xe9", "_index": 1, "_unit": "row", "_number": 2}],
+                              source_kind="archive", source_path="d.parquet")
+    assert batch.skips["non_utf8_text"] == 1
+    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 replaced")
