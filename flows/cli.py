@@ -570,6 +570,7 @@ def backfill(
     """
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
+    _check_input_files(paths)
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
@@ -714,6 +715,25 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     faults = [(p, fault) for p in inputs if "://" not in p and (fault := path_fault(p))]
     if inputs and len(faults) == len(inputs):
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
+            if len(faults) > 1 else ""
+        _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _check_input_files(inputs: list[str]) -> None:
+    """Refuse up front when no input of a dump command can give a document (one line, exit 1).
+
+    That is when every input is a local path that is missing, a directory, a device or a
+    pipe, or an empty file (``affidavit.tasks.input_checks.input_file_fault``): nothing is
+    started (Prefect takes seconds) and no home is created. With one readable input or a URL
+    the run goes on, and the others are refused inputs in its notes.
+    """
+    from affidavit.tasks.input_checks import input_file_fault
+
+    if not inputs or any("://" in p for p in inputs):
+        return
+    faults = [(p, fault) for p in inputs if (fault := input_file_fault(p))]
+    if len(faults) == len(inputs):
+        more = f" (and {len(faults) - 1} more input(s), none of which can be read)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
 
@@ -1086,6 +1106,7 @@ def origins(
     """
     _no_empty(targets, "an input path")
     _check_some_input_exists(targets)
+    _check_input_files(targets)
     columns = _dump_columns(targets, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)

@@ -35,6 +35,7 @@ __all__ = [
     "dump_format",
     "binary_dump_fault",
     "dump_text_fault",
+    "input_file_fault",
     "missing_column_fault",
     "name_keys",
     "os_error_reason",
@@ -271,6 +272,35 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
     if looks_binary(head.decode("utf-8", "replace")):
         raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
                          f"UTF-8): {what}s are read as UTF-8 text")
+
+
+def input_file_fault(path: str | Path) -> str | None:
+    """Say why a local input of ``backfill`` or ``origins`` can give no document, or None.
+
+    Checks only what needs no parsing, so that such an input is refused before anything
+    starts: a path that cannot be opened (:func:`path_fault`), a directory (inputs are files;
+    a folder is not walked), a device or a pipe (``/dev/null``, ``<(…)``: the readers open a
+    file more than once), and a file that is empty or holds nothing but whitespace (after
+    gunzip for a ``.gz`` name). What is wrong further in is left to the readers.
+
+    >>> input_file_fault("/dev/null")
+    'not a regular file (a device or a pipe): save it to a file first'
+    """
+    p = Path(path)
+    if fault := path_fault(p):
+        return fault
+    if p.is_dir():
+        return "is a directory, not a file: give the files in it (a folder is not read)"
+    if not p.is_file():
+        return "not a regular file (a device or a pipe): save it to a file first"
+    try:
+        head = _head(p, SNIFF_CHARS + 1)
+    except (OSError, ValueError):
+        return None  # unreadable or broken gzip data: the reader counts and says it
+    if len(head) <= SNIFF_CHARS and not head.strip():
+        return "empty file: nothing to read" if not head else \
+            "empty file (nothing but whitespace): nothing to read"
+    return None
 
 
 def feed_file_fault(path: str | Path) -> str | None:

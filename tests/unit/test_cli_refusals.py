@@ -458,3 +458,34 @@ def test_origins_with_a_refused_input_beside_a_readable_one_exits_1(tmp_path):
     assert res.exit_code == 1, res.output  # as every command answers a refused input
     assert "1 document(s), 1 independent origin(s)" in res.output
     assert "skipped: source_unreadable 1" in res.output
+
+
+@pytest.mark.parametrize("command", ["backfill", "origins"])
+@pytest.mark.parametrize(("name", "said"), [
+    ("empty.jsonl", "empty.jsonl: empty file: nothing to read"),
+    ("blank.csv", "blank.csv: empty file (nothing but whitespace): nothing to read"),
+    ("empty.jsonl.gz", "empty.jsonl.gz: empty file: nothing to read"),
+    ("folder", "folder: is a directory, not a file: give the files in it (a folder is not "
+     "read)"),
+    ("/dev/null", "/dev/null: not a regular file (a device or a pipe): save it to a file first"),
+])
+def test_an_input_that_can_give_nothing_is_refused_before_prefect(no_prefect, tmp_path, command,
+                                                                 name, said):
+    path = Path(name) if name.startswith("/") else tmp_path / name
+    if name == "folder":
+        path.mkdir()
+    elif name.endswith(".gz"):
+        path.write_bytes(gzip.compress(b""))
+    elif not name.startswith("/"):
+        path.write_text("" if name == "empty.jsonl" else "\n \n\t\n")
+    line = _refused([command, str(path)], tmp_path / "h")
+    assert line == f"error: {tmp_path / said if not name.startswith('/') else said}"
+
+
+def test_an_empty_input_beside_a_readable_one_is_left_to_the_run(tmp_path):
+    from affidavit.flows.cli import _check_input_files
+
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "good.jsonl").write_text('{"id": "1", "text": "x"}\n')
+    _check_input_files([str(tmp_path / "empty.jsonl"), str(tmp_path / "good.jsonl")])
+    _check_input_files([str(tmp_path / "empty.jsonl"), "https://example.org/feed.xml"])
