@@ -18,7 +18,7 @@ from affidavit.tasks.ingest_archive import read_warc
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_dumps import read_dump
 from affidavit.tasks.ingest_feeds import load_feed, load_url
-from affidavit.tasks.input_checks import DUMP_FORMATS, dump_extensions
+from affidavit.tasks.input_checks import DUMP_FORMATS, dump_extensions, gzip_name_fault
 
 if TYPE_CHECKING:
     from affidavit.tasks.fetch import Fetcher
@@ -144,12 +144,16 @@ def ingest_path(
         :class:`IngestBatch` objects.
 
     Raises:
-        ValueError: When a local file's kind cannot be told.
+        ValueError: When a local file's kind cannot be told, or its name ends in ``.gz`` and
+            its bytes are not gzip data.
         FileNotFoundError: When a local file does not exist.
     """
     if re.match(r"^https?://", path, re.I):
         yield load_url(path, fetcher=fetcher)
         return
+    Path(path).stat()  # a missing file, a symlink loop: raised with its errno
+    if fault := gzip_name_fault(path):  # refused, not read as the plain text it is
+        raise ValueError(f"{path}: {fault}")
     kind = kind or detect_kind(path)
     if kind == "feed":
         yield load_feed(path, fetcher=fetcher)

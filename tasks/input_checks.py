@@ -35,6 +35,7 @@ __all__ = [
     "dump_format",
     "binary_dump_fault",
     "dump_text_fault",
+    "gzip_name_fault",
     "input_file_fault",
     "missing_column_fault",
     "name_keys",
@@ -274,6 +275,36 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
                          f"UTF-8): {what}s are read as UTF-8 text")
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of gzip data (RFC 1952, section 2.3.1)."""
+
+
+def gzip_name_fault(path: str | Path) -> str | None:
+    """Say that a file named ``*.gz`` is not gzip data, or None (other names, gzip data).
+
+    Such a file is refused, not read as plain text: its name says something its bytes do not
+    (a file saved uncompressed under a compressed name, or a broken download).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl.gz") as fh:
+    ...     _ = fh.write(b'{"text": "x"}'); fh.flush()
+    ...     print(gzip_name_fault(fh.name))
+    not gzip data: the name ends in .gz but the file does not start with gzip's bytes (1f 8b)
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".gz":
+        return None
+    try:
+        with p.open("rb") as fh:
+            magic = fh.read(2)
+    except OSError:
+        return None  # said by path_fault or the reader
+    if magic == GZIP_MAGIC:
+        return None
+    return ("not gzip data: the name ends in .gz but the file does not start with gzip's bytes "
+            "(1f 8b)")
+
+
 def input_file_fault(path: str | Path) -> str | None:
     """Say why a local input of ``backfill`` or ``origins`` can give no document, or None.
 
@@ -293,6 +324,10 @@ def input_file_fault(path: str | Path) -> str | None:
         return "is a directory, not a file: give the files in it (a folder is not read)"
     if not p.is_file():
         return "not a regular file (a device or a pipe): save it to a file first"
+    if p.stat().st_size == 0:
+        return "empty file: nothing to read"
+    if fault := gzip_name_fault(p):
+        return fault
     try:
         head = _head(p, SNIFF_CHARS + 1)
     except (OSError, ValueError):

@@ -393,3 +393,23 @@ def test_a_symlink_loop_among_inputs_is_refused_as_a_loop(tmp_path, warehouse):
     assert len(added) == 1
     assert run.counts["sources_refused"] == 1
     assert f"{loop}: symlink loop: refused" in run.messages
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("docs.jsonl.gz", b'{"id": "1", "text": "Exports rose."}\n'),
+    ("docs.csv.gz", b"id,text\n1,Exports rose.\n"),
+    ("feed.xml.gz", b"<rss><channel><item><title>x</title></item></channel></rss>"),
+    ("crawl.warc.gz", b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n"),
+])
+def test_a_gz_name_on_bytes_that_are_not_gzip_is_refused_not_read_as_text(tmp_path, name,
+                                                                          content):
+    from affidavit.tasks.input_checks import input_file_fault
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    said = "not gzip data: the name ends in .gz but the file does not start with gzip's bytes"
+    with pytest.raises(ValueError, match=f"^{re.escape(f'{path}: {said}')}"):
+        list(ingest_path(str(path)))
+    assert input_file_fault(path).startswith(said)  # and up front, before anything starts
+    path.write_bytes(gzip.compress(content))  # the same bytes gzipped are read
+    list(ingest_path(str(path)))
