@@ -379,7 +379,8 @@ def read_dump(
     of JSONL, ``row N`` of CSV/TSV and Parquet (the N-th data row), ``item N`` of JSON. A row
     without the mapped text field is counted (``no_text_field``) and the file described in one
     note naming the keys such rows have; when no row has it the file is refused (``ValueError``,
-    as for a CSV header or a Parquet schema without the column).
+    as for a CSV header or a Parquet schema without the column), and its rows are not counted
+    (the refusal counts the file, once).
 
     Args:
         path: The dump file.
@@ -431,9 +432,12 @@ def read_dump(
         pending.skip("empty_file", f"{name}: empty file (no rows): refused")
     elif pending.n_no_text and n_text:
         pending.messages.insert(0, _no_text_message(name, mapping.text, pending, n_text))
+    refused = bool(pending.n_no_text and not n_text)
+    if refused:  # the refusal below counts the file, once: its rows are not counted again
+        del pending.skips["no_text_field"]
     if pending.rows or pending.skips or not yielded:
         yield pending.flush(source_path=str(p), source_kind=source_kind)
-    if pending.n_no_text and not n_text:
+    if refused:
         # nothing of the file can be read: refused in one line (as a CSV header or a Parquet
         # schema without the column is), not one note per row
         raise ValueError(_no_text_message(name, mapping.text, pending, 0))

@@ -462,7 +462,26 @@ def test_a_text_field_no_row_has_is_one_refusal_naming_the_keys(tmp_path, name):
     batch = merge_batches(batches)
     assert batch.n_documents == 0
     assert batch.messages == []  # not one "empty text" note per row
-    assert batch.skips == {"no_text_field": 50}
+    # the refusal counts the file once (as a CSV header or a Parquet schema without the column
+    # is counted): its rows are not counted again
+    assert batch.skips == {}
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("one.json", '{"a": 1}'), ("list.json", '[{"a": 1}, {"b": 2}]'),
+    ("rows.jsonl", '{"a": 1}\n{"b": 2}\n'), ("rows.csv", "a,b\n1,2\n"),
+])
+def test_a_dump_no_row_of_which_has_text_is_counted_once(tmp_path, warehouse, name, data):
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import ingest_sources
+
+    (tmp_path / name).write_text(data, encoding="utf-8")
+    run = RunRecord(warehouse, "backfill_archive", {})
+    ingest_sources(warehouse, [str(tmp_path / name)], run=run)
+    skips = {k: v for k, v in run.counts.items() if k.startswith("skip:")}
+    assert skips == {"skip:source_unreadable": 1}
+    assert run.counts["sources_refused"] == 1
+    assert len(run.messages) == 1
 
 
 def test_rows_without_the_text_field_beside_rows_with_it_are_one_counted_note(tmp_path):
