@@ -23,6 +23,7 @@ from affidavit.schemas.enums import SourceKind
 from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     ColumnMapping,
+    IdRepeats,
     IngestBatch,
     decode_bytes,
     non_utf8_line,
@@ -93,7 +94,8 @@ bounded cost on a file of any length."""
 class _Pending:
     """Rows, skips and messages gathered for the next batch."""
 
-    def __init__(self) -> None:
+    def __init__(self, id_repeats: IdRepeats | None = None) -> None:
+        self.id_repeats = id_repeats if id_repeats is not None else IdRepeats()  # whole file
         self.rows: list[dict[str, Any]] = []
         self.skips: Counter[str] = Counter()
         self.messages: list[str] = []
@@ -130,7 +132,8 @@ class _Pending:
             self.keys_no_text.update(str(k) for k in raw)
 
     def flush(self, *, source_path: str, source_kind: str) -> IngestBatch:
-        batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path)
+        batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path,
+                                  id_repeats=self.id_repeats)
         batch.skips.update(self.skips)
         batch.messages[:0] = self.messages
         del batch.messages[MAX_MESSAGES:]
@@ -348,8 +351,9 @@ def _read_parquet(
         yield pending.flush(source_path=str(path), source_kind=source_kind)
         return
     offset = 0
+    id_repeats = IdRepeats()  # the ids of the whole file, across its record batches
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
-        pending = _Pending()
+        pending = _Pending(id_repeats)
         for i, raw in enumerate(record_batch.to_pylist()):
             pending.rows.append(_map_row(raw, mapping, offset + i, "row", offset + i + 1))
         offset += record_batch.num_rows

@@ -610,3 +610,24 @@ def test_non_utf8_bytes_of_a_text_column_are_noted_with_their_row() -> None:
                               source_kind="archive", source_path="d.parquet")
     assert batch.skips["non_utf8_text"] == 1
     assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 replaced")
+
+
+# ------------------------------------------------------------ an id given again, other text
+@pytest.mark.parametrize("name", ["d.jsonl", "d.csv", "d.parquet"])
+@pytest.mark.parametrize("batch_rows", [1, 100])
+def test_an_id_given_again_with_other_text_is_kept_counted_and_noted(tmp_path: Path, name: str,
+                                                                     batch_rows: int) -> None:
+    rows = [{"id": "7", "text": "Exports rose."}, {"id": "8", "text": "Imports fell."},
+            {"id": "7", "text": "Exports rose 12 percent."},  # id 7 again, other text
+            {"id": "8", "text": "Imports fell."},  # the same row again: not this note
+            {"id": "7", "text": "Exports rose 13 percent."}]
+    path = tmp_path / name
+    _write_rows(path, rows)
+    batch = _all(path, batch_rows=batch_rows)  # across batches as within one
+    texts = [r["text"] for r in batch.documents.to_pylist() if r["source_id"] == "7"]
+    assert texts == ["Exports rose.", "Exports rose 12 percent.", "Exports rose 13 percent."]
+    assert batch.skips["id_repeated_other_text"] == 2
+    unit = {"d.jsonl": "line", "d.csv": "row", "d.parquet": "row"}[name]
+    assert [m for m in batch.messages if "given before" in m] == [
+        f"{path}: {unit} 3: id '7' was given before ({unit} 1) with other text: both kept as "
+        "versions (later such rows are counted, not noted)"]
