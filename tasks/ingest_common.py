@@ -11,8 +11,8 @@ under a reason, with a human-readable line in ``IngestBatch.messages`` where it 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -522,6 +522,7 @@ def rows_to_documents(
     source_kind: str,
     source_path: str | None,
     id_repeats: IdRepeats | None = None,
+    notes: Sequence[tuple[int, str]] = (),
 ) -> IngestBatch:
     """Turn row dicts into a ``documents`` batch: ids, hashes, canonical URL, host, UTC times.
 
@@ -552,6 +553,9 @@ def rows_to_documents(
         source_kind: A ``affidavit.schemas.enums.SourceKind`` value for every row.
         source_path: The file or feed the rows were read from (stored in ``source_path``).
         id_repeats: The source ids of the input seen so far (updated), or None not to look.
+        notes: The reader's own notes about its input (lines it skipped, bytes it repaired;
+            counted by the reader), each as ``(k, note)``: said before ``rows[k]``'s notes
+            (``k == len(rows)``: after the last), so that every note comes in input order.
 
     Returns:
         An :class:`IngestBatch`; one row per distinct document version.
@@ -563,7 +567,16 @@ def rows_to_documents(
     batch = empty_batch()
     records: list[dict[str, Any]] = []
     seen: set[str] = set()
+    pending_notes = deque(notes)
+
+    def say_notes_before(k: int) -> None:  # the reader's notes of the input before rows[k]
+        while pending_notes and pending_notes[0][0] <= k:
+            note = pending_notes.popleft()[1]
+            if len(batch.messages) < MAX_MESSAGES:
+                batch.messages.append(note)
+
     for pos, row in enumerate(rows):
+        say_notes_before(pos)
         index = row.get("_index", pos)
         unit = row.get("_unit", "record")
         number = row.get("_number", index)
@@ -589,6 +602,7 @@ def rows_to_documents(
             continue
         seen.add(rec["doc_id"])
         records.append(rec)
+    say_notes_before(len(rows))
     if records:
         batch.documents = pa.Table.from_pylist(records, schema=DOCUMENTS_SCHEMA)
     return batch

@@ -98,7 +98,7 @@ class _Pending:
         self.id_repeats = id_repeats if id_repeats is not None else IdRepeats()  # whole file
         self.rows: list[dict[str, Any]] = []
         self.skips: Counter[str] = Counter()
-        self.messages: list[str] = []
+        self.messages: list[tuple[int, str]] = []  # (rows before it, note): input order
         self.n_rows = 0  # rows of the file mapped so far (all batches)
         self.n_with_text = 0  # of which had the mapped text field
         self.n_no_text = 0  # rows without the mapped text field (counted, not kept)
@@ -108,7 +108,7 @@ class _Pending:
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
         if message is not None and len(self.messages) < MAX_MESSAGES:
-            self.messages.append(message)
+            self.messages.append((len(self.rows), message))
 
     def repaired_non_utf8(self, where: str) -> None:
         """Count a row kept with bytes that were not UTF-8; the file's first is noted."""
@@ -133,10 +133,8 @@ class _Pending:
 
     def flush(self, *, source_path: str, source_kind: str) -> IngestBatch:
         batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path,
-                                  id_repeats=self.id_repeats)
+                                  id_repeats=self.id_repeats, notes=self.messages)
         batch.skips.update(self.skips)
-        batch.messages[:0] = self.messages
-        del batch.messages[MAX_MESSAGES:]
         self.n_rows += len(self.rows)
         self.n_with_text += sum(1 for r in self.rows if "text" in r)
         self.rows, self.skips, self.messages = [], Counter(), []
@@ -435,7 +433,9 @@ def read_dump(
     if n_text == 0 and pending.n_no_text == 0 and not any_skip:
         pending.skip("empty_file", f"{name}: empty file (no rows): refused")
     elif pending.n_no_text and n_text:
-        pending.messages.insert(0, _no_text_message(name, mapping.text, pending, n_text))
+        # the file's summary, after the notes of its lines
+        pending.messages.append((len(pending.rows), _no_text_message(name, mapping.text,
+                                                                     pending, n_text)))
     refused = bool(pending.n_no_text and not n_text)
     if refused:  # the refusal below counts the file, once: its rows are not counted again
         del pending.skips["no_text_field"]

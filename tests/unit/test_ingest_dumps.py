@@ -631,3 +631,32 @@ def test_an_id_given_again_with_other_text_is_kept_counted_and_noted(tmp_path: P
     assert [m for m in batch.messages if "given before" in m] == [
         f"{path}: {unit} 3: id '7' was given before ({unit} 1) with other text: both kept as "
         "versions (later such rows are counted, not noted)"]
+
+
+# ------------------------------------------------------------ notes in input order
+def _numbers(messages: list[str]) -> list[int]:
+    import re
+
+    return [int(re.search(r": (?:line|row|item) (\d+)", m).group(1)) for m in messages]
+
+
+@pytest.mark.parametrize("batch_rows", [2, 100])
+def test_notes_come_in_input_order_whoever_writes_them(tmp_path: Path, batch_rows: int) -> None:
+    # the reader's notes (bad lines, repaired bytes) and the rows' notes (empty text, wrong
+    # type, untrusted dates) interleave by line, not reader's first
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"id": "1", "text": "ok"}\n'
+                     b'{"id": "2", "text": "   "}\n'
+                     b"not json\n"
+                     b'{"id": "4", "text": ["a list"]}\n'
+                     b'{"id": "5", "text": "caf\xe9"}\n'
+                     b'{"id": "6", "text": "ok", "published_at": "someday"}\n'
+                     b"[1, 2]\n")
+    batch = _all(path, batch_rows=batch_rows)
+    assert _numbers(batch.messages) == [2, 3, 4, 5, 6, 7]
+
+
+def test_csv_notes_come_in_input_order(tmp_path: Path) -> None:
+    path = tmp_path / "d.csv"
+    path.write_bytes(b"id,text\n1,\n2,x,extra\n3,caf\xe9\n4,\n")
+    assert _numbers(_all(path).messages) == [1, 2, 3, 4]
