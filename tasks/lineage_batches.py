@@ -19,8 +19,10 @@ own texts from a lazy source (``TextSlice``), so the main process neither reads 
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
+import signal
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -262,6 +264,30 @@ def pool_workers(n_batches: int) -> int:
     return workers if workers > 1 else 0
 
 
+_PR_SET_PDEATHSIG = 1
+"""``prctl`` option (``linux/prctl.h``): the signal a process gets when its parent thread ends."""
+
+
+def _end_with_parent(parent: int) -> None:
+    """Make this pool worker end when the process that started it does (Linux; else nothing).
+
+    A pool's workers wait for their next batch on a pipe; a parent killed outright (SIGKILL,
+    the OOM killer) never closes the pool, and its workers went on holding their memory. With
+    ``PR_SET_PDEATHSIG`` the kernel sends them SIGTERM when the parent ends.
+
+    Args:
+        parent: The parent's pid when the pool was made: if it has already ended (the worker
+            then belongs to init), the worker ends at once.
+    """
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    except (OSError, AttributeError):  # not on Linux
+        return
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 def prepare_batches(
     batches: Iterable[list[str] | TextSlice], spec: BatchSpec, *, workers: int = 0
 ) -> Iterator[BatchResult]:
@@ -282,7 +308,10 @@ def prepare_batches(
         return
     ctx = multiprocessing.get_context("spawn")
     pending: list[Future[BatchResult]] = []
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+    with ProcessPoolExecutor(
+        max_workers=workers, mp_context=ctx, initializer=_end_with_parent,
+        initargs=(os.getpid(),),
+    ) as pool:
         for index, texts in enumerate(batches):
             pending.append(pool.submit(prepare_batch, texts, spec, index))
             del texts

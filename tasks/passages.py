@@ -26,6 +26,7 @@ import numpy as np
 import polars as pl
 
 from affidavit.tasks.minhash import (
+    PageBudget,
     Ragged,
     WordArrays,
     release_pages,
@@ -527,10 +528,13 @@ F1, synthetic scale corpus planted agreement at 30k documents): 0 with ``echo_sh
 by chance often enough to take real derivations' quotes for echoes."""
 
 
-_GATHER_WORDS = 1 << 16
-"""Word positions on each side read at once while extending runs (``_extend_equal``): with the
-words kept on disk, each position may read a page of its own (4 KiB), so a slice reads at most
-~0.5 GiB of pages before they are given back."""
+_GATHER_WORDS = 1 << 17
+"""Positions extended at once by ``_extend_equal``: its temporaries are a few arrays of
+``_EXTEND_WORDS`` values a position (~8 MiB each)."""
+
+_EXTEND_WORDS = 8
+"""Words compared at once for each position by ``_extend_equal``: most runs extend by a few
+words, and a copy's whole text by hundreds, one round of NumPy calls per ``_EXTEND_WORDS``."""
 
 
 def _extend_equal(
@@ -550,32 +554,46 @@ def _extend_equal(
         i: int64 row of the first document, per position.
         j: int64 row of the second document, per position.
         diag: int64 global word offset from ``i`` to ``j``, per position.
-        ids: uint64 word hashes, all documents concatenated.
+        ids: uint64 word hashes, all documents concatenated (a file map's pages are given back
+            as a ``PageBudget`` allows).
         offsets: int64, shape ``(n_docs + 1,)``.
 
     Returns:
         int64, shape of ``edge``: the last position reached before the first word that differs
         (or a document's bound).
+
+    >>> ids = np.array([1, 2, 3, 9, 1, 2, 3, 4], dtype=np.uint64)
+    >>> off = np.array([0, 4, 8])
+    >>> at = np.array([0])
+    >>> _extend_equal(at, 1, np.array([0]), np.array([1]), np.array([4]), ids, off).tolist()
+    [2]
     """
     last = len(ids) - 1
-    edge = edge.copy()
+    edge = edge.astype(np.int64, copy=True)
+    lo_i, hi_i = offsets[i], offsets[i + 1]
+    lo_j, hi_j = offsets[j], offsets[j + 1]
+    ahead = np.arange(1, _EXTEND_WORDS + 1, dtype=np.int64) * step
+    pages = PageBudget(ids)
     act = np.arange(len(edge))
     while len(act):
-        cand = edge[act] + step
-        other = cand + diag[act]
-        valid = (
-            (cand >= offsets[i[act]]) & (cand < offsets[i[act] + 1])
-            & (other >= offsets[j[act]]) & (other < offsets[j[act] + 1])
-        )
-        cand_c, other_c = np.clip(cand, 0, last), np.clip(other, 0, last)
-        eq = np.zeros(len(act), dtype=bool)
+        moved = np.zeros(len(act), dtype=np.int64)
         for a in range(0, len(act), _GATHER_WORDS):
-            # words kept on disk: the pages a slice of positions reads go back after it
-            b = a + _GATHER_WORDS
-            eq[a:b] = valid[a:b] & (ids[cand_c[a:b]] == ids[other_c[a:b]])
-            release_pages(ids)
-        act = act[eq]
-        edge[act] = cand[eq]
+            at = act[a : a + _GATHER_WORDS]
+            cand = edge[at, None] + ahead
+            other = cand + diag[at, None]
+            ok = (
+                (cand >= lo_i[at, None]) & (cand < hi_i[at, None])
+                & (other >= lo_j[at, None]) & (other < hi_j[at, None])
+            )
+            np.clip(cand, 0, last, out=cand)
+            np.clip(other, 0, last, out=other)
+            pages.touch(cand[:, 0], cand[:, -1], other[:, 0], other[:, -1])
+            ok &= ids[cand] == ids[other]
+            # the equal words before the first that differs (or is out of bounds)
+            moved[a : a + len(at)] = np.where(ok.all(axis=1), _EXTEND_WORDS, ok.argmin(axis=1))
+        edge[act] += moved * step
+        act = act[moved == _EXTEND_WORDS]
+    pages.release()
     return edge
 
 
@@ -702,11 +720,29 @@ class _Marked:
 def _range_sums(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Sum of ``values[a:b]`` for each range (int64), reading only the ranges' entries.
 
+    With ``values`` a file map, the ranges are read a ``PageBudget`` at a time and its pages
+    are given back after.
+
     >>> _range_sums(np.array([1, 2, 3, 4]), np.array([0, 2, 3]), np.array([2, 4, 3])).tolist()
     [3, 7, 0]
     """
     a = np.asarray(a, dtype=np.int64)
-    lens = np.maximum(np.asarray(b, dtype=np.int64) - a, 0)
+    b = np.asarray(b, dtype=np.int64)
+    pages = PageBudget(values)
+    if not pages.is_map:
+        return _sums_of_ranges(values, a, b)
+    out = np.zeros(len(a), dtype=np.int64)
+    per_round = pages.items_per_round(2, len(a))  # a run's words: one or two blocks
+    for s in range(0, len(a), per_round):
+        e = s + per_round
+        pages.touch(a[s:e], np.maximum(b[s:e] - 1, a[s:e]))
+        out[s:e] = _sums_of_ranges(values, a[s:e], b[s:e])
+    pages.release()
+    return out
+
+
+def _sums_of_ranges(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    lens = np.maximum(b - a, 0)
     ends = np.cumsum(lens)
     starts = ends - lens
     total = int(ends[-1]) if len(ends) else 0
@@ -839,13 +875,17 @@ def _echoed(
     lo = _extend_equal(lo, -1, i, j, diag, ids, offsets)  # first shared word
     hi = _extend_equal(hi - 1, 1, i, j, diag, ids, offsets) + 1  # one past the last shared word
     echo = np.zeros(len(lo), dtype=bool)
-    # in chunks of stretches: the windows are ``2 * w`` positions a stretch in several arrays
-    for a in range(0, len(lo), _ECHO_CHUNK):
-        b = min(a + _ECHO_CHUNK, len(lo))
+    # in chunks of stretches: the windows are ``2 * w`` positions a stretch in several arrays,
+    # and with the words on disk a stretch reads the pages around its 4 windows
+    pages = PageBudget(ids)
+    per_chunk = pages.items_per_round(4, _ECHO_CHUNK)
+    for a in range(0, len(lo), per_chunk):
+        b = min(a + per_chunk, len(lo))
+        pages.touch(lo[a:b], hi[a:b], lo[a:b] + diag[a:b], hi[a:b] + diag[a:b])
         echo[a:b] = _echo_windows(
             i[a:b], j[a:b], diag[a:b], lo[a:b], hi[a:b], ids, offsets, config, quoted_word
         )
-        release_pages(ids)
+    pages.release()
     per_stretch = pl.DataFrame({"stretch": st["stretch"], "echo": echo})
     flags = r.join(per_stretch, on="stretch").sort("row")["echo"]
     return flags.to_numpy().astype(bool)
@@ -1083,7 +1123,7 @@ def _template_starts(
     bad = counts.filter(
         (pl.col("n") >= config.template_min_docs)
         & (pl.col("n") >= config.template_host_share * pl.col("host_docs"))
-    ).select("h", "host")
+    ).select("h", "host").sort("host", "h")  # a group-by's order is its hash table's
     if bad.height == 0:
         return np.zeros(0, dtype=np.int64), none
     starts_bad = frame.join(bad, on=["h", "host"], how="semi")["g"].to_numpy().astype(np.int64)
@@ -1605,7 +1645,6 @@ def find_shared_passages(
         # same on both sides, and j is the new document of a pair in an incremental run
         run_diag = runs["diag"].to_numpy()
         chars = _range_sums(lengths, start + run_diag, stop + run_diag) + (stop - start - 1)
-        release_pages(lengths)
         full = np.zeros(len(start), dtype=bool)
         if bounds is not None:
             diag = runs["diag"].to_numpy()
@@ -1638,7 +1677,6 @@ def find_shared_passages(
             # ... and distinctive: it holds a figure (a word with a digit), which ties it to one
             # report rather than to an official's stock wording that many stories quote
             quoted_run &= _range_sums(words.has_digit, start + run_diag, stop + run_diag) > 0
-            release_pages(words.has_digit)
         doc_i = runs["i"].to_numpy().astype(np.int64)
         doc_j = runs["j"].to_numpy().astype(np.int64)
         diag_all = runs["diag"].to_numpy()

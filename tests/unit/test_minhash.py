@@ -178,3 +178,27 @@ def test_joining_bands_in_groups_gives_the_same_pairs(monkeypatch):
     np.testing.assert_array_equal(full[0], grouped[0])
     np.testing.assert_array_equal(full[1], grouped[1])
     assert len(full[0]) > 0
+
+
+def test_page_budget_gives_a_file_maps_pages_back_only_past_its_budget(tmp_path, monkeypatch):
+    import affidavit.tasks.minhash as minhash
+
+    np.save(tmp_path / "w.npy", np.arange(1 << 16, dtype=np.uint64))
+    mapped = np.load(tmp_path / "w.npy", mmap_mode="r")
+    given_back: list[object] = []
+    monkeypatch.setattr(minhash, "release_pages", lambda *a: given_back.append(a))
+    # 64 KiB blocks of 8-byte words: 8192 words a block; a budget of two blocks
+    budget = minhash.PageBudget(mapped, budget_bytes=2 * minhash.MAP_BLOCK_BYTES)
+    budget.touch(np.array([0, 100, 8191]))  # block 0
+    budget.touch(np.array([8192]), np.array([9000]))  # block 1
+    budget.touch(np.array([5, 16000]))  # blocks 0 and 1 again
+    assert given_back == []
+    budget.touch(np.array([16384]))  # block 2: past the budget
+    assert len(given_back) == 1
+    budget.touch(np.array([16390, 0]))  # blocks 2 and 0 since then
+    assert len(given_back) == 1
+    # an array that is not a file map is never given back
+    plain = minhash.PageBudget(np.arange(1 << 16, dtype=np.uint64), budget_bytes=1)
+    plain.touch(np.arange(0, 1 << 16, 8192))
+    plain.release()
+    assert len(given_back) == 1

@@ -229,3 +229,80 @@ def test_pairs_joined_a_range_of_first_documents_at_a_time_are_the_same(monkeypa
     # words read a few positions at a time while runs are extended: the same pairs
     monkeypatch.setattr(passages, "_GATHER_WORDS", 3)
     assert find_shared_passages(docs, hosts, **kwargs).pairs.equals(whole.pairs)
+
+
+def _extend_one_word_at_a_time(edge, step, i, j, diag, ids, offsets):
+    """The reference: one word a round, as the words would be compared by hand."""
+    out = []
+    for e, a, b, d in zip(edge.tolist(), i.tolist(), j.tolist(), diag.tolist(), strict=True):
+        while True:
+            c, o = e + step, e + step + d
+            inside = offsets[a] <= c < offsets[a + 1] and offsets[b] <= o < offsets[b + 1]
+            if not inside or ids[c] != ids[o]:
+                break
+            e = c
+        out.append(e)
+    return out
+
+
+@pytest.mark.parametrize("gather", [1, 3, 1 << 17])
+def test_runs_extended_several_words_a_round_stop_where_word_by_word_does(monkeypatch, gather):
+    import affidavit.tasks.passages as passages
+
+    monkeypatch.setattr(passages, "_GATHER_WORDS", gather)
+    rng = np.random.default_rng(7)
+    lengths = rng.integers(1, 40, size=30)
+    offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    # few distinct words, and copied stretches: runs of every length, up to whole documents
+    ids = rng.integers(0, 3, size=int(offsets[-1])).astype(np.uint64)
+    for _ in range(20):
+        a, b = rng.integers(0, 30, size=2)
+        n = int(min(lengths[a], lengths[b]))
+        ids[offsets[b] : offsets[b] + n] = ids[offsets[a] : offsets[a] + n]
+    i = rng.integers(0, 30, size=400)
+    j = rng.integers(0, 30, size=400)
+    edge = offsets[i] + rng.integers(0, 1 << 20, size=400) % lengths[i]
+    # an alignment that puts the position's word inside j
+    diag = offsets[j] + rng.integers(0, 1 << 20, size=400) % lengths[j] - edge
+    for step in (1, -1):
+        got = passages._extend_equal(edge, step, i, j, diag, ids, offsets)
+        assert got.tolist() == _extend_one_word_at_a_time(edge, step, i, j, diag, ids, offsets)
+
+
+def test_sums_and_echoes_over_words_on_disk_read_in_rounds_are_the_same(tmp_path, monkeypatch):
+    import affidavit.tasks.minhash as minhash
+    import affidavit.tasks.passages as passages
+
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 50, size=200_000).astype(np.int32)
+    np.save(tmp_path / "v.npy", values)
+    mapped = np.load(tmp_path / "v.npy", mmap_mode="r")
+    a = rng.integers(0, 199_000, size=5_000)
+    b = a + rng.integers(0, 900, size=5_000)
+    whole = passages._range_sums(values, a, b)
+    # a budget of 3 blocks: rounds of one range, pages given back many times
+    monkeypatch.setattr(minhash, "RESIDENT_MAP_BYTES", 3 * minhash.MAP_BLOCK_BYTES)
+    assert passages._range_sums(mapped, a, b).tolist() == whole.tolist()
+
+
+def test_templates_of_many_hosts_come_in_one_order():
+    """Each host's template lines, ordered by host and hash (a group-by's order is not)."""
+    import affidavit.tasks.passages as passages
+
+    config = PassageConfig()
+    rng = np.random.default_rng(11)
+    docs, hosts = [], []
+    for host in range(300):
+        line = rng.integers(1, 2**63, size=config.template_words + 2).astype(np.uint64)
+        for _ in range(max(config.template_min_docs, 3)):
+            body = rng.integers(1, 2**63, size=30).astype(np.uint64)
+            docs.append(np.concatenate([body, line]))
+            hosts.append(host + 1)
+    ids = np.concatenate(docs)
+    offsets = np.concatenate([[0], np.cumsum([len(d) for d in docs])]).astype(np.int64)
+    host_of_doc = np.array(hosts, dtype=np.int64)
+    starts, templates = passages._template_starts(
+        ids, offsets, config.template_words, host_of_doc, np.ones(len(docs), bool), config
+    )
+    assert templates.height >= 300  # every host's line (its n-grams) was found
+    assert templates.rows() == templates.sort("host", "h").rows()
