@@ -20,6 +20,7 @@ from affidavit.flows.reads import (
 )
 from affidavit.schemas.enums import Mode
 from affidavit.tasks.claims import build_claim_rows, decompose_claim, extract_claims
+from affidavit.tasks.ingest_common import ColumnMapping
 from affidavit.tasks.queries import MODES
 from affidavit.tasks.sources import SourceProfile
 
@@ -106,7 +107,11 @@ def recall(query: str, *, limit: int = 20, home: str | None = None) -> pl.DataFr
 
 
 @flow(name="origins", log_prints=False, validate_parameters=False)
-def origins(targets: Sequence[str], *, home: str | None = None) -> OriginsResult:
-    """Compute the lineage of a set of documents (``affidavit.flows.reads.origins_of``)."""
+def origins(targets: Sequence[str], *, home: str | None = None,
+            mapping: ColumnMapping | None = None) -> OriginsResult:
+    """Compute the lineage of a set of documents (``affidavit.flows.reads.origins_of``).
+
+    Dumps are read with ``mapping`` (the default column names when None).
+    """
     open_warehouse(home)
-    return origins_of(targets)
+    return origins_of(targets, mapping=mapping)

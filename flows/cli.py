@@ -81,6 +81,14 @@ WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local 
 DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "research batches, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")]
+IdColumnOpt = Annotated[str, typer.Option(help="dump column holding the id")]
+UrlColumnOpt = Annotated[str, typer.Option(help="dump column holding the URL")]
+TitleColumnOpt = Annotated[str, typer.Option(help="dump column holding the title")]
+TextColumnOpt = Annotated[str, typer.Option(help="dump column holding the text")]
+DateColumnOpt = Annotated[str, typer.Option(help="dump column holding the date")]
+WaybackColumnOpt = Annotated[str, typer.Option(help="dump column holding the first archive "
+                                               "capture time")]
+"""The column mapping of dumps (``backfill``, ``origins``); defaults those of ``ColumnMapping``."""
 AllowOpt = Annotated[str | None, typer.Option(
     "--allow-private", metavar="all|CIDR,HOST,…",
     help="let the fetcher reach private addresses: 'all', or CIDR ranges and host names "
@@ -358,8 +366,10 @@ def _expected_records(path: str) -> int | None:
     Other formats (feeds, WARC, CSV, Parquet, gzip) return None: their totals are not known
     before they are parsed, and the bar shows a count without a total.
     """
+    from affidavit.tasks.input_checks import dump_format
+
     p = Path(path)
-    if p.suffix.lower() != ".jsonl" or not p.is_file():
+    if dump_format(p) != "jsonl" or p.suffix.lower() == ".gz" or not p.is_file():
         return None
     with p.open("rb") as fh:
         return sum(1 for line in fh if line.strip())
@@ -542,14 +552,12 @@ def backfill(
     paths: Annotated[list[str], typer.Argument(help="WARC/WET files, JSONL/JSON/Parquet/CSV "
                                                     "dumps, feeds")],
     home: HomeOpt = None,
-    id_column: Annotated[str, typer.Option(help="dump column holding the id")] = "id",
-    url_column: Annotated[str, typer.Option(help="dump column holding the URL")] = "url",
-    title_column: Annotated[str, typer.Option(help="dump column holding the title")] = "title",
-    text_column: Annotated[str, typer.Option(help="dump column holding the text")] = "text",
-    date_column: Annotated[str, typer.Option(help="dump column holding the date")] =
-    "published_at",
-    wayback_column: Annotated[str, typer.Option(help="dump column holding the first archive "
-                                                "capture time")] = "wayback_first_seen",
+    id_column: IdColumnOpt = "id",
+    url_column: UrlColumnOpt = "url",
+    title_column: TitleColumnOpt = "title",
+    text_column: TextColumnOpt = "text",
+    date_column: DateColumnOpt = "published_at",
+    wayback_column: WaybackColumnOpt = "wayback_first_seen",
     dask: Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for ingest "
                                              "parsing and the lineage stage, or 'local' "
                                              "(default $AFFIDAVIT_DASK_ADDRESS)")] = None,
@@ -562,13 +570,10 @@ def backfill(
     """
     _no_empty(paths, "an input path")
     _check_some_input_exists(paths)
-    _check_dump_text_columns(paths, text_column)
-    defaults = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
-                "--title-column": ("title", title_column, "title"),
-                "--date-column": ("published_at", date_column, "date"),
-                "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
-    _check_dump_named_columns(paths, {opt: (col, what) for opt, (default, col, what)
-                                      in defaults.items() if col != default})
+    _check_input_files(paths)
+    columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
+                            title_column=title_column, text_column=text_column,
+                            date_column=date_column, wayback_column=wayback_column)
     if not as_json:
         _starting("backfill")
     _check_dask(dask)
@@ -577,8 +582,7 @@ def backfill(
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
-    mapping = ColumnMapping(id=id_column, url=url_column, title=title_column, text=text_column,
-                            published_at=date_column, wayback_first_seen=wayback_column)
+    mapping = ColumnMapping(**columns)
     try:
         with _progress() as prog:
             ready = _startup_task(prog, "starting Prefect and the warehouse")
@@ -597,19 +601,24 @@ def backfill(
     console.print(f"documents read {c.get('documents_read', 0)}, added "
                   f"{c.get('documents_added', 0)}, lineage edges added "
                   f"{c.get('lineage_edges_added', 0)}, indexed {c.get('documents_indexed', 0)}")
-    skips = {k: v for k, v in c.items() if k.startswith("skip:")}
-    if skips:
-        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
-    repaired = {k: v for k, v in c.items() if k.startswith("repaired:")}
-    if repaired:
-        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
-                                                         for k, v in sorted(repaired.items())))
+    _print_ingest_counts(c)
     for m in res.messages[:20]:
         err.print(f"[dim]note:[/dim] {_show(m, 300)}", soft_wrap=True)
     if len(res.messages) > 20:
         err.print(f"[dim]note:[/dim] … {len(res.messages) - 20} more")
     console.print(f"run: {res.run_id}")
     _exit_for_refusals(c, len(paths))
+
+
+def _print_ingest_counts(counts: dict[str, int]) -> None:
+    """Print the rows an ingest skipped and repaired, by reason (``backfill``, ``origins``)."""
+    skips = {k: v for k, v in counts.items() if k.startswith("skip:")}
+    if skips:
+        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in sorted(skips.items())))
+    repaired = {k: v for k, v in counts.items() if k.startswith("repaired:")}
+    if repaired:
+        console.print("repaired or warned: " + ", ".join(f"{k[9:]} {v}"
+                                                         for k, v in sorted(repaired.items())))
 
 
 @app.command()
@@ -710,6 +719,49 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
 
 
+def _check_input_files(inputs: list[str]) -> None:
+    """Refuse up front when no input of a dump command can give a document (one line, exit 1).
+
+    That is when every input is a local path that is missing, a directory, a device or a
+    pipe, or an empty file (``affidavit.tasks.input_checks.input_file_fault``): nothing is
+    started (Prefect takes seconds) and no home is created. With one readable input or a URL
+    the run goes on, and the others are refused inputs in its notes.
+    """
+    from affidavit.tasks.input_checks import input_file_fault
+
+    if not inputs or any("://" in p for p in inputs):
+        return
+    faults = [(p, fault) for p in inputs if (fault := input_file_fault(p))]
+    if len(faults) == len(inputs):
+        more = f" (and {len(faults) - 1} more input(s), none of which can be read)" \
+            if len(faults) > 1 else ""
+        _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_column: str,
+                  text_column: str, date_column: str, wayback_column: str) -> dict[str, str]:
+    """Check the column options of a dump command up front; return the column mapping.
+
+    Refused in one line (exit 1) before anything starts: a text column that no input has
+    (:func:`_check_dump_text_columns`), and another column named by its option that no input
+    has (:func:`_check_dump_named_columns`; only options given another name than their
+    default, which a dump may simply lack).
+
+    Returns:
+        Keyword arguments of ``affidavit.tasks.ingest_common.ColumnMapping`` (built by the
+        caller, after the checks: it imports pyarrow).
+    """
+    _check_dump_text_columns(inputs, text_column)
+    given = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
+             "--title-column": ("title", title_column, "title"),
+             "--date-column": ("published_at", date_column, "date"),
+             "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
+    _check_dump_named_columns(inputs, {opt: (col, what) for opt, (default, col, what)
+                                       in given.items() if col != default})
+    return {"id": id_column, "url": url_column, "title": title_column, "text": text_column,
+            "published_at": date_column, "wayback_first_seen": wayback_column}
+
+
 def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:
     """Refuse up front a column named by an option that no input has (one line, exit 1).
 
@@ -758,15 +810,18 @@ def _check_input(path: str, check: Callable[[str], object]) -> None:
 def _looks_like_records(path: str) -> bool:
     """Whether a file given as one answer is a JSONL/JSON file of audit records instead.
 
-    True when its name ends in .jsonl/.json/.parquet (before an optional .gz) and, for the
-    JSON forms, its first non-blank line opens an object or a list holding an "answer" key.
+    True when its name has an extension of a sessions file (``SESSION_EXTENSIONS``: JSONL,
+    JSON, Parquet) and, for the JSON forms, its first non-blank line opens an object or a list
+    holding an "answer" key.
     """
     import re
 
-    name = path.lower().removesuffix(".gz")
-    if name.endswith(".parquet"):
+    from affidavit.tasks.input_checks import SESSION_EXTENSIONS, dump_format
+
+    fmt = dump_format(path)
+    if fmt == "parquet":
         return True
-    if not name.endswith((".jsonl", ".json", ".ndjson")):
+    if not path.lower().removesuffix(".gz").endswith(SESSION_EXTENSIONS):
         return False
     try:
         with open(path, "rb") as fh:
@@ -1033,19 +1088,34 @@ def recall(
 def origins(
     targets: Annotated[list[str], typer.Argument(help="files or URLs of documents")],
     home: HomeOpt = None,
+    id_column: IdColumnOpt = "id",
+    url_column: UrlColumnOpt = "url",
+    title_column: TitleColumnOpt = "title",
+    text_column: TextColumnOpt = "text",
+    date_column: DateColumnOpt = "published_at",
+    wayback_column: WaybackColumnOpt = "wayback_first_seen",
     as_json: JsonOpt = False,
 ) -> None:
     """Show the lineage of a set of documents: raw count, independent origins, edges, tree.
 
+    Dumps are read with the column mapping of ``backfill`` (``--text-column`` and the others).
+
     Example: affidavit origins stories.jsonl
+
+    Example: affidavit origins articles.csv --text-column body --date-column date
     """
     _no_empty(targets, "an input path")
     _check_some_input_exists(targets)
+    _check_input_files(targets)
+    columns = _dump_columns(targets, id_column=id_column, url_column=url_column,
+                            title_column=title_column, text_column=text_column,
+                            date_column=date_column, wayback_column=wayback_column)
     _env(home, write=False)
     from affidavit.flows.origins import render_origins
     from affidavit.flows.reads import origins_of
+    from affidavit.tasks.ingest_common import ColumnMapping
 
-    res = origins_of(targets)
+    res = origins_of(targets, mapping=ColumnMapping(**columns))
     if res.report is None and len(res.messages) <= 1:  # one reason: said once, in the error
         _fail("no documents could be read" + (f": {res.messages[0]}" if res.messages else ""))
     for m in res.messages[:20]:
@@ -1057,10 +1127,13 @@ def origins(
     if as_json:
         r = res.report
         data = {"n_documents": r.n_documents, "n_origins": r.n_origins,
-                "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes}
+                "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes,
+                "counts": res.counts, "messages": res.messages}
         sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
-        return
-    render_origins(res.report, console)
+    else:
+        render_origins(res.report, console)
+        _print_ingest_counts(res.counts)  # as backfill prints them
+    _exit_for_refusals(res.counts, len(targets))
 
 
 # -- audit: an answer checked against the evidence it was written from ----------------------------

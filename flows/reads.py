@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # Polars, lineage and source modules: imported only where the
     import polars as pl
 
     from affidavit.flows.origins import OriginsReport
+    from affidavit.tasks.ingest_common import ColumnMapping, IngestTally
     from affidavit.tasks.sources import CredibilityLists, SourceProfile
     from affidavit.warehouse.store import Warehouse
 
@@ -222,55 +223,78 @@ def page_url(html: str) -> str | None:
     return found if found.lower().startswith(("http://", "https://")) else None
 
 
-def load_documents(targets: Sequence[str], *, fetcher: Any = None) -> tuple[pl.DataFrame,
-                                                                               list[str]]:
-    """Read documents from files or URLs without storing them (for ``origins``)."""
+def load_documents(targets: Sequence[str], *, fetcher: Any = None,
+                   mapping: ColumnMapping | None = None,
+                   tally: IngestTally | None = None) -> tuple[pl.DataFrame, list[str]]:
+    """Read documents from files or URLs without storing them (for ``origins``).
+
+    Dumps are read with ``mapping`` (the default column names when None), as ``backfill`` reads
+    them; skips, repairs and refused inputs are counted in ``tally`` as ``backfill`` counts them
+    (:class:`~affidavit.tasks.ingest_common.IngestTally`).
+
+    Returns:
+        (one row per document read, ``DOCUMENTS_SCHEMA`` columns; the notes, input by input).
+    """
     import polars as pl
 
     from affidavit.tasks.ingest import ingest_path
-    from affidavit.tasks.ingest_common import ColumnMapping
+    from affidavit.tasks.ingest_common import ColumnMapping, IngestTally
     from affidavit.tasks.input_checks import os_error_reason
 
-    frames, messages = [], []
+    mapping = mapping or ColumnMapping()
+    tally = tally if tally is not None else IngestTally()
+    frames = []
     for t in targets:
+        tally.begin()
+        failure: str | None = None
         try:
-            for batch in ingest_path(t, mapping=ColumnMapping(), fetcher=fetcher):
-                messages.extend(batch.messages)
+            for batch in ingest_path(t, mapping=mapping, fetcher=fetcher):
+                tally.add(batch)
                 df = pl.from_arrow(batch.documents)
                 assert isinstance(df, pl.DataFrame)
                 frames.append(df)
         except OSError as exc:  # missing, a directory, a symlink loop, no permission
-            messages.append(f"{t}: {os_error_reason(exc)}: refused")
+            failure = os_error_reason(exc)
         except ValueError as exc:
-            text = str(exc)
-            name = t.rsplit("/", 1)[-1]
-            if text.startswith((f"{t}: ", f"{name}: ")):  # the reader's message names the file
-                text = text.split(": ", 1)[1]
-            messages.append(f"{t}: {text}")
+            failure = str(exc)
         except Exception as exc:  # noqa: BLE001 - no input file may crash the command
-            messages.append(f"{t}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})")
+            failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
+        tally.end(t, failure)
     docs = pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
-    return docs, messages
+    return docs, tally.messages
 
 
 @dataclass
 class OriginsResult:
-    """``compare_sources`` on loaded documents, with the loader's messages."""
+    """``compare_sources`` on loaded documents, with the loader's notes and counts.
+
+    Attributes:
+        report: The lineage report; None when no document could be read.
+        messages: The loader's notes, input by input.
+        counts: ``skip:<reason>``, ``repaired:<reason>``, ``documents_read`` and
+            ``sources_refused``, as ``backfill`` counts them.
+    """
 
     report: OriginsReport | None
     messages: list[str]
+    counts: dict[str, int] = field(default_factory=dict)
 
 
-def origins_of(targets: Sequence[str]) -> OriginsResult:
+def origins_of(targets: Sequence[str], *, mapping: ColumnMapping | None = None
+               ) -> OriginsResult:
     """Compute the lineage of a set of documents (files or URLs): raw count vs origins.
 
-    When no document could be read the report is None and the messages say why, input by
-    input (the caller says that nothing was read, once).
+    Dumps are read with ``mapping`` (the default column names when None). When no document
+    could be read the report is None and the messages say why, input by input (the caller says
+    that nothing was read, once).
     """
     from affidavit.flows.origins import compare_sources
+    from affidavit.tasks.ingest_common import IngestTally
 
-    docs, messages = load_documents(targets)
+    tally = IngestTally()
+    docs, messages = load_documents(targets, mapping=mapping, tally=tally)
+    counts = dict(tally.counts)
     if docs.is_empty():
-        return OriginsResult(None, messages)
+        return OriginsResult(None, messages, counts)
     docs = docs.unique("doc_id", keep="first", maintain_order=True)
-    return OriginsResult(compare_sources(docs), messages)
+    return OriginsResult(compare_sources(docs), messages, counts)

@@ -6,7 +6,6 @@ Each function is one batch step; the ``@task`` wrappers at the bottom make them 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -21,7 +20,7 @@ from affidavit.schemas.fetches import FetchKind, FetchReason
 from affidavit.tasks.feed_poll import FeedState, fetch_row, is_due, record_poll
 from affidavit.tasks.fetch import Fetcher, FetchResult, strip_credentials
 from affidavit.tasks.ingest import ingest_path
-from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
+from affidavit.tasks.ingest_common import REPAIRS, ColumnMapping, IngestBatch, IngestTally
 from affidavit.tasks.ingest_feeds import read_fetched
 from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.lineage import (
@@ -32,14 +31,6 @@ from affidavit.tasks.lineage import (
 )
 from affidavit.warehouse.search_index import SearchIndex
 from affidavit.warehouse.store import Warehouse
-
-REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
-                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
-                     "text_truncated", "control_chars_removed", "date_untrusted",
-                     "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
-                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
-                     "warc_version_unknown", "content_html_preferred", "wrong_type_field"})
-"""Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 Progress = Callable[[str, int], None]
 """Progress callback: (stage label, rows just done)."""
@@ -78,10 +69,9 @@ def ingest_sources(
         parsed = {s: submit(parse_source, s, mapping, kind, pure=False)
                   for s in dict.fromkeys(sources)}
         run.counts["ingest_sources_on_dask"] += len(parsed)
+    tally = IngestTally(run.counts, run.messages)  # counted as origins counts its inputs
     for source in sources:
-        n_read = 0
-        n_skipped = 0
-        src_skips: Counter[str] = Counter()
+        tally.begin()
         failure: str | None = None
         try:
             if source in parsed:  # parsed by a Dask worker
@@ -90,15 +80,9 @@ def ingest_sources(
                 batches = ingest_path(source, mapping=mapping, fetcher=fetcher,
                                       kind=kind)  # type: ignore[arg-type]
             for batch in batches:
-                run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
-                                   for k, v in batch.skips.items()})
-                src_skips.update({k: v for k, v in batch.skips.items() if k not in REPAIRS})
-                n_skipped += sum(v for k, v in batch.skips.items() if k not in REPAIRS)
-                run.messages.extend(batch.messages)
+                tally.add(batch)
                 docs = pl.from_arrow(batch.documents)
                 assert isinstance(docs, pl.DataFrame)
-                run.counts["documents_read"] += docs.height
-                n_read += docs.height
                 if docs.is_empty():
                     continue
                 docs = docs.with_columns(pl.lit(run.run_id).alias("ingest_run_id"))
@@ -114,21 +98,7 @@ def ingest_sources(
             failure = str(exc) if isinstance(exc, ValueError) else os_error_reason(exc)
         except Exception as exc:  # noqa: BLE001 - no input file may crash the batch
             failure = f"cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
-        if failure is not None:
-            run.counts["skip:source_unreadable"] += 1
-            name = source.rsplit("/", 1)[-1]
-            if failure.startswith((source, name)):  # the reader's message names the file
-                failure = failure.split(": ", 1)[1] if ": " in failure else failure
-            if not failure.endswith(("skipped", "refused")):
-                failure += ": refused"
-            run.messages.append(f"{source}: {failure}")
-        if n_read == 0 and (failure is not None or n_skipped):
-            # nothing at all came out of this input: it is refused, and the command says so
-            run.counts["sources_refused"] += 1
-            if failure is None:  # every record skipped: say which file, and why
-                why = ", ".join(f"{k} {v}" for k, v in src_skips.most_common())
-                run.messages.append(f"{source}: refused: no record of it held a document "
-                                    f"(skipped: {why})")
+        tally.end(source, failure)
     return added
 
 

@@ -113,17 +113,23 @@ _CLAIM_ALL_PASS = re.compile(
     re.IGNORECASE)
 """A claim that every test passed: "All 12 tests pass", "every test passed", "the whole suite
 passes". Not "all tests in auth/ pass" or "all the new tests pass": those speak of a part."""
+_RUNNER_END = r"(?=\s*(?:[,.;:)!]|$)|\s+(?:and|but|while|in\s+\d)\b)"
+"""After a bare outcome count written as a runner writes it ("11 passed, 1 failed."): the end
+of a clause, not a noun ("2 failed uploads" counts uploads)."""
 _CLAIM_PASS_COUNT = re.compile(
     r"(?<![\w.\-])(?<!\bof\s)(?<!\bthe\s)(?<!\bthese\s)(?<!\bthose\s)" + _COUNT + r"\s+"
-    + _TEST_NOUN + _AUX + r"\s+(?:pass|passed)\b", re.IGNORECASE)
-"""A count of passed tests: "12 tests passed". Not "40 of the 42 tests pass", "the 2 tests
-pass" or "2 new tests pass": those speak of a part."""
+    + r"(?:" + _TEST_NOUN + _AUX + r"\s+(?:pass|passed)\b|passed" + _RUNNER_END + r")",
+    re.IGNORECASE)
+"""A count of passed tests: "12 tests passed", or as a runner writes it, "12 passed". Not "40
+of the 42 tests pass", "the 2 tests pass" or "2 new tests pass": those speak of a part."""
 _CLAIM_FAIL_COUNT = re.compile(
     r"(?<![\w.\-])(?<!\bof\s)(?<!\bthe\s)(?<!\bthese\s)(?<!\bthose\s)" + _COUNT
-    + r"\s+(?:" + _TEST_NOUN + _AUX + r"\s+(?:failed|fail|failing|errored)\b|failures\b"
-    + r"|failed\s+" + _TEST_NOUN + r"|failing\s+" + _TEST_NOUN + r")", re.IGNORECASE)
-"""A count of failed tests: "3 tests failed", "2 failures", "one failing test" (not "the 2
-tests failed", "2 new tests failed": a part)."""
+    + r"\s+(?:" + _TEST_NOUN + _AUX + r"\s+(?:failed|fails|fail|failing|errored)\b"
+    + r"|failures?\b|failed\s+" + _TEST_NOUN + r"|failing\s+" + _TEST_NOUN
+    + r"|failed" + _RUNNER_END + r")", re.IGNORECASE)
+"""A count of failed tests: "3 tests failed", "1 test fails", "2 failures", "1 failure", "one
+failing test", or as a runner writes it, "1 failed" (not "the 2 tests failed", "2 new tests
+failed": a part; nor "2 failed uploads")."""
 _CLAIM_NO_FAIL = re.compile(
     r"\b(?:no|zero|0)\s+(?:" + _TEST_NOUN + r"\s+(?:failed|fail|errored)|failures|failed\s+"
     + _TEST_NOUN + r"|failing\s+" + _TEST_NOUN + r"|errors)\b"
@@ -716,7 +722,9 @@ class LexicalAuditor:
 
         "All 12 tests pass" or "no tests failed" where the run counts a failure (``11 passed,
         1 failed``); "12 tests passed" where it counts another number passed and none passed
-        12; "3 tests failed" where it counts failures, never 3 (nor their sum). Skipped tests
+        12; "3 tests failed" where it counts failures, never 3 (nor their sum), or where no run
+        counts a failure at all (``12 passed``). Counts written as a runner writes them ("11
+        passed, 1 failed") are read as those with a noun. Skipped tests
         are not failures: "all 42 pass" against ``40 passed, 2 skipped`` overstates, it does
         not contradict. With several test runs read (before and after a fix), "all pass" is
         contradicted only when every run counts a failure. A claim naming a file ("1 test in
@@ -754,6 +762,13 @@ class LexicalAuditor:
                 n, o, p = fails[0]
                 return _Finding(AuditLabel.CONTRADICTED,
                                 f"the test run counts {n} {o}, not {claimed}", p)
+        elif m and passes and _number(m.group(1)) > 0:
+            # failures claimed where no run counts one ("1 test failed" against "12 passed"):
+            # the run says otherwise, not "nothing in the evidence speaks to it"
+            n, o, p = passes[0]
+            return _Finding(AuditLabel.CONTRADICTED,
+                            f"the test run counts no failure ({n} {o}), not "
+                            f"{_number(m.group(1))}", p)
         return None
 
     def _pairing_conflict(self, text: str, terms: list[str], ev: _Evidence) -> _Finding | None:

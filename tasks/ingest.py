@@ -18,6 +18,7 @@ from affidavit.tasks.ingest_archive import read_warc
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_dumps import read_dump
 from affidavit.tasks.ingest_feeds import load_feed, load_url
+from affidavit.tasks.input_checks import DUMP_FORMATS, dump_extensions, gzip_name_fault
 
 if TYPE_CHECKING:
     from affidavit.tasks.fetch import Fetcher
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
 _WARC_SUFFIXES = (".warc", ".warc.gz", ".wet", ".wet.gz", ".warc.wet", ".warc.wet.gz")
 _FEED_SUFFIXES = (".xml", ".rss", ".atom", ".rdf", ".feed", ".xml.gz", ".rss.gz", ".atom.gz")
 _DUMP_SUFFIXES = (
-    ".jsonl", ".ndjson", ".parquet", ".csv", ".tsv",
-    ".jsonl.gz", ".ndjson.gz", ".csv.gz", ".tsv.gz", ".json.gz",
-)  # fmt: skip
+    *(e for e in DUMP_FORMATS if e != ".json"),
+    *(e + ".gz" for e, f in DUMP_FORMATS.items() if f != "parquet"),
+)
+"""Names read as dumps without a look inside (:data:`affidavit.tasks.input_checks.DUMP_FORMATS`):
+a plain ``.json`` is looked into, as it may be a JSON Feed."""
 _SNIFF_BYTES = 4096
 
 
@@ -108,8 +111,9 @@ def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
             return "feed"
         return "dump"
     raise ValueError(
-        f"{p}: cannot tell whether this is a feed, a WARC/WET archive or a dump "
-        "(known extensions: .xml .rss .atom .rdf .json .warc[.gz] .wet[.gz] .jsonl .parquet .csv)"
+        f"{p}: cannot tell whether this is a feed, a WARC/WET archive or a dump (known "
+        f"extensions: feeds {' '.join(_FEED_SUFFIXES)} .json; archives {' '.join(_WARC_SUFFIXES)}; "
+        f"dumps {dump_extensions()})"
     )
 
 
@@ -140,12 +144,16 @@ def ingest_path(
         :class:`IngestBatch` objects.
 
     Raises:
-        ValueError: When a local file's kind cannot be told.
+        ValueError: When a local file's kind cannot be told, or its name ends in ``.gz`` and
+            its bytes are not gzip data.
         FileNotFoundError: When a local file does not exist.
     """
     if re.match(r"^https?://", path, re.I):
         yield load_url(path, fetcher=fetcher)
         return
+    Path(path).stat()  # a missing file, a symlink loop: raised with its errno
+    if fault := gzip_name_fault(path):  # refused, not read as the plain text it is
+        raise ValueError(f"{path}: {fault}")
     kind = kind or detect_kind(path)
     if kind == "feed":
         yield load_feed(path, fetcher=fetcher)

@@ -48,6 +48,7 @@ from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     IngestBatch,
     decode_bytes,
+    non_utf8_note,
     parse_datetime,
     rows_to_documents,
 )
@@ -160,14 +161,21 @@ class WarcRecord:
 
 
 class _Skips:
-    def __init__(self) -> None:
+    """Skip counts and notes of the records read since the last batch.
+
+    Each note keeps how many rows came before it (``rows``, the reader's pending list), so
+    that it is said in input order among the rows' own notes.
+    """
+
+    def __init__(self, rows: list[dict[str, Any]] | None = None) -> None:
         self.counts: Counter[str] = Counter()
-        self.messages: list[str] = []
+        self.messages: list[tuple[int, str]] = []
+        self._rows = rows if rows is not None else []
 
     def add(self, reason: str, message: str | None = None) -> None:
         self.counts[reason] += 1
         if message is not None and len(self.messages) < MAX_MESSAGES:
-            self.messages.append(message)
+            self.messages.append((len(self._rows), message))
 
 
 class _GunzipStream:
@@ -581,8 +589,9 @@ def _record_to_row(
         )
     else:
         text, replaced = decode_bytes(body[:max_page_bytes])
-        if replaced:
-            skips.counts["non_utf8_text"] += 1
+        if replaced:  # the batch's first such record is noted, where it is
+            skips.add("non_utf8_text", None if skips.counts["non_utf8_text"]
+                      else non_utf8_note(f"{name}: offset {rec.offset}: {uri}"))
         lang = rec.headers.get("warc-identified-content-language", "").split(",")[0].strip()
         row.update(text=clean_text(text), lang=lang or None)
     return row
@@ -619,15 +628,14 @@ def read_warc(
         raise ValueError("batch_rows and the byte caps must be positive")
     p = Path(path)
     name = p.name
-    skips = _Skips()
     rows: list[dict[str, Any]] = []
+    skips = _Skips(rows)
     yielded = False
 
     def flush() -> IngestBatch:
-        batch = rows_to_documents(rows, source_kind=SourceKind.ARCHIVE.value, source_path=str(p))
+        batch = rows_to_documents(rows, source_kind=SourceKind.ARCHIVE.value, source_path=str(p),
+                                  notes=skips.messages)
         batch.skips.update(skips.counts)
-        batch.messages[:0] = skips.messages
-        del batch.messages[MAX_MESSAGES:]
         rows.clear()
         skips.counts.clear()
         skips.messages.clear()

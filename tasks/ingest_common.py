@@ -11,8 +11,8 @@ under a reason, with a human-readable line in ``IngestBatch.messages`` where it 
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Iterable
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
@@ -30,11 +30,16 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ColumnMapping",
+    "IdRepeats",
     "IngestBatch",
+    "IngestTally",
     "MAX_MESSAGES",
+    "REPAIRS",
     "decode_bytes",
     "empty_batch",
     "merge_batches",
+    "non_utf8_line",
+    "non_utf8_note",
     "parse_datetime",
     "rows_to_documents",
 ]
@@ -42,6 +47,15 @@ __all__ = [
 MAX_MESSAGES = 200
 """Messages kept per batch; further skips are still counted (a file with 10^5 bad lines must not
 carry 10^5 strings)."""
+
+REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
+                     "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
+                     "text_truncated", "control_chars_removed", "date_untrusted",
+                     "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
+                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
+                     "warc_version_unknown", "content_html_preferred", "wrong_type_field",
+                     "id_repeated_other_text"})
+"""Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
 
 _TS_COLUMNS = ("published_at", "modified_at", "wayback_first_seen", "fetched_at")
 _STR_COLUMNS = ("url", "source_id", "title", "author", "published_at_raw", "lang", "host")
@@ -96,6 +110,102 @@ def merge_batches(batches: Iterable[IngestBatch]) -> IngestBatch:
             out.messages.extend(b.messages[:room])
     out.documents = pa.concat_tables(tables)
     return out
+
+
+@dataclass
+class IngestTally:
+    """What reading a list of inputs skipped, repaired and refused, one input after another.
+
+    ``backfill`` (``affidavit.flows.stages.ingest_sources``) and ``origins``
+    (``affidavit.flows.reads.load_documents``) count alike through it, so both report the same
+    counts and notes for the same inputs.
+
+    Attributes:
+        counts: ``skip:<reason>`` (rows skipped), ``repaired:<reason>`` (rows kept, repaired or
+            warned about: :data:`REPAIRS`), ``documents_read``, ``sources_refused`` (inputs
+            nothing came out of).
+        messages: The notes, input by input.
+    """
+
+    counts: Counter[str] = field(default_factory=Counter)
+    messages: list[str] = field(default_factory=list)
+    _skips: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _n_read: int = field(default=0, init=False, repr=False)
+    _said_refused: bool = field(default=False, init=False, repr=False)
+
+    def begin(self) -> None:
+        """Start counting the next input."""
+        self._skips, self._n_read, self._said_refused = Counter(), 0, False
+
+    def add(self, batch: IngestBatch) -> None:
+        """Count a batch of the current input: its documents, skips, repairs and notes."""
+        self.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
+                            for k, v in batch.skips.items()})
+        self._skips.update({k: v for k, v in batch.skips.items() if k not in REPAIRS})
+        self.messages.extend(batch.messages)
+        # the reader refused the whole input with its reason ("empty file (no rows): refused")
+        self._said_refused |= any(m.endswith(": refused") for m in batch.messages)
+        self.counts["documents_read"] += batch.n_documents
+        self._n_read += batch.n_documents
+
+    def end(self, source: str, failure: str | None) -> None:
+        """Close the current input; ``failure`` says why it could not be read, if it could not.
+
+        A failure is counted ``skip:source_unreadable`` with a note naming the input (the
+        reader's text, without the file name it may start with). An input nothing came out
+        of is counted in ``sources_refused``; when every record of it was skipped, a note says
+        so with the skips (unless the reader's own note refused the input as a whole).
+        """
+        if failure is not None:
+            self.counts["skip:source_unreadable"] += 1
+            name = source.rsplit("/", 1)[-1]
+            if failure.startswith((source, name)):  # the reader's message names the file
+                failure = failure.split(": ", 1)[1] if ": " in failure else failure
+            if not failure.endswith(("skipped", "refused")):
+                failure += ": refused"
+            self.messages.append(f"{source}: {failure}")
+        if self._n_read == 0 and (failure is not None or self._skips):
+            # nothing at all came out of this input: it is refused, and the command says so
+            self.counts["sources_refused"] += 1
+            if failure is None and not self._said_refused:  # every record skipped: say why
+                why = ", ".join(f"{k} {v}" for k, v in self._skips.most_common())
+                self.messages.append(f"{source}: refused: no record of it held a document "
+                                     f"(skipped: {why})")
+
+
+class IdRepeats:
+    """The source ids of one input seen so far, to count an id given again with other text.
+
+    Such rows are different documents (``doc_id`` hashes the text too), so both are kept as
+    versions; the reader says so, where it first happens, and counts them
+    (``id_repeated_other_text``), instead of saying nothing.
+
+    Memory: one entry per distinct id of the input (a 16-character prefix of its text's
+    SHA-256 and where it was first seen), about 200 bytes in CPython: 200 MB for a dump of a
+    million ids.
+
+    Attributes:
+        n: Rows whose id was given before with other text.
+    """
+
+    def __init__(self) -> None:
+        self._first: dict[str, tuple[str, str]] = {}
+        self.n = 0
+
+    def see(self, source_id: str, sha: str, at: str) -> str | None:
+        """Record an id with its text's hash; say where it was first, when that had other text.
+
+        >>> r = IdRepeats()
+        >>> r.see("7", "aa" * 32, "line 1"), r.see("7", "aa" * 32, "line 2")
+        (None, None)
+        >>> r.see("7", "bb" * 32, "line 3"), r.n
+        ('line 1', 1)
+        """
+        first = self._first.setdefault(source_id, (sha[:16], at))
+        if first[0] == sha[:16]:
+            return None
+        self.n += 1
+        return first[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +426,34 @@ def decode_bytes(data: bytes) -> tuple[str, bool]:
         return data.decode("utf-8-sig", "replace"), True
 
 
+def non_utf8_line(data: bytes) -> int:
+    r"""Return the 1-based line of the first byte sequence of ``data`` that is not UTF-8.
+
+    1 when every byte decodes (a BOM is not counted as a fault).
+
+    >>> non_utf8_line(b"ok\nstill ok\ncaf\xe9\n")
+    3
+    """
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return data.count(b"\n", 0, exc.start) + 1
+    return 1
+
+
+def non_utf8_note(where: str) -> str:
+    """The note of the first row of an input whose bytes were not UTF-8 (``"non_utf8_text"``).
+
+    ``where`` names the input and the row (``"docs.jsonl: line 3"``); later such rows of the
+    input are counted, not noted (a file in another encoding would give one note a row).
+
+    >>> non_utf8_note("docs.jsonl: line 3")[:60]
+    'docs.jsonl: line 3: bytes that are not UTF-8 replaced with U'
+    """
+    return (f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such rows are "
+            "counted, not noted)")
+
+
 def _clean_field(value: Any) -> tuple[str | None, int]:
     """A one-line string field: decoded, control characters removed (and counted), stripped."""
     if value is None:
@@ -383,6 +521,8 @@ def rows_to_documents(
     *,
     source_kind: str,
     source_path: str | None,
+    id_repeats: IdRepeats | None = None,
+    notes: Sequence[tuple[int, str]] = (),
 ) -> IngestBatch:
     """Turn row dicts into a ``documents`` batch: ids, hashes, canonical URL, host, UTC times.
 
@@ -401,7 +541,9 @@ def rows_to_documents(
     record; ``_number``: its 1-based number in the source, ``_index`` when not given). Timestamp
     values may be strings: they are parsed with :func:`parse_datetime`, and the string is kept in
     ``published_at_raw`` when that is not given. A second row with the same ``doc_id`` in the
-    batch is skipped (``"duplicate_in_batch"``).
+    batch is skipped (``"duplicate_in_batch"``). With ``id_repeats`` (the ids of the input
+    read so far, across its batches), a row whose source id was given before with other text
+    is kept and counted (``"id_repeated_other_text"``), the input's first one noted.
 
     ``doc_id = make_doc_id(canonical_url or source_id or f"{source_path}#{index}",
     content_sha256(text))``.
@@ -410,6 +552,10 @@ def rows_to_documents(
         rows: The rows.
         source_kind: A ``affidavit.schemas.enums.SourceKind`` value for every row.
         source_path: The file or feed the rows were read from (stored in ``source_path``).
+        id_repeats: The source ids of the input seen so far (updated), or None not to look.
+        notes: The reader's own notes about its input (lines it skipped, bytes it repaired;
+            counted by the reader), each as ``(k, note)``: said before ``rows[k]``'s notes
+            (``k == len(rows)``: after the last), so that every note comes in input order.
 
     Returns:
         An :class:`IngestBatch`; one row per distinct document version.
@@ -421,7 +567,16 @@ def rows_to_documents(
     batch = empty_batch()
     records: list[dict[str, Any]] = []
     seen: set[str] = set()
+    pending_notes = deque(notes)
+
+    def say_notes_before(k: int) -> None:  # the reader's notes of the input before rows[k]
+        while pending_notes and pending_notes[0][0] <= k:
+            note = pending_notes.popleft()[1]
+            if len(batch.messages) < MAX_MESSAGES:
+                batch.messages.append(note)
+
     for pos, row in enumerate(rows):
+        say_notes_before(pos)
         index = row.get("_index", pos)
         unit = row.get("_unit", "record")
         number = row.get("_number", index)
@@ -435,11 +590,19 @@ def rows_to_documents(
             continue
         if rec is None:
             continue
+        sid = rec["source_id"]
+        if id_repeats is not None and sid:
+            first = id_repeats.see(sid, rec["content_sha256"], f"{unit} {number}")
+            if first is not None:
+                batch.add_skip("id_repeated_other_text", None if id_repeats.n > 1 else (
+                    f"{where}: id {_short(sid)} was given before ({first}) with other text: "
+                    "both kept as versions (later such rows are counted, not noted)"))
         if rec["doc_id"] in seen:
             batch.skips["duplicate_in_batch"] += 1
             continue
         seen.add(rec["doc_id"])
         records.append(rec)
+    say_notes_before(len(rows))
     if records:
         batch.documents = pa.Table.from_pylist(records, schema=DOCUMENTS_SCHEMA)
     return batch
@@ -455,8 +618,9 @@ def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index
     raw_text = row.get("text")
     if isinstance(raw_text, bytes | bytearray):
         raw_text, replaced = decode_bytes(bytes(raw_text))
-        if replaced:
-            batch.skips["non_utf8_text"] += 1
+        if replaced:  # the batch's first such row is noted, where it is
+            batch.add_skip("non_utf8_text", None if batch.skips["non_utf8_text"]
+                           else non_utf8_note(where))
     text = raw_text or ""
     if "\x00" in text:
         text = _NUL_RE.sub("", text)

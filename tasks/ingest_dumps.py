@@ -23,15 +23,25 @@ from affidavit.schemas.enums import SourceKind
 from affidavit.tasks.ingest_common import (
     MAX_MESSAGES,
     ColumnMapping,
+    IdRepeats,
     IngestBatch,
     decode_bytes,
+    non_utf8_line,
+    non_utf8_note,
     rows_to_documents,
 )
-from affidavit.tasks.input_checks import name_keys
+from affidavit.tasks.input_checks import (
+    binary_dump_fault,
+    dump_extensions,
+    dump_format,
+    missing_column_fault,
+    name_keys,
+)
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
     loads_untrusted_json,
+    looks_binary,
 )
 
 __all__ = ["DEFAULT_BATCH_ROWS", "MAX_LINE_BYTES", "read_dump"]
@@ -65,23 +75,15 @@ def _open_binary(path: Path) -> IO[bytes]:
 
 
 def _format_of(path: Path) -> str:
-    name = path.name.lower()
-    if name.endswith(".gz"):
-        name = name[:-3]
-    for ext, fmt in (
-        (".jsonl", "jsonl"),
-        (".ndjson", "jsonl"),
-        (".json", "json"),
-        (".parquet", "parquet"),
-        (".csv", "csv"),
-        (".tsv", "tsv"),
-    ):
-        if name.endswith(ext):
-            return fmt
-    raise ValueError(
-        f"{path}: unknown dump extension; expected .jsonl, .ndjson, .json, .parquet, .csv or .tsv "
-        "(optionally .gz, except .parquet)"
-    )
+    """The format of a dump by its name (:data:`affidavit.tasks.input_checks.DUMP_FORMATS`).
+
+    Raises:
+        ValueError: For a name of another extension.
+    """
+    fmt = dump_format(path)
+    if fmt is None:
+        raise ValueError(f"{path}: unknown dump extension; expected {dump_extensions()}")
+    return fmt
 
 
 KEYS_SAMPLED_ROWS = 1000
@@ -92,19 +94,27 @@ bounded cost on a file of any length."""
 class _Pending:
     """Rows, skips and messages gathered for the next batch."""
 
-    def __init__(self) -> None:
+    def __init__(self, id_repeats: IdRepeats | None = None) -> None:
+        self.id_repeats = id_repeats if id_repeats is not None else IdRepeats()  # whole file
         self.rows: list[dict[str, Any]] = []
         self.skips: Counter[str] = Counter()
-        self.messages: list[str] = []
+        self.messages: list[tuple[int, str]] = []  # (rows before it, note): input order
         self.n_rows = 0  # rows of the file mapped so far (all batches)
         self.n_with_text = 0  # of which had the mapped text field
         self.n_no_text = 0  # rows without the mapped text field (counted, not kept)
         self.keys_no_text: Counter[str] = Counter()  # keys of the first such rows
+        self.n_non_utf8 = 0  # rows of the file kept with bytes that were not UTF-8
 
     def skip(self, reason: str, message: str | None = None) -> None:
         self.skips[reason] += 1
         if message is not None and len(self.messages) < MAX_MESSAGES:
-            self.messages.append(message)
+            self.messages.append((len(self.rows), message))
+
+    def repaired_non_utf8(self, where: str) -> None:
+        """Count a row kept with bytes that were not UTF-8; the file's first is noted."""
+        first = not self.n_non_utf8
+        self.n_non_utf8 += 1
+        self.skip("non_utf8_text", non_utf8_note(where) if first else None)
 
     def add(self, raw: dict[str, Any], mapping: ColumnMapping, index: int,
             unit: str = "line", number: int | None = None) -> None:
@@ -122,10 +132,9 @@ class _Pending:
             self.keys_no_text.update(str(k) for k in raw)
 
     def flush(self, *, source_path: str, source_kind: str) -> IngestBatch:
-        batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path)
+        batch = rows_to_documents(self.rows, source_kind=source_kind, source_path=source_path,
+                                  id_repeats=self.id_repeats, notes=self.messages)
         batch.skips.update(self.skips)
-        batch.messages[:0] = self.messages
-        del batch.messages[MAX_MESSAGES:]
         self.n_rows += len(self.rows)
         self.n_with_text += sum(1 for r in self.rows if "text" in r)
         self.rows, self.skips, self.messages = [], Counter(), []
@@ -155,11 +164,11 @@ def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
     return row
 
 
-def _fix_surrogates(value: Any, pending: _Pending) -> Any:
-    if isinstance(value, str) and _SURROGATE_RE.search(value):
-        pending.skips["non_utf8_text"] += 1
-        return _SURROGATE_RE.sub("\ufffd", value)
-    return value
+def _fix_surrogates(value: str) -> tuple[str, bool]:
+    """Replace the bytes a CSV field could not decode (surrogate escapes) with U+FFFD."""
+    if _SURROGATE_RE.search(value):
+        return _SURROGATE_RE.sub("\ufffd", value), True
+    return value, False
 
 
 def _lines(fh: IO[bytes], max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:
@@ -217,7 +226,7 @@ def _iter_jsonl(
             yield None
             continue
         if replaced:
-            pending.skips["non_utf8_text"] += 1
+            pending.repaired_non_utf8(f"{name}: line {lineno}")
         pending.add(obj, mapping, lineno)
         yield None
 
@@ -245,8 +254,8 @@ def _iter_json(
     if not isinstance(obj, list):
         pending.skip("bad_json_file", f"{name}: JSON {type(obj).__name__}, not an array: skipped")
         return
-    if replaced:
-        pending.skips["non_utf8_text"] += 1
+    if replaced:  # one document: its first line with such bytes is said
+        pending.repaired_non_utf8(f"{name}: line {non_utf8_line(raw)}")
     for i, item in enumerate(obj):
         if not isinstance(item, dict):
             pending.skip("not_an_object", f"{name}: item {i + 1}: not an object: skipped")
@@ -275,10 +284,11 @@ def _iter_csv(
         return
     header = [h.strip() for h in header]
     if mapping.text not in header:
-        raise ValueError(
-            f"{name}: text column {mapping.text!r} not in CSV header {header[:20]}; "
-            "name it with --text-column (backfill) or a ColumnMapping"
-        )
+        shown = [_SURROGATE_RE.sub("\ufffd", h) for h in header]  # bytes that are not UTF-8
+        fmt = "csv" if delimiter == "," else "tsv"
+        if looks_binary(",".join(shown)):  # no header at all: not a column to name
+            raise ValueError(binary_dump_fault(name, fmt))
+        raise ValueError(missing_column_fault(name, mapping.text, shown))
     n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
         first_line = reader.line_num + 1
@@ -314,7 +324,10 @@ def _iter_csv(
             )
             yield None
             continue
-        raw = {h: _fix_surrogates(v, pending) for h, v in zip(header, values, strict=True)}
+        fixed = [_fix_surrogates(v) for v in values]
+        if any(bad for _, bad in fixed):  # counted once a row, however many fields
+            pending.repaired_non_utf8(f"{name}: row {n_row}")
+        raw = {h: v for h, (v, _) in zip(header, fixed, strict=True)}
         pending.add(raw, mapping, reader.line_num, "row", n_row)
         yield None
 
@@ -327,10 +340,8 @@ def _read_parquet(
     pf = pq.ParquetFile(path)
     columns = set(pf.schema_arrow.names)
     if mapping.text not in columns:
-        raise ValueError(
-            f"{name}: text column {mapping.text!r} not in Parquet columns "
-            f"{sorted(columns)[:20]}; name it with --text-column (backfill) or a ColumnMapping"
-        )
+        raise ValueError(missing_column_fault(name, mapping.text, list(pf.schema_arrow.names),
+                                              where="Parquet schema"))
     wanted = [c for c in dict.fromkeys(mapping.as_dict().values()) if c in columns]
     if pf.metadata.num_rows == 0:
         pending = _Pending()
@@ -338,8 +349,9 @@ def _read_parquet(
         yield pending.flush(source_path=str(path), source_kind=source_kind)
         return
     offset = 0
+    id_repeats = IdRepeats()  # the ids of the whole file, across its record batches
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
-        pending = _Pending()
+        pending = _Pending(id_repeats)
         for i, raw in enumerate(record_batch.to_pylist()):
             pending.rows.append(_map_row(raw, mapping, offset + i, "row", offset + i + 1))
         offset += record_batch.num_rows
@@ -355,12 +367,13 @@ def read_dump(
 ) -> Iterator[IngestBatch]:
     """Stream a dump file as document batches.
 
-    Formats by extension: ``.jsonl``/``.ndjson`` (one JSON object a line), ``.json`` (an array
+    Formats by extension (:data:`affidavit.tasks.input_checks.DUMP_FORMATS`):
+    ``.jsonl``/``.ndjson``/``.jsonlines`` (one JSON object a line), ``.json`` (an array
     of objects, or an object holding one under ``items``/``documents``/``data``/``rows``/
-    ``records``), ``.parquet``, ``.csv``, ``.tsv``; all but Parquet may be gzipped (``.gz``, or
-    detected by the gzip magic bytes). Skips (counted, with line numbers in the messages):
-    ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``, ``bad_json_file``,
-    ``truncated_file``, plus those of
+    ``records``), ``.parquet``, ``.csv``, ``.tsv``/``.tab``; all but Parquet may be gzipped
+    (``.gz``, or detected by the gzip magic bytes). Skips (counted, with line numbers in the
+    messages): ``bad_json_line``, ``not_an_object``, ``line_too_long``, ``bad_csv_row``,
+    ``bad_json_file``, ``truncated_file``, plus those of
     :func:`~affidavit.tasks.ingest_common.rows_to_documents` (``empty_text``,
     ``duplicate_in_batch``).
     ``_index`` (the locator of rows without URL or id) is the line number for JSONL/CSV and the
@@ -368,7 +381,8 @@ def read_dump(
     of JSONL, ``row N`` of CSV/TSV and Parquet (the N-th data row), ``item N`` of JSON. A row
     without the mapped text field is counted (``no_text_field``) and the file described in one
     note naming the keys such rows have; when no row has it the file is refused (``ValueError``,
-    as for a CSV header or a Parquet schema without the column).
+    as for a CSV header or a Parquet schema without the column), and its rows are not counted
+    (the refusal counts the file, once).
 
     Args:
         path: The dump file.
@@ -419,10 +433,15 @@ def read_dump(
     if n_text == 0 and pending.n_no_text == 0 and not any_skip:
         pending.skip("empty_file", f"{name}: empty file (no rows): refused")
     elif pending.n_no_text and n_text:
-        pending.messages.insert(0, _no_text_message(name, mapping.text, pending, n_text))
+        # the file's summary, after the notes of its lines
+        pending.messages.append((len(pending.rows), _no_text_message(name, mapping.text,
+                                                                     pending, n_text)))
+    refused = bool(pending.n_no_text and not n_text)
+    if refused:  # the refusal below counts the file, once: its rows are not counted again
+        del pending.skips["no_text_field"]
     if pending.rows or pending.skips or not yielded:
         yield pending.flush(source_path=str(p), source_kind=source_kind)
-    if pending.n_no_text and not n_text:
+    if refused:
         # nothing of the file can be read: refused in one line (as a CSV header or a Parquet
         # schema without the column is), not one note per row
         raise ValueError(_no_text_message(name, mapping.text, pending, 0))

@@ -39,6 +39,8 @@ from affidavit.tasks.ingest_common import (
     _zone_is_known,
     decode_bytes,
     empty_batch,
+    non_utf8_line,
+    non_utf8_note,
     parse_datetime,
     rows_to_documents,
 )
@@ -305,7 +307,7 @@ def _str_or_none(v: Any) -> str | None:
 def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[str, Any]]:
     text, replaced = decode_bytes(data)
     if replaced:
-        batch.skips["non_utf8_text"] += 1
+        batch.add_skip("non_utf8_text", non_utf8_note(f"{source}: line {non_utf8_line(data)}"))
     try:
         # control characters inside strings are common: allowed here, stripped per field later
         obj = loads_untrusted_json(text, strict=False)

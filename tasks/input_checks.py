@@ -26,12 +26,18 @@ from affidavit.tasks.sanitize import (
 
 __all__ = [
     "CLAIMS_FORMATS",
+    "DUMP_FORMATS",
     "SESSION_EXTENSIONS",
     "check_claims_file",
     "check_sessions_file",
     "check_text_file",
     "claims_format",
+    "dump_format",
+    "binary_dump_fault",
     "dump_text_fault",
+    "gzip_name_fault",
+    "input_file_fault",
+    "missing_column_fault",
     "name_keys",
     "os_error_reason",
     "path_fault",
@@ -41,7 +47,13 @@ CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", 
                   ".csv": "csv", ".tsv": "tsv", ".tab": "tsv"}
 """Extension of a claims file (before an optional ``.gz``) → its format."""
 
-SESSION_EXTENSIONS = (".jsonl", ".ndjson", ".jsonlines", ".json", ".parquet")
+DUMP_FORMATS = {**CLAIMS_FORMATS, ".parquet": "parquet"}
+"""Extension of a document dump → its format: the one list that the up-front checks
+(:func:`dump_text_fault`), the kind detection (:func:`affidavit.tasks.ingest.detect_kind`) and
+the reader (:func:`affidavit.tasks.ingest_dumps.read_dump`) go by. The text formats may be
+gzipped (``.gz`` after the extension); Parquet may not (it compresses its own pages)."""
+
+SESSION_EXTENSIONS = tuple(e for e, f in DUMP_FORMATS.items() if f in ("jsonl", "json", "parquet"))
 """Extensions of a sessions file (a ``.gz`` after the text ones is read through gzip)."""
 
 
@@ -159,6 +171,32 @@ def claims_format(path: Path) -> str:
     return fmt
 
 
+def dump_format(path: str | Path) -> str | None:
+    """Return the format of a dump from its name (:data:`DUMP_FORMATS`), or None when unknown.
+
+    A ``.parquet.gz`` name is unknown: Parquet is read in place, never through gzip.
+
+    >>> dump_format("docs.ndjson.gz"), dump_format("docs.tab"), dump_format("docs.parquet.gz")
+    ('jsonl', 'tsv', None)
+    """
+    p = Path(path)
+    fmt = DUMP_FORMATS.get(_extension(p))
+    if fmt == "parquet" and p.suffix.lower() == ".gz":
+        return None
+    return fmt
+
+
+def dump_extensions() -> str:
+    """Name the dump extensions for a message.
+
+    >>> dump_extensions()
+    '.jsonl, .ndjson, .jsonlines, .json, .csv, .tsv, .tab (optionally .gz), .parquet'
+    """
+    text = [e for e, f in DUMP_FORMATS.items() if f != "parquet"]
+    return ", ".join(text) + " (optionally .gz), " + ", ".join(
+        e for e, f in DUMP_FORMATS.items() if f == "parquet")
+
+
 def check_claims_file(path: str | Path) -> None:
     """Refuse a claims file that cannot be read (``affidavit run --claims``).
 
@@ -237,6 +275,69 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
                          f"UTF-8): {what}s are read as UTF-8 text")
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of gzip data (RFC 1952, section 2.3.1)."""
+
+
+def gzip_name_fault(path: str | Path) -> str | None:
+    """Say that a file named ``*.gz`` is not gzip data, or None (other names, gzip data).
+
+    Such a file is refused, not read as plain text: its name says something its bytes do not
+    (a file saved uncompressed under a compressed name, or a broken download).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile(suffix=".jsonl.gz") as fh:
+    ...     _ = fh.write(b'{"text": "x"}'); fh.flush()
+    ...     print(gzip_name_fault(fh.name))
+    not gzip data: the name ends in .gz but the file does not start with gzip's bytes (1f 8b)
+    """
+    p = Path(path)
+    if p.suffix.lower() != ".gz":
+        return None
+    try:
+        with p.open("rb") as fh:
+            magic = fh.read(2)
+    except OSError:
+        return None  # said by path_fault or the reader
+    if magic == GZIP_MAGIC:
+        return None
+    return ("not gzip data: the name ends in .gz but the file does not start with gzip's bytes "
+            "(1f 8b)")
+
+
+def input_file_fault(path: str | Path) -> str | None:
+    """Say why a local input of ``backfill`` or ``origins`` can give no document, or None.
+
+    Checks only what needs no parsing, so that such an input is refused before anything
+    starts: a path that cannot be opened (:func:`path_fault`), a directory (inputs are files;
+    a folder is not walked), a device or a pipe (``/dev/null``, ``<(…)``: the readers open a
+    file more than once), and a file that is empty or holds nothing but whitespace (after
+    gunzip for a ``.gz`` name). What is wrong further in is left to the readers.
+
+    >>> input_file_fault("/dev/null")
+    'not a regular file (a device or a pipe): save it to a file first'
+    """
+    p = Path(path)
+    if fault := path_fault(p):
+        return fault
+    if p.is_dir():
+        return "is a directory, not a file: give the files in it (a folder is not read)"
+    if not p.is_file():
+        return "not a regular file (a device or a pipe): save it to a file first"
+    if p.stat().st_size == 0:
+        return "empty file: nothing to read"
+    if fault := gzip_name_fault(p):
+        return fault
+    try:
+        head = _head(p, SNIFF_CHARS + 1)
+    except (OSError, ValueError):
+        return None  # unreadable or broken gzip data: the reader counts and says it
+    if len(head) <= SNIFF_CHARS and not head.strip():
+        return "empty file: nothing to read" if not head else \
+            "empty file (nothing but whitespace): nothing to read"
+    return None
+
+
 def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
@@ -276,8 +377,32 @@ def name_keys(keys: list[str]) -> str:
     'k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11 and 2 more'
     """
     more = len(keys) - KEYS_NAMED
-    return (", ".join(keys[:KEYS_NAMED]) or "no keys") + (f" and {more} more" if more > 0
-                                                           else "")
+    shown = [k if k.strip() else '""' for k in keys[:KEYS_NAMED]]  # a blank name, seen as one
+    return (", ".join(shown) or "no keys") + (f" and {more} more" if more > 0 else "")
+
+
+def missing_column_fault(name: str, column: str, columns: list[str], *, where: str = "header",
+                         option: str = "--text-column", what: str = "text") -> str:
+    """One line for a dump whose CSV header or Parquet schema lacks a column.
+
+    Said alike by the up-front check (:func:`dump_text_fault`) and the reader
+    (:func:`affidavit.tasks.ingest_dumps.read_dump`): the columns it has, and the option that
+    names another.
+
+    >>> print(missing_column_fault("a.csv", "body", ["a", ""], option="--text-column"))
+    a.csv: no 'body' column in its header (it has a, ""; name the text column with --text-column)
+    """
+    return (f"{name}: no {column!r} column in its {where} (it has {name_keys(columns)}; "
+            f"name the {what} column with {option})")
+
+
+def binary_dump_fault(name: str, fmt: str) -> str:
+    """One line for a CSV/TSV or JSON dump whose head is binary data, not text.
+
+    >>> binary_dump_fault("a.csv", "csv")
+    'a.csv: not text (binary data): a CSV dump is text, one row a line'
+    """
+    return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
 def dump_text_fault(
@@ -299,28 +424,29 @@ def dump_text_fault(
     import csv
 
     p = Path(path)
-    ext = _extension(p)
+    fmt = dump_format(p)
     try:
-        if ext == ".parquet":
+        if fmt == "parquet":
             import pyarrow.parquet as pq
 
             names = list(pq.read_schema(p).names)
             if text_column in names:
                 return None
-            return (f"{p.name}: no {text_column!r} column in its Parquet schema (it has "
-                    f"{name_keys(names)}; name the {what} column with {option})")
-        if ext in (".csv", ".tsv"):
+            return missing_column_fault(p.name, text_column, names, where="Parquet schema",
+                                        option=option, what=what)
+        if fmt in ("csv", "tsv"):
             head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
             lines = head.splitlines()
             if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
                 return None  # empty, or a header longer than the head: left to the reader
             header = [h.strip() for h in next(csv.reader(
-                [lines[0]], delimiter="," if ext == ".csv" else "\t"))]
+                [lines[0]], delimiter="," if fmt == "csv" else "\t"))]
             if text_column in header:
                 return None
-            return (f"{p.name}: no {text_column!r} column in its header (it has "
-                    f"{name_keys(header)}; name the {what} column with {option})")
-        if ext not in (".jsonl", ".ndjson", ".jsonlines"):
+            if looks_binary(head):  # no header at all: not a column to name
+                return binary_dump_fault(p.name, fmt)
+            return missing_column_fault(p.name, text_column, header, option=option, what=what)
+        if fmt != "jsonl":
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError, csv.Error):

@@ -422,9 +422,15 @@ PYTEST_FAILED = "tests/test_cli.py ..........F.\n\n1 failed, 11 passed in 0.52s\
         ("No tests failed.", ("  11 passing (40ms)\n  1 failing\n",)),
         ("12 tests passed.", (PYTEST_FAILED,)),
         ("3 tests failed.", ("2 failed, 131 passed, 4 skipped in 12.48s\n",)),
+        ("1 test failed.", ("12 passed in 0.40s\n",)),
+        ("1 failed.", ("2 failed, 10 passed in 0.52s\n",)),
+        ("The run had 1 failure.", ("2 failed, 10 passed in 0.52s\n",)),
+        ("1 test fails.", ("2 failed, 10 passed in 0.52s\n",)),
+        ("11 passed, 1 failed.", ("12 passed in 0.40s\n",)),
     ],
     ids=["all-n-pass", "all-pass", "jest", "cargo", "unittest", "mocha-none-failed",
-         "pass-count", "fail-count"],
+         "pass-count", "fail-count", "fail-count-none-failed", "runner-form", "one-failure",
+         "fails", "runner-form-none-failed"],
 )
 def test_a_test_outcome_the_run_counts_otherwise_is_contradicted(answer: str,
                                                                  outputs: tuple[str, ...]):
@@ -449,9 +455,13 @@ def test_a_test_outcome_the_run_counts_otherwise_is_contradicted(answer: str,
         ("No tests failed.", ("12 passed, 0 failed\n",)),
         ("The suite ran with 2 failures.", ("2 failed, 131 passed, 4 skipped in 12.48s\n",)),
         ("Two tests failed.", ("40 passed, 2 failed in 0.52s\n",)),
+        ("11 passed, 1 failed.", ("11 passed, 1 failed in 0.52s\n",)),
+        ("1 test failed.", ("1 failed, 11 passed in 0.52s\n", "12 passed in 0.40s\n")),
+        ("The upload had 2 failed chunks.", ("12 passed in 0.40s\n",)),
     ],
     ids=["skipped", "part-of", "xfailed", "a-part", "a-file", "negated", "a-later-run",
-         "zero-failed", "same-failures", "number-word"],
+         "zero-failed", "same-failures", "number-word", "runner-form", "an-earlier-run",
+         "not-tests"],
 )
 def test_a_test_outcome_the_run_agrees_with_is_not_contradicted(answer: str,
                                                                 outputs: tuple[str, ...]):
@@ -459,6 +469,21 @@ def test_a_test_outcome_the_run_agrees_with_is_not_contradicted(answer: str,
     [out] = audit_lexical([rec])
     assert all(c.label is not AuditLabel.CONTRADICTED for c in out.claims), [
         (c.text, c.reason) for c in out.claims]
+
+
+@pytest.mark.parametrize(("answer", "output", "reason"), [
+    ("1 test failed.", "12 passed in 0.40s\n", "the test run counts no failure (12 passed), "
+     "not 1"),
+    ("1 failed.", "2 failed, 10 passed in 0.52s\n", "the test run counts 2 failed, not 1"),
+])
+def test_a_failure_count_gets_the_runs_count_as_its_reason(answer: str, output: str,
+                                                           reason: str) -> None:
+    # not "the evidence holds 0% of the claim's terms" (a test run speaks to it) nor "the
+    # evidence holds its figures and terms" (the 1 it holds is not a count of failures)
+    rec = AuditRecord("r", answer, (EvidenceItem("shell", "pytest -q", output),))
+    [out] = audit_lexical([rec])
+    [claim] = out.claims
+    assert (claim.label, claim.reason) == (AuditLabel.CONTRADICTED, reason)
 
 
 def test_a_linters_errors_are_not_failed_tests() -> None:

@@ -7,6 +7,7 @@ import base64
 import gzip
 import hashlib
 import json
+import re
 
 import pytest
 
@@ -287,11 +288,33 @@ def test_empty_inputs_are_refused(tmp_path, name, content, reason):
     assert any(m.endswith("refused") for m in batch.messages)
 
 
-def test_missing_text_column_in_csv_is_one_clear_error(tmp_path):
-    path = tmp_path / "x.csv"
-    path.write_text("id,body\n1,hello\n")
-    with pytest.raises(ValueError, match="text column 'text' not in CSV header"):
+@pytest.mark.parametrize(("name", "said"), [
+    ("x.csv", "x.csv: no 'text' column in its header (it has id, body; name the text column "
+     "with --text-column)"),
+    ("x.parquet", "x.parquet: no 'text' column in its Parquet schema (it has id, body; name the "
+     "text column with --text-column)"),
+    ("blank.csv", 'blank.csv: no \'text\' column in its header (it has "", ""; name the text '
+     "column with --text-column)"),
+    ("binary.csv", "binary.csv: not text (binary data): a CSV dump is text, one row a line"),
+])
+def test_missing_text_column_is_one_clear_line_as_the_up_front_check_says(tmp_path, name, said):
+    # the reader's line (a note when another input is read) is the up-front check's, word for
+    # word: the columns found and the option, no list or mapping repr
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from affidavit.tasks.input_checks import dump_text_fault
+
+    path = tmp_path / name
+    if name == "x.parquet":
+        pq.write_table(pa.table({"id": ["1"], "body": ["hello"]}), path)
+    elif name == "binary.csv":
+        path.write_bytes(bytes(range(256)) * 4)
+    else:
+        path.write_text("id,body\n1,hello\n" if name == "x.csv" else ",\n1,2\n")
+    with pytest.raises(ValueError, match=f"^{re.escape(said)}$"):
         _all(ingest_path(str(path)))
+    assert dump_text_fault(path, "text") == said
 
 
 def test_a_file_that_cannot_be_read_does_not_stop_the_files_after_it(tmp_path, warehouse):
@@ -370,3 +393,23 @@ def test_a_symlink_loop_among_inputs_is_refused_as_a_loop(tmp_path, warehouse):
     assert len(added) == 1
     assert run.counts["sources_refused"] == 1
     assert f"{loop}: symlink loop: refused" in run.messages
+
+
+@pytest.mark.parametrize(("name", "content"), [
+    ("docs.jsonl.gz", b'{"id": "1", "text": "Exports rose."}\n'),
+    ("docs.csv.gz", b"id,text\n1,Exports rose.\n"),
+    ("feed.xml.gz", b"<rss><channel><item><title>x</title></item></channel></rss>"),
+    ("crawl.warc.gz", b"WARC/1.0\r\nWARC-Type: warcinfo\r\nContent-Length: 0\r\n\r\n\r\n\r\n"),
+])
+def test_a_gz_name_on_bytes_that_are_not_gzip_is_refused_not_read_as_text(tmp_path, name,
+                                                                          content):
+    from affidavit.tasks.input_checks import input_file_fault
+
+    path = tmp_path / name
+    path.write_bytes(content)
+    said = "not gzip data: the name ends in .gz but the file does not start with gzip's bytes"
+    with pytest.raises(ValueError, match=f"^{re.escape(f'{path}: {said}')}"):
+        list(ingest_path(str(path)))
+    assert input_file_fault(path).startswith(said)  # and up front, before anything starts
+    path.write_bytes(gzip.compress(content))  # the same bytes gzipped are read
+    list(ingest_path(str(path)))

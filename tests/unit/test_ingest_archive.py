@@ -272,3 +272,15 @@ def test_read_warc_never_raises_on_damaged_bytes(noise: bytes, cut: int) -> None
         gz = Path(d) / "damaged.warc.gz"
         gz.write_bytes(gzip.compress(raw)[: cut // 2] + noise)
         assert _all(gz).documents.schema.equals(DOCUMENTS_SCHEMA)
+
+
+def test_notes_come_in_the_order_of_the_records(tmp_path: Path) -> None:
+    # a record's own note (empty text, from the rows) before the next record's (a bad header,
+    # from the reader): not the reader's notes first
+    data = (_response("http://e.com/1", _text_http("   "))
+            + b"WARC/1.0\r\nWARC-Type: response\r\nContent-Length: abc\r\n\r\nxyz\r\n\r\n"
+            + _response("http://e.com/2", _text_http("two")))
+    path = tmp_path / "order.warc"
+    path.write_bytes(data)
+    messages = _all(path).messages
+    assert ["empty text" in m for m in messages] == [True, False], messages

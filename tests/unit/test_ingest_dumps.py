@@ -146,7 +146,7 @@ def test_wayback_first_seen_is_read_and_can_be_mapped(tmp_path: Path) -> None:
 
 
 def test_csv_missing_text_column_is_a_clear_error() -> None:
-    with pytest.raises(ValueError, match="text column 'text'"):
+    with pytest.raises(ValueError, match=r"docs.csv: no 'text' column in its header \(it has "):
         _all(FIXTURES / "docs.csv")
 
 
@@ -462,7 +462,26 @@ def test_a_text_field_no_row_has_is_one_refusal_naming_the_keys(tmp_path, name):
     batch = merge_batches(batches)
     assert batch.n_documents == 0
     assert batch.messages == []  # not one "empty text" note per row
-    assert batch.skips == {"no_text_field": 50}
+    # the refusal counts the file once (as a CSV header or a Parquet schema without the column
+    # is counted): its rows are not counted again
+    assert batch.skips == {}
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("one.json", '{"a": 1}'), ("list.json", '[{"a": 1}, {"b": 2}]'),
+    ("rows.jsonl", '{"a": 1}\n{"b": 2}\n'), ("rows.csv", "a,b\n1,2\n"),
+])
+def test_a_dump_no_row_of_which_has_text_is_counted_once(tmp_path, warehouse, name, data):
+    from affidavit.flows.context import RunRecord
+    from affidavit.flows.stages import ingest_sources
+
+    (tmp_path / name).write_text(data, encoding="utf-8")
+    run = RunRecord(warehouse, "backfill_archive", {})
+    ingest_sources(warehouse, [str(tmp_path / name)], run=run)
+    skips = {k: v for k, v in run.counts.items() if k.startswith("skip:")}
+    assert skips == {"skip:source_unreadable": 1}
+    assert run.counts["sources_refused"] == 1
+    assert len(run.messages) == 1
 
 
 def test_rows_without_the_text_field_beside_rows_with_it_are_one_counted_note(tmp_path):
@@ -511,3 +530,133 @@ def test_row_numbers_in_notes_leave_the_doc_ids_of_rows_without_id_as_they_were(
     doc = _all(path).documents.to_pylist()[0]
     # the locator of a row without URL or id is its 0-based position, as stored before
     assert doc["doc_id"] == make_doc_id(f"{path}#0", content_sha256("Exports rose."))
+
+
+# ------------------------------------------------------------ one list of dump extensions
+def _write_rows(path: Path, rows: list[dict[str, str]]) -> None:
+    """Write ``rows`` in the format the name of ``path`` gives (gzipped after ``.gz``)."""
+    import pyarrow.parquet as pq
+
+    from affidavit.tasks.input_checks import dump_format
+
+    fmt = dump_format(path)
+    if fmt == "parquet":
+        pq.write_table(pa.Table.from_pylist(rows), path)
+        return
+    if fmt in ("csv", "tsv"):
+        sep = "," if fmt == "csv" else "\t"
+        data = "\n".join([sep.join(rows[0]), *(sep.join(r.values()) for r in rows)]) + "\n"
+    elif fmt == "json":
+        data = json.dumps(rows)
+    else:
+        data = "".join(json.dumps(r) + "\n" for r in rows)
+    raw = data.encode("utf-8")
+    path.write_bytes(gzip.compress(raw) if path.suffix == ".gz" else raw)
+
+
+@pytest.mark.parametrize("name", [
+    *(f"docs{ext}" for ext in (".jsonl", ".ndjson", ".jsonlines", ".json", ".csv", ".tsv",
+                               ".tab", ".parquet")),
+    *(f"docs{ext}.gz" for ext in (".jsonl", ".ndjson", ".jsonlines", ".json", ".csv", ".tsv",
+                                  ".tab")),
+])
+def test_every_dump_extension_is_detected_checked_and_read_alike(tmp_path: Path,
+                                                                  name: str) -> None:
+    from affidavit.tasks.input_checks import DUMP_FORMATS, dump_format, dump_text_fault
+
+    assert dump_format(name) is not None  # the list the checks and the reader share
+    assert set(DUMP_FORMATS) >= {name.removesuffix(".gz").removeprefix("docs")}
+    path = tmp_path / name
+    _write_rows(path, [{"id": "a", "body": "Exports rose."}])
+    assert detect_kind(path) == "dump"
+    batch = merge_batches(ingest_path(str(path), mapping=ColumnMapping(text="body")))
+    assert batch.documents.column("text").to_pylist() == ["Exports rose."]
+    with pytest.raises(ValueError, match="'text'"):
+        _all(path)
+    if dump_format(path) != "json":  # a JSON document is decided by the reader, not up front
+        assert "text" in (dump_text_fault(path, "text") or "")
+
+
+def test_a_name_of_no_dump_extension_is_refused_naming_them_all(tmp_path: Path) -> None:
+    path = tmp_path / "docs.parquet.gz"
+    path.write_bytes(gzip.compress(b"PAR1"))
+    with pytest.raises(ValueError, match=r"unknown dump extension; expected \.jsonl, .*\.tab "
+                       r"\(optionally \.gz\), \.parquet"):
+        _all(path)
+
+
+# ------------------------------------------------------------ non-UTF-8 bytes: where
+@pytest.mark.parametrize(("name", "data", "where"), [
+    ("d.jsonl", b'{"id": "1", "text": "ok"}\n{"id": "2", "text": "caf\xe9"}\n'
+                b'{"id": "3", "text": "na\xefve"}\n', "d.jsonl: line 2"),
+    ("d.csv", b"id,text,title\n1,ok,t\n2,caf\xe9,na\xefve\n3,na\xefve,t\n", "d.csv: row 2"),
+    ("d.json", b'[{"id": "1", "text": "ok"},\n {"id": "2", "text": "caf\xe9"}]', "d.json: line 2"),
+])
+def test_a_non_utf8_repair_is_noted_where_it_first_is(tmp_path: Path, name: str, data: bytes,
+                                                      where: str) -> None:
+    path = tmp_path / name
+    path.write_bytes(data)
+    batch = _all(path)
+    notes = [m for m in batch.messages if "not UTF-8" in m]
+    assert notes == [f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such "
+                     "rows are counted, not noted)"]
+    # counted once a row (a CSV row with two such fields is one row), once a JSON document
+    assert batch.skips["non_utf8_text"] == {"d.jsonl": 2, "d.csv": 2, "d.json": 1}[name]
+
+
+def test_non_utf8_bytes_of_a_text_column_are_noted_with_their_row() -> None:
+    batch = rows_to_documents([{"text": "ok", "_index": 0, "_unit": "row", "_number": 1},
+                               {"text": b"caf\xe9", "_index": 1, "_unit": "row", "_number": 2}],
+                              source_kind="archive", source_path="d.parquet")
+    assert batch.skips["non_utf8_text"] == 1
+    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 replaced")
+
+
+# ------------------------------------------------------------ an id given again, other text
+@pytest.mark.parametrize("name", ["d.jsonl", "d.csv", "d.parquet"])
+@pytest.mark.parametrize("batch_rows", [1, 100])
+def test_an_id_given_again_with_other_text_is_kept_counted_and_noted(tmp_path: Path, name: str,
+                                                                     batch_rows: int) -> None:
+    rows = [{"id": "7", "text": "Exports rose."}, {"id": "8", "text": "Imports fell."},
+            {"id": "7", "text": "Exports rose 12 percent."},  # id 7 again, other text
+            {"id": "8", "text": "Imports fell."},  # the same row again: not this note
+            {"id": "7", "text": "Exports rose 13 percent."}]
+    path = tmp_path / name
+    _write_rows(path, rows)
+    batch = _all(path, batch_rows=batch_rows)  # across batches as within one
+    texts = [r["text"] for r in batch.documents.to_pylist() if r["source_id"] == "7"]
+    assert texts == ["Exports rose.", "Exports rose 12 percent.", "Exports rose 13 percent."]
+    assert batch.skips["id_repeated_other_text"] == 2
+    unit = {"d.jsonl": "line", "d.csv": "row", "d.parquet": "row"}[name]
+    assert [m for m in batch.messages if "given before" in m] == [
+        f"{path}: {unit} 3: id '7' was given before ({unit} 1) with other text: both kept as "
+        "versions (later such rows are counted, not noted)"]
+
+
+# ------------------------------------------------------------ notes in input order
+def _numbers(messages: list[str]) -> list[int]:
+    import re
+
+    return [int(re.search(r": (?:line|row|item) (\d+)", m).group(1)) for m in messages]
+
+
+@pytest.mark.parametrize("batch_rows", [2, 100])
+def test_notes_come_in_input_order_whoever_writes_them(tmp_path: Path, batch_rows: int) -> None:
+    # the reader's notes (bad lines, repaired bytes) and the rows' notes (empty text, wrong
+    # type, untrusted dates) interleave by line, not reader's first
+    path = tmp_path / "d.jsonl"
+    path.write_bytes(b'{"id": "1", "text": "ok"}\n'
+                     b'{"id": "2", "text": "   "}\n'
+                     b"not json\n"
+                     b'{"id": "4", "text": ["a list"]}\n'
+                     b'{"id": "5", "text": "caf\xe9"}\n'
+                     b'{"id": "6", "text": "ok", "published_at": "someday"}\n'
+                     b"[1, 2]\n")
+    batch = _all(path, batch_rows=batch_rows)
+    assert _numbers(batch.messages) == [2, 3, 4, 5, 6, 7]
+
+
+def test_csv_notes_come_in_input_order(tmp_path: Path) -> None:
+    path = tmp_path / "d.csv"
+    path.write_bytes(b"id,text\n1,\n2,x,extra\n3,caf\xe9\n4,\n")
+    assert _numbers(_all(path).messages) == [1, 2, 3, 4]
