@@ -135,12 +135,21 @@ def _check_dask(address: str | None) -> None:
     """Refuse a ``--dask`` address (or ``$AFFIDAVIT_DASK_ADDRESS``) where no scheduler answers.
 
     Asked before Prefect starts: one line and exit 1, at once for a refused port or an unknown
-    host (``affidavit.flows.dask_probe``). ``local`` starts a cluster of its own.
+    host (``affidavit.flows.dask_probe``). ``local`` starts a cluster of its own. Without the
+    ``dask`` extra installed any address is refused (exit 2).
     """
+    import importlib.util
     import os
 
     address = address or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
-    if address is None or address == "local":
+    if address is None:
+        return
+    missing = [m for m in ("distributed", "prefect_dask") if importlib.util.find_spec(m) is None]
+    if missing:
+        _fail(f"a Dask address ({address!r}, from --dask or AFFIDAVIT_DASK_ADDRESS) needs Dask, "
+              f"which is not installed ({', '.join(missing)}): pip install 'affidavit[dask]', "
+              "or run without it", EXIT_USAGE)
+    if address == "local":
         return
     from affidavit.flows.dask_probe import SchedulerUnreachableError, check_scheduler
 

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from affidavit.flows.cli import app
@@ -62,3 +63,21 @@ def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
     assert res.exit_code == 1
     assert "not a regular file (a pipe or a device)" in res.output
     assert "no such file" not in res.output
+
+
+@pytest.mark.parametrize("address", ["local", "tcp://127.0.0.1:9"])
+def test_a_dask_address_without_dask_installed_is_one_line(tmp_path, monkeypatch, address):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "distributed" else real(name, *a))
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened on 14 May 2024."}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, ["run", "--claims", str(claims), "--dask", address,
+                                   "--home", str(home)])
+    assert res.exit_code == 2
+    assert "needs Dask, which is not installed (distributed)" in res.output
+    assert "ModuleNotFoundError" not in res.output
+    assert not (home / "prefect").exists()
