@@ -21,6 +21,7 @@ measured on this project's machine):
 
 from __future__ import annotations
 
+import bisect
 import calendar
 import io
 import re
@@ -232,6 +233,7 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
     feed_author = feed.get("author") or None
     rows = []
     for i, e in enumerate(entries):
+        said = len(batch.messages)
         raw_pub = e.get("published") or e.get("updated") or e.get("created") or None
         pub_struct = (
             e.get("published_parsed") if e.get("published") else
@@ -257,7 +259,9 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
         rows.append(
             {
                 "_index": i,
+                "_number": i + 1,
                 "_unit": "item",
+                "_said": (said, len(batch.messages)),
                 "url": e.get("link") or None,
                 "source_id": e.get("id") or None,
                 "title": title,
@@ -323,6 +327,7 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     feed_lang = _str_or_none(obj.get("language"))
     rows = []
     for i, item in enumerate(obj["items"]):
+        said = len(batch.messages)
         if not isinstance(item, dict):
             batch.add_skip("not_an_object", f"{source}: item {i + 1} is not an object: skipped")
             continue
@@ -363,7 +368,9 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
         rows.append(
             {
                 "_index": i,
+                "_number": i + 1,
                 "_unit": "item",
+                "_said": (said, len(batch.messages)),
                 "url": _str_or_none(item.get("url")) or _str_or_none(item.get("external_url")),
                 "source_id": str(item_id) if item_id not in (None, "") else None,
                 "title": title,
@@ -434,9 +441,35 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None,
         return batch
     for r in rows:
         r["fetched_at"] = fetched_at
-    out = rows_to_documents(rows, source_kind=SourceKind.FEED.value, source_path=source)
+    notes = _notes_in_item_order(batch.messages, [r.pop("_said", None) for r in rows])
+    out = rows_to_documents(rows, source_kind=SourceKind.FEED.value, source_path=source,
+                            notes=notes)
     out.skips.update(batch.skips)
-    out.messages[:0] = batch.messages
+    return out
+
+
+def _notes_in_item_order(
+    messages: list[str], said: list[tuple[int, int] | None]
+) -> list[tuple[int, str]]:
+    """Place a feed parser's notes among its items' own (``rows_to_documents``' ``notes``).
+
+    Args:
+        messages: The parser's notes, in the order it said them (items in feed order).
+        said: For each kept item, the range of ``messages`` said while it was parsed.
+
+    Returns:
+        ``(k, note)`` pairs: a note said while kept item ``k`` was parsed comes before that
+        item's own notes, and one about an item skipped after it comes after them.
+
+    >>> _notes_in_item_order(["a", "b", "c"], [(0, 1), (2, 2)])
+    [(0, 'a'), (1, 'b'), (2, 'c')]
+    """
+    ends = [e for _, e in (x for x in said if x is not None)]
+    starts = [s for s, _ in (x for x in said if x is not None)]
+    out = []
+    for m, msg in enumerate(messages):
+        k = bisect.bisect_right(starts, m) - 1  # the last kept item started at or before m
+        out.append((k if k >= 0 and m < ends[k] else bisect.bisect_right(ends, m), msg))
     return out
 
 

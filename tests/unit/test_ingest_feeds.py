@@ -390,3 +390,22 @@ def test_json_feed_fields_of_the_wrong_type_are_ignored_and_counted() -> None:
     assert batch.skips["wrong_type_field"] == 3
     assert "f.json: item 2: title is a list, content_html is an object, not text: ignored" in (
         batch.messages)
+
+
+def test_feed_notes_name_items_from_1_in_feed_order() -> None:
+    items = [{"id": "1", "content_text": ""}, {"id": 2, "content_text": 5}, "not an object",
+             {"id": "4", "content_text": "The bridge opened on 14 May 2024, officials said."},
+             {"id": "5", "content_text": ""}]
+    data = json.dumps({"version": "https://jsonfeed.org/version/1.1", "items": items}).encode()
+    batch = parse_feed(data, source="f.json")
+    assert batch.messages == [
+        "f.json: item 1: empty text: skipped",
+        "f.json: item 2: content_text is a number, not text: ignored",
+        "f.json: item 2: empty text: skipped",
+        "f.json: item 3 is not an object: skipped",
+        "f.json: item 5: empty text: skipped",
+    ]
+    rss = (b'<?xml version="1.0"?><rss version="2.0"><channel><title>T</title>'
+           b"<item><title>A</title><description>Rail use rose 4 percent in May.</description>"
+           b"</item><item><title></title><description></description></item></channel></rss>")
+    assert parse_feed(rss, source="r.xml").messages == ["r.xml: item 2: empty text: skipped"]
