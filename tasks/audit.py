@@ -121,10 +121,10 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
             items.append(EvidenceItem("text", "", e))
             continue
         if not isinstance(e, Mapping):
-            raise ValueError(f"evidence item {i} is a {type(e).__name__}, not an object")
+            raise ValueError(f"evidence item {i + 1} is a {type(e).__name__}, not an object")
         out = e.get("output", e.get("content", e.get("result")))
         if out is None:
-            raise ValueError(f"evidence item {i} has no output")
+            raise ValueError(f"evidence item {i + 1} has no output")
         if not isinstance(out, str):
             out = json.dumps(out, ensure_ascii=False)
         items.append(EvidenceItem(str(e.get("tool") or "tool"), str(e.get("input") or ""), out))
@@ -313,6 +313,9 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
         if not isinstance(answer, str) or not answer.strip():
             if acol is None:  # said once, in the notes above: counted, not noted per line
                 skips["missing_answer"] += 1
+            elif answer is not None and not isinstance(answer, str):
+                skip("missing_answer", n, f"the answer in column {acol!r} is "
+                     f"{_kind_of(answer)}, not text")
             else:
                 skip("missing_answer", n, f"no answer text in column {acol!r}")
             continue
@@ -577,3 +580,20 @@ def audit_rows(
         for i, c in enumerate(outcome.claims)
     ]
     return row, claim_rows
+
+
+def _kind_of(value: object) -> str:
+    """Name a JSON value's type for a note ("a number", "a list").
+
+    >>> _kind_of(42), _kind_of([1]), _kind_of(True)
+    ('a number', 'a list', 'a boolean')
+    """
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, list | tuple):
+        return "a list"
+    if isinstance(value, Mapping):
+        return "an object"
+    return f"a {type(value).__name__}"

@@ -544,3 +544,17 @@ def test_session_notes_name_parquet_rows_and_json_records_from_one(tmp_path):
     assert said == {"s.parquet": ["row 2: no answer text in column 'answer'"],
                     "s.json": ["record 2: no answer text in column 'answer'"],
                     "s.jsonl": ["line 2: no answer text in column 'answer'"]}
+
+
+def test_session_notes_name_a_number_answer_and_evidence_items_from_1(tmp_path):
+    import json
+
+    from affidavit.tasks.audit import read_sessions
+
+    rows = [{"id": "a", "answer": "All 3 tests pass.", "evidence": ["3 passed"]},
+            {"id": "b", "answer": 42, "evidence": []},
+            {"id": "c", "answer": "Fine.", "evidence": ["ok", {"tool": "bash"}]}]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    notes = [n for n in read_sessions(tmp_path / "s.jsonl")[2] if n.startswith("line ")]
+    assert "line 2: the answer in column 'answer' is a number, not text" in notes
+    assert any(n.startswith("line 3:") and "evidence item 2 has no output" in n for n in notes)
