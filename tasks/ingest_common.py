@@ -52,7 +52,7 @@ REPAIRS = frozenset({"non_utf8_text", "nul_removed", "malformed_feed_recovered",
                      "bad_chunked_body_kept_raw", "content_encoding_already_decoded",
                      "text_truncated", "control_chars_removed", "date_untrusted",
                      "replacement_chars", "escaped_cdata_unwrapped", "title_only_entry",
-                     "page_truncated", "charset_declared_wrong", "warc_digest_mismatch",
+                     "page_truncated", "charset_declared_wrong", "warc_digest_unchecked",
                      "warc_version_unknown", "content_html_preferred", "wrong_type_field",
                      "id_repeated_other_text"})
 """Ingest counters that record a repair or a warning about a row that was kept, not a skip."""
@@ -566,7 +566,7 @@ def rows_to_documents(
     kind = SourceKind(source_kind).value
     batch = empty_batch()
     records: list[dict[str, Any]] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # doc_id -> where its first row is
     pending_notes = deque(notes)
 
     def say_notes_before(k: int) -> None:  # the reader's notes of the input before rows[k]
@@ -598,9 +598,11 @@ def rows_to_documents(
                     f"{where}: id {_short(sid)} was given before ({first}) with other text: "
                     "both kept as versions (later such rows are counted, not noted)"))
         if rec["doc_id"] in seen:
-            batch.skips["duplicate_in_batch"] += 1
+            batch.add_skip("duplicate_in_batch", None if batch.skips["duplicate_in_batch"] else (
+                f"{where}: the same document as {seen[rec['doc_id']]} (same id or URL and "
+                "text): skipped (later such rows are counted, not noted)"))
             continue
-        seen.add(rec["doc_id"])
+        seen[rec["doc_id"]] = f"{unit} {number}"
         records.append(rec)
     say_notes_before(len(rows))
     if records:
@@ -624,7 +626,9 @@ def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index
     text = raw_text or ""
     if "\x00" in text:
         text = _NUL_RE.sub("", text)
-        batch.skips["nul_removed"] += 1
+        batch.add_skip("nul_removed", None if batch.skips["nul_removed"] else (
+            f"{where}: NUL characters removed from its text: kept (later such rows are "
+            "counted, not noted)"))
     text, n_ctl = strip_control_chars(text)
     text = _SURROGATE_RE.sub("\ufffd", text).strip()
     if len(text) > MAX_TEXT_CHARS:

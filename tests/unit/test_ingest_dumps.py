@@ -660,3 +660,20 @@ def test_csv_notes_come_in_input_order(tmp_path: Path) -> None:
     path = tmp_path / "d.csv"
     path.write_bytes(b"id,text\n1,\n2,x,extra\n3,caf\xe9\n4,\n")
     assert _numbers(_all(path).messages) == [1, 2, 3, 4]
+
+
+def test_a_repeated_row_and_removed_nul_characters_are_noted_where_they_first_are(tmp_path):
+    row = {"id": "d1", "text": "The Lumen Bridge in Corvallo opened on 14 May 2024."}
+    (tmp_path / "dup.jsonl").write_text((json.dumps(row) + "\n") * 3)
+    dup = _all(tmp_path / "dup.jsonl")
+    assert dup.skips["duplicate_in_batch"] == 2
+    said = [m for m in dup.messages if "the same document as" in m]
+    assert len(said) == 1
+    assert "line 2: the same document as line 1" in said[0]
+    (tmp_path / "nul.csv").write_text("id,text\n1,The bridge\x00 opened in May.\n"
+                                      "2,The zoo\x00 welcomed two cubs.\n")
+    nul = _all(tmp_path / "nul.csv")
+    assert nul.skips["nul_removed"] == 2
+    said = [m for m in nul.messages if "NUL characters removed" in m]
+    assert len(said) == 1
+    assert "row 1" in said[0]
