@@ -1169,7 +1169,7 @@ def audit(
     evidence_column: Annotated[str | None, typer.Option(
         "--evidence-column", help="column of the evidence list (default: evidence, "
         "tool_calls, ...)")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=0,
+    limit: Annotated[int | None, typer.Option("--limit", min=1,
                                               help="audit at most this many records")] = None,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1,
                                             help="records per task run")] = 500,

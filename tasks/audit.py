@@ -239,7 +239,8 @@ def check_sessions_columns(
     Raises:
         ValueError: When the first object record (the schema) has no answer column among
             :data:`ANSWER_COLUMNS`, or lacks a column named by ``id_column``,
-            ``answer_column`` or ``evidence_column``.
+            ``answer_column`` or ``evidence_column``; or when a JSON or JSONL file holds no
+            record at all (``[]``).
     """
     from affidavit.tasks.input_checks import name_keys
 
@@ -255,8 +256,10 @@ def check_sessions_columns(
     elif p.suffix.lower() == ".json" and p.stat().st_size > SESSIONS_CHECK_MAX_BYTES:
         return
     else:
+        n_read = 0
         try:
             for n, raw in _iter_raw(p, Counter(), []):
+                n_read += 1
                 if isinstance(raw, Mapping):
                     rec = raw
                     break
@@ -264,6 +267,10 @@ def check_sessions_columns(
                     break
         except ValueError:
             return  # unreadable JSON: the reader refuses it with its reason
+        if n_read == 0:
+            raise ValueError(f"{p.name}: holds no record: a sessions file holds records "
+                             "{id, answer, evidence}, one per line (JSONL), a JSON list of them, "
+                             "or Parquet")
     if rec is None:
         return
     keys = sorted(map(str, rec))

@@ -489,3 +489,16 @@ def test_an_empty_input_beside_a_readable_one_is_left_to_the_run(tmp_path):
     (tmp_path / "good.jsonl").write_text('{"id": "1", "text": "x"}\n')
     _check_input_files([str(tmp_path / "empty.jsonl"), str(tmp_path / "good.jsonl")])
     _check_input_files([str(tmp_path / "empty.jsonl"), "https://example.org/feed.xml"])
+
+
+def test_audit_sessions_holding_no_record_or_a_zero_limit_are_refused(no_prefect, tmp_path):
+    empty = tmp_path / "el.json"
+    empty.write_text("[]\n")
+    line = _refused(["audit", "--sessions", str(empty)], tmp_path / "h")
+    assert "el.json: holds no record" in line
+    one = tmp_path / "one.jsonl"
+    one.write_text('{"id": "a", "answer": "All 3 tests pass.", "evidence": ["3 passed"]}\n')
+    res = CliRunner().invoke(app, ["audit", "--sessions", str(one), "--limit", "0",
+                                   "--home", str(tmp_path / "h2")])
+    assert res.exit_code == 2
+    assert not (tmp_path / "h2").exists()
