@@ -256,9 +256,9 @@ def check_sessions_columns(
     elif p.suffix.lower() == ".json" and p.stat().st_size > SESSIONS_CHECK_MAX_BYTES:
         return
     else:
-        n_read = 0
+        n_read, bad = 0, Counter[str]()
         try:
-            for n, raw in _iter_raw(p, Counter(), []):
+            for n, raw in _iter_raw(p, bad, []):
                 n_read += 1
                 if isinstance(raw, Mapping):
                     rec = raw
@@ -267,7 +267,7 @@ def check_sessions_columns(
                     break
         except ValueError:
             return  # unreadable JSON: the reader refuses it with its reason
-        if n_read == 0:
+        if n_read == 0 and not bad:  # (lines that are not JSON: the reader says which)
             raise ValueError(f"{p.name}: holds no record: a sessions file holds records "
                              "{id, answer, evidence}, one per line (JSONL), a JSON list of them, "
                              "or Parquet")
