@@ -58,7 +58,7 @@ from affidavit.tasks.audit_scanner import (
 from affidavit.tasks.claims import split_answer_claims
 from affidavit.tasks.claims_file import pick_column
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file
-from affidavit.tasks.sanitize import UntrustedJSONError, loads_untrusted_json
+from affidavit.tasks.sanitize import UntrustedJSONError, json_type_name, loads_untrusted_json
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -322,7 +322,7 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
                 skips["missing_answer"] += 1
             elif answer is not None and not isinstance(answer, str):
                 skip("missing_answer", n, f"the answer in column {acol!r} is "
-                     f"{_kind_of(answer)}, not text")
+                     f"{json_type_name(answer)}, not text")
             else:
                 skip("missing_answer", n, f"no answer text in column {acol!r}")
             continue
@@ -587,20 +587,3 @@ def audit_rows(
         for i, c in enumerate(outcome.claims)
     ]
     return row, claim_rows
-
-
-def _kind_of(value: object) -> str:
-    """Name a JSON value's type for a note ("a number", "a list").
-
-    >>> _kind_of(42), _kind_of([1]), _kind_of(True)
-    ('a number', 'a list', 'a boolean')
-    """
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return f"a {type(value).__name__}"

@@ -40,6 +40,7 @@ from affidavit.tasks.input_checks import (
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
+    json_type_name,
     loads_untrusted_json,
     looks_binary,
 )
@@ -252,7 +253,8 @@ def _iter_json(
         found = [obj[k] for k in _JSON_LIST_KEYS if isinstance(obj.get(k), list)]
         obj = found[0] if found else [obj]
     if not isinstance(obj, list):
-        pending.skip("bad_json_file", f"{name}: JSON {type(obj).__name__}, not an array: skipped")
+        pending.skip("bad_json_file", f"{name}: the JSON document is {json_type_name(obj)}, "
+                     "not a list of records: skipped")
         return
     if replaced:  # one document: its first line with such bytes is said
         pending.repaired_non_utf8(f"{name}: line {non_utf8_line(raw)}")

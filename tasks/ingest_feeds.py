@@ -45,7 +45,12 @@ from affidavit.tasks.ingest_common import (
     parse_datetime,
     rows_to_documents,
 )
-from affidavit.tasks.sanitize import UntrustedJSONError, find_lone_surrogate, loads_untrusted_json
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    find_lone_surrogate,
+    json_type_name,
+    loads_untrusted_json,
+)
 
 if TYPE_CHECKING:
     from affidavit.tasks.fetch import Fetcher, FetchResult
@@ -295,15 +300,6 @@ _JSON_TEXT_FIELDS = ("title", "content_text", "content_html", "summary", "url", 
 ignored and counted (``wrong_type_field``)."""
 
 
-def _json_type(v: Any) -> str:
-    """Name a JSON value's type as JSON does ("a number", "a list", ...)."""
-    if isinstance(v, bool):
-        return "a boolean"
-    if isinstance(v, int | float):
-        return "a number"
-    return "a list" if isinstance(v, list) else "an object"
-
-
 def _str_or_none(v: Any) -> str | None:
     return v if isinstance(v, str) and v.strip() else None
 
@@ -339,7 +335,7 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
                  if item.get(k) is not None and not isinstance(item[k], str)]
         if wrong:
             batch.add_skip("wrong_type_field", f"{source}: item {i + 1}: "
-                           + ", ".join(f"{k} is {_json_type(item[k])}" for k in wrong)
+                           + ", ".join(f"{k} is {json_type_name(item[k])}" for k in wrong)
                            + ", not text: ignored")
         # the fuller body wins: a short content_text often sits beside the whole content_html
         # (feedparser issue 558)

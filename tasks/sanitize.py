@@ -17,6 +17,7 @@ __all__ = [
     "describe_json_error",
     "display_text",
     "find_lone_surrogate",
+    "json_type_name",
     "loads_untrusted_json",
     "page_text",
     "looks_binary",
@@ -243,3 +244,20 @@ def display_text(value: Any, *, limit: int = DISPLAY_CHARS) -> str:
             cut -= 1
         s = f"{s[:cut]}… (+{len(s) - cut} chars)"
     return s
+
+
+def json_type_name(value: object) -> str:
+    """Name a parsed JSON value's type as JSON does, for a note ("a number", "null").
+
+    >>> [json_type_name(v) for v in (42, 1.5, True, None, "x", [1], {"a": 1})]
+    ['a number', 'a number', 'a boolean', 'null', 'a string', 'a list', 'an object']
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "a list" if isinstance(value, list | tuple) else "an object"

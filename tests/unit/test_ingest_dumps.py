@@ -101,6 +101,11 @@ def test_json_array(tmp_path: Path) -> None:
     broken = tmp_path / "broken.json"
     broken.write_text('[{"id": 1, "text": "x"')
     assert _all(broken).skips["bad_json_file"] == 1
+    null = tmp_path / "null.json"
+    null.write_text("null")
+    assert _all(null).messages == [
+        "null.json: the JSON document is null, not a list of records: skipped"
+    ]
 
 
 # ------------------------------------------------------------------------------ CSV / Parquet
