@@ -57,6 +57,7 @@ __all__ = [
     "LexicalJudgeConfig",
     "compute_idf",
     "normalize_figures",
+    "logical_lines",
     "split_sentences",
     "tokenize",
 ]
@@ -720,15 +721,51 @@ _ABBREV = frozenset(
     no nos vol fig al approx dept est jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g
     i.e""".split()
 )
-_BOUNDARY_RE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)\]]*)\s+|\n+")
+_BOUNDARY_RE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)\]]*)\s+")
+
+_WRAPPED_END = re.compile(r"[.!?:;…][\"'”’)\]]*\s*$")
+"""A line that ends a sentence or a clause list: the next line starts a new one."""
+
+
+def logical_lines(text: str) -> list[tuple[int, int]]:
+    r"""Spans of the text's lines, with hard-wrapped sentences joined.
+
+    Plain-text feeds and e-mail wrap paragraphs at a fixed width ("So when The New York Times
+    writes a hit\npiece which is ..."). A single line break joins two lines into one when the
+    first does not end a sentence (terminal punctuation, a colon or a semicolon) and the
+    second starts with a lowercase letter: it continues the sentence. A blank line, a line
+    ending a sentence, or a next line opening with a capital, digit or bullet stays a boundary
+    (headlines, list items and paragraphs are kept apart).
+
+    >>> t = "Trump began his usual tirade\nagainst the press.\nNext line"
+    >>> [t[a:b] for a, b in logical_lines(t)]
+    ['Trump began his usual tirade\nagainst the press.', 'Next line']
+    """
+    lines = [m.span() for m in re.finditer(r"[^\n\r]+", text)]
+    out: list[tuple[int, int]] = []
+    for ls, le in lines:
+        if out:
+            ps, pe = out[-1]
+            gap = text[pe:ls]
+            first = text[ls:le].lstrip()[:1]
+            if (
+                gap.count("\n") + gap.count("\r") - gap.count("\r\n") == 1
+                and first.islower()
+                and not _WRAPPED_END.search(text[ps:pe])
+            ):
+                out[-1] = (ps, le)
+                continue
+        out.append((ls, le))
+    return out
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
     r"""Split a text into sentences and return their character spans in the original text.
 
-    Boundaries are sentence-final punctuation followed by whitespace (not after a known
-    abbreviation, an initial or a number followed by a lowercase word) and line breaks. Spans
-    exclude the surrounding whitespace; empty pieces are dropped.
+    Lines are boundaries, except a single line break inside a hard-wrapped sentence
+    (:func:`logical_lines`). Inside a line, a boundary is sentence-final punctuation followed by
+    whitespace (not after a known abbreviation, an initial or a number followed by a lowercase
+    word). Spans exclude the surrounding whitespace; empty pieces are dropped.
 
     Args:
         text: The document text as stored.
@@ -740,29 +777,31 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     >>> t = "Dr. Smith came. It rained!\nThen sun."
     >>> [t[a:b] for a, b in split_sentences(t)]
     ['Dr. Smith came.', 'It rained!', 'Then sun.']
+    >>> t = "Revenue grew 18 percent in the\nthird quarter, the filing said.\nHeadline"
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['Revenue grew 18 percent in the\nthird quarter, the filing said.', 'Headline']
     """
     spans: list[tuple[int, int]] = []
-    start = 0
-    n = len(text)
-    for m in _BOUNDARY_RE.finditer(text):
-        cut = m.end(1) if m.group(1) is not None else m.start()
-        if "\n" not in m.group(0):
+    for ls, le in logical_lines(text):
+        start = ls
+        for m in _BOUNDARY_RE.finditer(text, ls, le):
+            cut = m.end(1)
             # Look at the word before the punctuation and the character after the gap.
             j = cut - 1
-            while j >= 0 and text[j] in "\"'\u201d\u2019)]":
+            while j >= ls and text[j] in "\"'\u201d\u2019)]":
                 j -= 1
             k = j - 1
-            while k >= 0 and not text[k].isspace():
+            while k >= ls and not text[k].isspace():
                 k -= 1
             prev = text[k + 1 : j].lower().rstrip(".")
-            nxt = text[m.end()] if m.end() < n else ""
+            nxt = text[m.end()] if m.end() < le else ""
             if text[j] == "." and (
                 prev in _ABBREV or (len(prev) == 1 and prev.isalpha()) or (nxt and nxt.islower())
             ):
                 continue
-        _add_span(text, start, cut, spans)
-        start = m.end()
-    _add_span(text, start, n, spans)
+            _add_span(text, start, cut, spans)
+            start = m.end()
+        _add_span(text, start, le, spans)
     return spans
 
 

@@ -65,6 +65,31 @@ def test_split_sentences_spans_are_ordered_trimmed_and_cover_all_words(text: str
     assert "".join(covered.split()) == "".join(text.split())
 
 
+def test_a_hard_wrapped_sentence_is_one_sentence_and_one_quote() -> None:
+    # Plain-text releases and e-mail wrap paragraphs at a fixed width: a single line break
+    # before a lowercase word continues the sentence; a line that ends one, a blank line or a
+    # capitalised next line stays a boundary.
+    text = (
+        "Northwind Logistics said its revenue grew 18 percent in the\n"
+        "third quarter, helped by new contracts.\n"
+        "Outlook\n"
+        "The company expects\n"
+        "\n"
+        "slower growth next year."
+    )
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Northwind Logistics said its revenue grew 18 percent in the\n"
+        "third quarter, helped by new contracts.",
+        "Outlook",
+        "The company expects",
+        "slower growth next year.",
+    ]
+    r = judge1("Northwind Logistics revenue grew 18 percent in the third quarter", text)
+    assert r.stance is Stance.SUPPORTS
+    assert r.quote.startswith("Northwind Logistics said") and "third quarter" in r.quote
+    assert anchor_quote(r.quote, text).kind is not AnchorKind.FAILED
+
+
 # --- figures -----------------------------------------------------------------------------------
 
 
