@@ -223,6 +223,11 @@ _EDITORIAL_NOTE = re.compile(
 )
 """Update and editor's notes about the page itself ("Update 11/28/17: Added a note ...")."""
 
+_ENUMERATION = re.compile(r"^\W{0,2}(?:[1-9]|[a-h])\)\s.*\s\(?(?:[2-9]|[b-h])\)(?:\s|$)")
+"""A line that opens with numbered options or items ("(1) Should unlock the iPhone (2) Should
+not unlock the iPhone (3)"): a survey's answer list, not a statement of fact. A statement that
+lists its parts ("The plan has two parts: (a) ... and (b) ...") is still one."""
+
 # Not-checkable cues, applied to the lowercased sentence (a claim is researched on its own,
 # so it must name what it is about and assert something about the world):
 _FIRST_PERSON_LC = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b")
@@ -462,7 +467,7 @@ def score_check_worthiness(sentence: str) -> float:
         return 0.0
     words = _words(s)
     n = len(words)
-    if _BOILERPLATE.search(s) or _EDITORIAL_NOTE.search(s) or n < 3:
+    if _BOILERPLATE.search(s) or _EDITORIAL_NOTE.search(s) or _ENUMERATION.search(s) or n < 3:
         return 0.0
     if s.endswith("?"):
         return 0.05
