@@ -439,6 +439,10 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
         if skips:
             console.print("skipped/rejected: " + ", ".join(f"{k} {v}" for k, v in
                                                             sorted(skips.items())))
+            if "skip:self_lineage" in skips:
+                console.print("[dim]skip:self_lineage: documents found for a claim that are its "
+                              "own source or that source's copies and rewrites (its lineage), "
+                              "not judged: a story cannot corroborate itself[/dim]")
         repaired = {k[9:]: v for k, v in result.counts.items() if k.startswith("repaired:")}
         if repaired:  # as backfill prints them: rows kept, text repaired (README, Exit codes)
             console.print("repaired or warned: " + ", ".join(f"{k} {v}" for k, v in
@@ -1374,7 +1378,7 @@ def _main() -> None:
     note_interrupts()
     try:
         # not standalone: a usage error comes back here, to be printed as one plain line
-        code = app(standalone_mode=False)
+        code = app(standalone_mode=False, prog_name="affidavit")
     except usage_error as exc:  # a wrong flag, a missing value
         if not exc.format_message():  # no arguments: the help was printed
             raise SystemExit(exc.exit_code) from None

@@ -48,6 +48,7 @@ class ClaimState:
     claim_id: str
     text: str
     excluded: set[str] = field(default_factory=set)
+    own_found: set[str] = field(default_factory=set)
     issued: set[str] = field(default_factory=set)
     seen: set[str] = field(default_factory=set)
     novelty: list[float] = field(default_factory=list)
@@ -203,8 +204,9 @@ def research(
         round_docs: dict[str, set[str]] = {}
         for (st, q), hits in zip(planned, hits_by_q, strict=True):
             ids = [h.doc_id for h in hits if h.doc_id]
-            own = [d for d in ids if d in st.excluded]
-            if own:
+            own = [d for d in dict.fromkeys(ids) if d in st.excluded and d not in st.own_found]
+            if own:  # each of the claim's own documents once, however many queries found it
+                st.own_found.update(own)
                 run.counts["skip:self_lineage"] += len(own)
             ids = [d for d in ids if d not in st.excluded]
             fresh = [d for d in dict.fromkeys(ids) if d not in st.seen]

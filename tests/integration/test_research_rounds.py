@@ -102,3 +102,16 @@ def test_standard_stops_early_when_nothing_is_found(wh_ids):
     res = _run(wh, EmptyProvider(), Mode.STANDARD)
     assert res.rounds_run["c"] == 2
     assert res.judgments.is_empty()
+
+
+def test_a_claims_own_document_is_counted_once_however_many_queries_find_it(wh_ids):
+    # SameProvider returns the claim's own source among its hits for every query of every
+    # round: it is skipped each time and counted once (one document, not one per query).
+    wh, ids = wh_ids
+    run = RunRecord(wh, "test", {})
+    claims = [{"claim_id": "c", "text": CLAIM, "source_doc_id": ids[0]}]
+    res = research(wh, claims, run=run, mode=Mode.DEEP, judge=make_judge("lexical"),
+                   providers=[SameProvider(ids)], now=utcnow())
+    assert len(res.queries) > 1
+    assert run.counts["skip:self_lineage"] == 1
+    assert ids[0] not in set(res.judgments["doc_id"].to_list())

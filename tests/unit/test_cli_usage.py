@@ -158,3 +158,21 @@ def test_the_workers_flag_wins_over_a_bad_variable(monkeypatch):
         default_workers()
     monkeypatch.setenv("AFFIDAVIT_WORKERS", "3")
     assert default_workers() == 3
+
+
+def test_a_run_says_what_its_self_lineage_skips_are(monkeypatch):
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    out = io.StringIO()
+    monkeypatch.setattr(cli, "console", Console(file=out, width=200))
+    monkeypatch.setattr(cli, "err", Console(file=io.StringIO(), width=200))
+    result = SimpleNamespace(
+        run_id="r", status=None, message="2 claim(s) decided", capabilities={}, degraded=[],
+        verdicts=[], report_path=None, messages=[], counts={"skip:self_lineage": 3})
+    cli._print_run(result, as_json=False, title="verdicts")
+    text = out.getvalue()
+    assert "skipped/rejected: skip:self_lineage 3" in text
+    assert "a story cannot corroborate itself" in text
