@@ -134,7 +134,7 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
     run.messages.extend(messages)
     if not items and limit != 0:
         run.counts["sources_refused"] += 1
-        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "empty file"
+        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "it holds no claim rows"
         run.messages.append(f"{path}: no claim could be read ({why}): refused")
     dupes: Counter[str] = Counter()
     rows = build_claim_rows(items, now=now, origin=f"file:{path}", skips=dupes)

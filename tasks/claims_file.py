@@ -21,6 +21,7 @@ from affidavit.tasks.input_checks import claims_format
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
+    json_type_name,
     loads_untrusted_json,
     strip_bidi_controls,
     strip_control_chars,
@@ -76,17 +77,24 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
     return io.StringIO(dec.text, newline="")
 
 
-def _iter_records(path: Path, fmt: str, skips: Counter[str],
-                  messages: list[str]) -> Iterator[tuple[str, Any]]:
+def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str],
+                  faults: list[str] | None = None) -> Iterator[tuple[str, Any]]:
     """Yield ``(where, record)`` for each record of a claims file.
 
     ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
-    counted) or ``record N`` (the N-th record of a JSON document).
+    counted) or ``record N`` (the N-th record of a JSON document). ``faults`` receives, in a
+    few words and without the file's name, what stopped the file from giving more records (a
+    JSON document that is not valid or not a list, a quote never closed), for
+    :func:`check_claims_columns` to say when the file gives no record at all.
     """
 
     def note(msg: str) -> None:
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
+
+    def fault(msg: str) -> None:
+        if faults is not None:
+            faults.append(msg)
 
     with _open_text(path, skips, messages) as fh:
         if fmt == "jsonl":
@@ -98,6 +106,8 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
                     note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    if skips["bad_json"] == 1:
+                        fault(f"no line is a JSON record (line {lineno}: {exc})")
                     continue
                 yield f"line {lineno}", rec
         elif fmt == "json":
@@ -106,6 +116,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
             except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
                 note(f"{path.name}: {exc}: file skipped")
+                fault(str(exc))
                 return
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
@@ -117,7 +128,10 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                     data = [data]
             if not isinstance(data, list):
                 skips["not_an_object"] += 1
-                note("JSON document is neither a list nor an object of records")
+                note(f"{path.name}: the JSON document is {json_type_name(data)}, not a list "
+                     "of claims: file skipped")
+                fault(f"is {json_type_name(data).replace('a ', 'a JSON ', 1)}, not a list of "
+                      "claims")
                 return
             for n, rec in enumerate(data, 1):
                 yield f"record {n}", rec
@@ -142,8 +156,12 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                 # file whose quote was never closed has them)
                 last = max(reader.reader.line_num, start)  # the DictReader lags
                 skips["bad_csv_row"] += last - start + 1
-                note(f"{path.name}: line {start}: {exc} (a quote not closed?); lines "
-                     f"{start}-{last} ({last - start + 1}) skipped")
+                unclosed = "unexpected end of data" in str(exc)
+                note(f"{path.name}: line {start}: " + (
+                    "a quote is never closed" if unclosed else f"{exc} (a quote not closed?)")
+                    + f"; lines {start}-{last} ({last - start + 1}) skipped")
+                fault(f"unclosed quote at line {start}" if unclosed
+                      else f"unreadable CSV at line {start} ({exc})")
 
 
 def pick_column(
@@ -187,12 +205,16 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
 
     Raises:
         ValueError: When the first object record names no text column (the message lists its
-            keys), or when records were read and none of the first 1,000 is an object.
+            keys), when records were read and none of the first 1,000 is an object, or when
+            the file gives no record at all (an empty JSON list, a CSV header alone, a JSON
+            document that is not a list, a quote never closed before the first row): the
+            message says which (:func:`no_claim_reason`).
     """
     p = Path(path)
     fmt = claims_format(p)
     n_seen = 0
-    for _, rec in _iter_records(p, fmt, Counter(), []):
+    faults: list[str] = []
+    for _, rec in _iter_records(p, fmt, Counter(), [], faults):
         n_seen += 1
         if not isinstance(rec, dict):
             if n_seen >= 1000:
@@ -214,6 +236,22 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
     if n_seen:
         raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
                          "object a line; JSON: a list of objects)")
+    raise ValueError(f"{path}: {no_claim_reason(p, fmt, faults)}")
+
+
+def no_claim_reason(path: Path, fmt: str, faults: list[str]) -> str:
+    """Say why a claims file gave no record at all, in a few words (without its name).
+
+    ``faults`` are those :func:`_iter_records` gave; without one the file parsed to nothing:
+    a CSV/TSV header alone, an empty JSON list or object.
+    """
+    if faults:
+        return faults[0] + ": no claim can be read"
+    if fmt in ("csv", "tsv"):
+        return "holds no claim rows (a header line only)"
+    if fmt == "json":
+        return "holds no claim rows (an empty JSON list or object)"
+    return "holds no claim rows"
 
 
 def read_claims_file(

@@ -502,3 +502,22 @@ def test_audit_sessions_holding_no_record_or_a_zero_limit_are_refused(no_prefect
                                    "--home", str(tmp_path / "h2")])
     assert res.exit_code == 2
     assert not (tmp_path / "h2").exists()
+
+
+@pytest.mark.parametrize(("name", "body", "said"), [
+    ("claims.json", "[]", "holds no claim rows"),
+    ("claims.json", "{}", "holds no claim rows"),
+    ("claims.csv", "id,text\n", "holds no claim rows (a header line only)"),
+    ("claims.json", '"just a string"', "is a JSON string, not a list of claims"),
+    ("claims.json", "null", "is null, not a list of claims"),
+    ("claims.json", "[1,", "not JSON"),
+    ("claims.jsonl", "x\ny\n", "no line is a JSON record (line 1"),
+    ("claims.csv", 'id,text\n1,"unclosed\n2,more\n', "unclosed quote at line 2"),
+])
+def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect, tmp_path,
+                                                                      name, body, said):
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    line = _refused(["run", "--claims", str(path)], tmp_path / "h")
+    assert said in line
+    assert "empty file" not in line
