@@ -175,23 +175,13 @@ def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> N
     import os
     import tempfile
 
-    from affidavit.warehouse.home import apply_prefect_environment, resolve_home
+    from affidavit.warehouse.home import apply_prefect_environment
 
     if not os.environ.get("AFFIDAVIT_DEBUG"):
         # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
         # (its logs still reach the API: each run's summary is there)
         os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-    if home is not None and not home.strip():
-        _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
-              "./.affidavit)", 2)
-    try:
-        paths = resolve_home(home)
-    except ValueError as exc:
-        _fail(str(exc), 2)
-        return
-    if paths.root.exists() and not paths.root.is_dir():
-        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
-              "a folder): it is a file")
+    paths = _check_home(home)
     exists = paths.tables.is_dir()
     if paths.url and (write or must_exist):  # source and origins do not use the home
         from affidavit.warehouse.object_store import ObjectStoreError, check_object_store_home
@@ -218,6 +208,43 @@ def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> N
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
+
+
+def _check_home(home: str | None) -> Any:
+    """Refuse a home that the arguments alone show cannot be used; return its paths.
+
+    An empty ``--home`` or a home spec ``resolve_home`` rejects is a bad argument (exit 2); a
+    local home that is a file is a refused input (exit 1). Nothing is created or written: the
+    commands that write call it before their first line, so that such a refusal comes before
+    "starting" (``_env`` calls it again).
+    """
+    from affidavit.warehouse.home import resolve_home
+
+    if home is not None and not home.strip():
+        _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+              "./.affidavit)", 2)
+    try:
+        paths = resolve_home(home)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        raise  # not reached: _fail exits
+    if paths.root.exists() and not paths.root.is_dir():
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              "a folder): it is a file")
+    return paths
+
+
+def _check_before_start(home: str | None, *, allow_private: str | None = None,
+                        dask: str | None = None, feeds: list[str] | None = None) -> None:
+    """Make every refusal the arguments decide before the "starting" line (one line, exit 1/2).
+
+    The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
+    given to ``--feed`` (:func:`_check_opml`) and the Dask address (:func:`_check_dask`).
+    """
+    _check_home(home)
+    _apply_allow(allow_private)
+    _check_opml(feeds or [])
+    _check_dask(dask)
 
 
 def _read_home(home: str | None) -> Any:
@@ -583,11 +610,10 @@ def backfill(
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("backfill")
-    _check_dask(dask)
     _env(home)
-    _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
@@ -671,11 +697,9 @@ def run(
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
         _check_feed_files(feed or [])
+    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed)
     if not as_json:
         _starting("run")
-    _apply_allow(allow_private)
-    _check_opml(feed or [])
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.factcheck import factcheck
 
@@ -873,6 +897,7 @@ def _check_opml(feeds: list[str]) -> None:
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
     _check_workers(None)
+    _check_before_start(home)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -981,10 +1006,9 @@ def verify(
               f"{VERIFY_MAX_BYTES:,} (the text travels as a Prefect flow-run parameter, "
               "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
               "use run --claims")
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("verify")
-    _apply_allow(allow_private)
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import verify as verify_flow
 
@@ -1013,10 +1037,9 @@ def research(
         _fail("nothing to research: the question is empty", EXIT_USAGE)
     _check_choices(mode, judge)
     _check_workers(workers)
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("research")
-    _apply_allow(allow_private)
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import research_question
 

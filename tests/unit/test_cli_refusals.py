@@ -521,3 +521,33 @@ def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect
     line = _refused(["run", "--claims", str(path)], tmp_path / "h")
     assert said in line
     assert "empty file" not in line
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
+    ["research", "Did the bridge open?"], ["demo"],
+])
+@pytest.mark.parametrize(("extra", "code", "said"), [
+    (["--home", ""], 2, "--home is empty"),
+    (["--home", "CLAIMS"], 1, "as the affidavit home"),
+    (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'"),
+])
+def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, command, extra,
+                                                         code, said):
+    if command == ["demo"] and extra[0] == "--allow-private":
+        pytest.skip("demo takes no --allow-private")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
+    names = {"CLAIMS": str(claims), "DOCS": str(docs)}
+    args = [names.get(a, a) for a in [*command, *extra]]
+    if "--home" not in args:
+        args += ["--home", str(tmp_path / "h")]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == code, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output  # no "starting (Prefect's local server …)" line
+    assert lines[0].startswith("error: ")
+    assert said in lines[0]
+    assert not (tmp_path / "h").exists()
