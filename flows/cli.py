@@ -791,8 +791,26 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
              "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
     _check_dump_named_columns(inputs, {opt: (col, what) for opt, (default, col, what)
                                        in given.items() if col != default})
+    _check_dump_headers(inputs, {"text": text_column, "id": id_column, "URL": url_column,
+                                 "title": title_column, "date": date_column,
+                                 "capture time": wayback_column})
     return {"id": id_column, "url": url_column, "title": title_column, "text": text_column,
             "published_at": date_column, "wayback_first_seen": wayback_column}
+
+
+def _check_dump_headers(inputs: list[str], used: dict[str, str]) -> None:
+    """Refuse up front when every input is a CSV/TSV dump repeating a column it would read.
+
+    ``used`` maps what a column holds to its name (``affidavit.tasks.input_checks.
+    dump_header_fault``); one line, exit 1. With one other input the run goes on, and the
+    reader refuses each such file in its notes.
+    """
+    from affidavit.tasks.input_checks import dump_header_fault
+
+    faults = [None if "://" in p else dump_header_fault(p, used) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) like it)" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from affidavit.tasks.input_checks import claims_format
+from affidavit.tasks.input_checks import claims_format, repeated_column_fault
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -78,14 +78,16 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
 
 
 def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str],
-                  faults: list[str] | None = None) -> Iterator[tuple[str, Any]]:
+                  faults: list[str] | None = None,
+                  header: list[str] | None = None) -> Iterator[tuple[str, Any]]:
     """Yield ``(where, record)`` for each record of a claims file.
 
     ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
     counted) or ``record N`` (the N-th record of a JSON document). ``faults`` receives, in a
     few words and without the file's name, what stopped the file from giving more records (a
     JSON document that is not valid or not a list, a quote never closed), for
-    :func:`check_claims_columns` to say when the file gives no record at all.
+    :func:`check_claims_columns` to say when the file gives no record at all. ``header``
+    receives a CSV/TSV file's column names, repeats included (a record keeps one of them).
     """
 
     def note(msg: str) -> None:
@@ -143,6 +145,8 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
             reader = csv.DictReader(fh, delimiter=delim, strict=True)
             start = 2
             try:
+                if header is not None:
+                    header[:] = reader.fieldnames or []
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
@@ -214,7 +218,8 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
     fmt = claims_format(p)
     n_seen = 0
     faults: list[str] = []
-    for _, rec in _iter_records(p, fmt, Counter(), [], faults):
+    header: list[str] = []
+    for _, rec in _iter_records(p, fmt, Counter(), [], faults, header):
         n_seen += 1
         if not isinstance(rec, dict):
             if n_seen >= 1000:
@@ -232,11 +237,31 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
             where = "header" if fmt in ("csv", "tsv") else "first record"
             raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
                              f"{where} ({shown})")
+        _check_repeated_columns(path, header, (pick_column(rec, text_column, TEXT_COLUMNS),
+                                               pick_column(rec, None, ID_COLUMNS),
+                                               pick_column(rec, None, LABEL_COLUMNS)))
         return
     if n_seen:
         raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
                          "object a line; JSON: a list of objects)")
     raise ValueError(f"{path}: {no_claim_reason(p, fmt, faults)}")
+
+
+def _check_repeated_columns(path: str | Path, header: list[str],
+                            cols: tuple[str | None, str | None, str | None]) -> str | None:
+    """Refuse a CSV/TSV claims file repeating a column it reads; return the note of others.
+
+    ``cols`` are the text, id and label columns read
+    (:func:`affidavit.tasks.input_checks.repeated_column_fault`).
+
+    Raises:
+        ValueError: When the text, id or label column appears more than once in the header.
+    """
+    refusal, note = repeated_column_fault(
+        str(path), header, dict(zip(("claim text", "id", "label"), cols, strict=True)))
+    if refusal:
+        raise ValueError(refusal)
+    return note
 
 
 def no_claim_reason(path: Path, fmt: str, faults: list[str]) -> str:
@@ -301,7 +326,8 @@ def read_claims_file(
     cols: tuple[str | None, str | None, str | None] | None = None
     if limit == 0:
         return rows, skips, messages
-    for where, rec in _iter_records(p, fmt, skips, messages):
+    header: list[str] = []
+    for where, rec in _iter_records(p, fmt, skips, messages, None, header):
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
@@ -316,6 +342,8 @@ def read_claims_file(
             messages.insert(
                 0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
             )
+            if note := _check_repeated_columns(path, header, cols):
+                messages.append(note)
             if cols[0] is None:
                 messages.append(
                     f"no text column found among {sorted(map(str, rec))} (name it with "

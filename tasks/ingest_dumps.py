@@ -36,6 +36,7 @@ from affidavit.tasks.input_checks import (
     dump_format,
     missing_column_fault,
     name_keys,
+    repeated_column_fault,
 )
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
@@ -291,6 +292,15 @@ def _iter_csv(
         if looks_binary(",".join(shown)):  # no header at all: not a column to name
             raise ValueError(binary_dump_fault(name, fmt))
         raise ValueError(missing_column_fault(name, mapping.text, shown))
+    used = {"text": mapping.text, "id": mapping.id, "URL": mapping.url, "title": mapping.title,
+            "date": mapping.published_at, "author": mapping.author, "host": mapping.host,
+            "capture time": mapping.wayback_first_seen}
+    refusal, note = repeated_column_fault(name, header,
+                                          {w: c for w, c in used.items() if c in header})
+    if refusal:
+        raise ValueError(refusal)
+    if note:
+        pending.messages.append((0, note))
     n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
         first_line = reader.line_num + 1

@@ -33,6 +33,8 @@ __all__ = [
     "check_text_file",
     "claims_format",
     "dump_format",
+    "dump_header_fault",
+    "repeated_column_fault",
     "binary_dump_fault",
     "dump_text_fault",
     "gzip_name_fault",
@@ -405,6 +407,85 @@ def binary_dump_fault(name: str, fmt: str) -> str:
     return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
+def _csv_header(head: str, fmt: str) -> list[str] | None:
+    """The column names of a CSV/TSV file's first line (stripped), from its decoded head.
+
+    None when the head is empty or is one line that may go on past it (left to the reader).
+
+    Raises:
+        csv.Error: For a header line the csv module cannot parse.
+    """
+    import csv
+
+    lines = head.splitlines()
+    if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
+        return None
+    return [h.strip() for h in next(csv.reader([lines[0]],
+                                               delimiter="," if fmt == "csv" else "\t"))]
+
+
+def repeated_column_fault(name: str, header: list[str],
+                          used: dict[str, str | None]) -> tuple[str | None, str | None]:
+    """Tell a CSV/TSV header that names a column more than once: ``(refusal, note)``.
+
+    A reader keyed by column name keeps one of the repeats silently (``csv.DictReader`` the
+    last), so a repeated column that is read (the text, the id, any column ``used`` names) is
+    refused: which of its values is meant cannot be told. A repeated column that is not read
+    is only noted. The claims reader, the dump reader and the up-front checks all ask here.
+
+    Args:
+        name: The file, as the user gave it.
+        header: The header's column names, in order.
+        used: What each read column holds (``"text"``, ``"id"``) → its name (None: not read).
+
+    Returns:
+        ``(refusal, None)``, ``(None, note)`` or ``(None, None)`` when no column repeats.
+
+    >>> refusal, _ = repeated_column_fault("a.csv", ["id", "text", "text"], {"text": "text"})
+    >>> refusal[:56]
+    "a.csv: the text column 'text' appears 2 times in its hea"
+    >>> repeated_column_fault("a.csv", ["id", "text", "x", "x"], {"text": "text"})[1]
+    "a.csv: column 'x' appears more than once in its header (not read: ignored)"
+    """
+    counts: dict[str, int] = {}
+    for h in header:
+        counts[h] = counts.get(h, 0) + 1
+    for what, column in used.items():
+        if column is not None and counts.get(column, 0) > 1:
+            return (f"{name}: the {what} column {column!r} appears {counts[column]} times in "
+                    f"its header: which one holds the {what} cannot be told (rename or remove "
+                    "the repeats)", None)
+    repeats = [h for h, n in counts.items() if n > 1]
+    if not repeats:
+        return None, None
+    return None, (f"{name}: column{'s' if len(repeats) > 1 else ''} "
+                  f"{', '.join(map(repr, repeats[:KEYS_NAMED]))} "
+                  f"appear{'' if len(repeats) > 1 else 's'} more than once in its header "
+                  "(not read: ignored)")
+
+
+def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
+    """Say why a CSV/TSV dump is refused for a repeated column it would read, or None.
+
+    Decided from the header (:func:`repeated_column_fault`); other formats and unreadable
+    files give None (left to the reader).
+    """
+    import csv
+
+    p = Path(path)
+    fmt = dump_format(p)
+    if fmt not in ("csv", "tsv"):
+        return None
+    try:
+        header = _csv_header(decode_document(_head(p, SNIFF_CHARS), kind="text").text, fmt)
+    except (OSError, ValueError, csv.Error):
+        return None
+    if header is None:
+        return None
+    return repeated_column_fault(str(path), header,
+                                 {w: c for w, c in used.items() if c in header})[0]
+
+
 def dump_text_fault(
     path: str | Path, text_column: str, *, option: str = "--text-column", what: str = "text"
 ) -> str | None:
@@ -436,12 +517,8 @@ def dump_text_fault(
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
             head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
-            lines = head.splitlines()
-            if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
-                return None  # empty, or a header longer than the head: left to the reader
-            header = [h.strip() for h in next(csv.reader(
-                [lines[0]], delimiter="," if fmt == "csv" else "\t"))]
-            if text_column in header:
+            header = _csv_header(head, fmt)
+            if header is None or text_column in header:
                 return None
             if looks_binary(head):  # no header at all: not a column to name
                 return binary_dump_fault(p.name, fmt)
