@@ -867,6 +867,7 @@ def _looks_like_records(path: str) -> bool:
     """
     import re
 
+    from affidavit.tasks.charset import decode_user_text
     from affidavit.tasks.input_checks import SESSION_EXTENSIONS, dump_format
 
     fmt = dump_format(path)
@@ -876,7 +877,7 @@ def _looks_like_records(path: str) -> bool:
         return False
     try:
         with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace").lstrip()
+            head = decode_user_text(fh.read(4096)).text.lstrip()
     except OSError:
         return False
     return head[:1] in "{[" and bool(re.search(r'"answer"\s*:', head))
@@ -1000,24 +1001,22 @@ def verify(
     _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
     _check_workers(workers)
-    try:
-        body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
-                                                                       errors="replace")
+    from affidavit.tasks.charset import decode_user_text
+
+    try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
+        body = text if text is not None else decode_user_text(Path(str(file)).read_bytes()).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason
 
         _fail(f"cannot read {file}: {os_error_reason(exc)}")
-        return
-    except UnicodeDecodeError:
-        _fail(f"cannot read {file}: not text")
         return
     if not body.strip():  # the file is empty: a refused input (exit 1), as the README says
         _fail(f"nothing to verify: {file} is empty")
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
-        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
-              "encoding than UTF-8)")
+        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data: NUL bytes or "
+              "bytes that do not decode)")
     size = len(body.encode("utf-8"))
     if size > VERIFY_MAX_BYTES:
         _fail(f"cannot verify {file or 'the text'}: {size:,} bytes is over verify's "

@@ -128,7 +128,7 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
         run.counts["sources_refused"] += 1
         run.messages.append(f"{path}: {reason}: refused")
         return []
-    repairs = ("control_chars_removed", "replacement_chars", "charset_not_utf8")
+    repairs = ("control_chars_removed", "replacement_chars", "non_utf8_text")
     run.counts.update({(f"repaired:{k}" if k in repairs else f"skip:{k}"): v
                        for k, v in skips.items()})
     run.messages.extend(messages)

@@ -55,6 +55,7 @@ from affidavit.tasks.audit_scanner import (
     ScanHit,
     scan_answer,
 )
+from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.claims import split_answer_claims
 from affidavit.tasks.claims_file import pick_column
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file
@@ -153,12 +154,12 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
                 yield n, row
         return
     import gzip
-    import io
+
+    from affidavit.tasks.charset import open_user_text
 
     raw = path.open("rb")
-    fh = (io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace")
-          if path.suffix == ".gz" else io.TextIOWrapper(raw, encoding="utf-8-sig",
-                                                        errors="replace"))
+    # the readers' one decoding (a byte-order mark, else UTF-8 with Windows-1252 repairs)
+    fh = open_user_text(gzip.open(raw) if path.suffix == ".gz" else raw)
     with fh:
         if ext in (".jsonl", ".ndjson", ".jsonlines"):
             for lineno, line in enumerate(fh, 1):
@@ -400,14 +401,14 @@ def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Pa
     """
     ap = Path(answer_path)
     check_text_file(ap, "answer file")
-    answer = ap.read_bytes().decode("utf-8", "replace")
+    answer = decode_user_text(ap.read_bytes()).text
     if not answer.strip():
         raise ValueError(f"{ap} holds no answer text")
     items = []
     for e in evidence_paths:
         ep = Path(e)
         check_text_file(ep, "evidence file")
-        items.append(EvidenceItem("read_file", str(e), ep.read_bytes().decode("utf-8", "replace")))
+        items.append(EvidenceItem("read_file", str(e), decode_user_text(ep.read_bytes()).text))
     return AuditRecord(ap.name, answer, tuple(items), None)
 
 

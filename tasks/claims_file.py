@@ -54,8 +54,12 @@ MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
 
 def _open_text(path: Path, skips: Counter[str] | None = None,
                messages: list[str] | None = None) -> io.TextIOBase:
-    """The file as text: gunzipped, decoded by BOM then UTF-8 (else Windows-1252), counted."""
-    from affidavit.tasks.charset import decode_document
+    """The file as text: gunzipped, decoded by the readers' one policy, repairs counted.
+
+    (:func:`affidavit.tasks.charset.decode_user_text`: a byte-order mark names the encoding,
+    else UTF-8 with the bytes that are not UTF-8 read as Windows-1252.)
+    """
+    from affidavit.tasks.charset import decode_user_text
 
     with path.open("rb") as raw:
         fh = gzip.open(raw) if path.suffix == ".gz" else raw
@@ -65,15 +69,14 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
             raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
     if len(data) > MAX_CLAIMS_FILE_BYTES:
         raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
-    dec = decode_document(data, kind="text")
-    if skips is not None and (dec.n_replaced or dec.declared_wrong):
-        key = "replacement_chars" if dec.n_replaced else "charset_not_utf8"
-        skips[key] += dec.n_replaced or 1
+    dec = decode_user_text(data)
+    if skips is not None and dec.n_repaired:
+        skips["non_utf8_text"] += dec.n_repaired
         if messages is not None and len(messages) < _MAX_MESSAGES:
-            messages.append(f"{path.name}: " + (
-                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD (first on "
-                f"line {dec.text.count(chr(10), 0, dec.text.find(chr(0xFFFD))) + 1})"
-                if dec.n_replaced else "not UTF-8: read as Windows-1252"))
+            messages.append(f"{path.name}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
+                            f"Windows-1252 (first on line {dec.first_repair_line}): kept")
+    if skips is not None and dec.n_replaced:  # a UTF-16/32 file with a broken sequence
+        skips["replacement_chars"] += dec.n_replaced
     return io.StringIO(dec.text, newline="")
 
 

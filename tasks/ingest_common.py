@@ -412,18 +412,21 @@ def parse_datetime(value: Any) -> datetime | None:
 
 
 def decode_bytes(data: bytes) -> tuple[str, bool]:
-    r"""Decode bytes as UTF-8 (BOM stripped), replacing invalid sequences.
+    r"""Decode the bytes of a user file (a line, a document) by the readers' one policy.
+
+    :func:`affidavit.tasks.charset.decode_user_text`: a byte-order mark names the encoding,
+    else UTF-8 with the bytes that are not UTF-8 read as Windows-1252.
 
     Returns:
-        ``(text, had_replacement)``; the caller counts ``had_replacement`` as ``"non_utf8_text"``.
+        ``(text, had_repair)``; the caller counts ``had_repair`` as ``"non_utf8_text"``.
 
     >>> decode_bytes(b"caf\xe9")
-    ('caf\ufffd', True)
+    ('café', True)
     """
-    try:
-        return data.decode("utf-8-sig"), False
-    except UnicodeDecodeError:
-        return data.decode("utf-8-sig", "replace"), True
+    from affidavit.tasks.charset import decode_user_text
+
+    dec = decode_user_text(data)
+    return dec.text, bool(dec.n_repaired or dec.n_replaced)
 
 
 def non_utf8_line(data: bytes) -> int:
@@ -447,10 +450,10 @@ def non_utf8_note(where: str) -> str:
     ``where`` names the input and the row (``"docs.jsonl: line 3"``); later such rows of the
     input are counted, not noted (a file in another encoding would give one note a row).
 
-    >>> non_utf8_note("docs.jsonl: line 3")[:60]
-    'docs.jsonl: line 3: bytes that are not UTF-8 replaced with U'
+    >>> non_utf8_note("docs.jsonl: line 3")[:62]
+    'docs.jsonl: line 3: bytes that are not UTF-8 read as Windows-1'
     """
-    return (f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such rows are "
+    return (f"{where}: bytes that are not UTF-8 read as Windows-1252: kept (later such rows are "
             "counted, not noted)")
 
 
@@ -459,7 +462,7 @@ def _clean_field(value: Any) -> tuple[str | None, int]:
     if value is None:
         return None, 0
     if isinstance(value, bytes):
-        value = value.decode("utf-8", "replace")
+        value = decode_bytes(value)[0]
     if not isinstance(value, str):
         value = str(value)
     value, n = strip_control_chars(value, multiline=False)

@@ -16,7 +16,7 @@ import os
 import zlib
 from pathlib import Path
 
-from affidavit.tasks.charset import decode_document
+from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
@@ -212,7 +212,7 @@ def check_claims_file(path: str | Path) -> None:
     """
     p = _existing_file(path, "a claims file")
     claims_format(p)
-    head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+    head = decode_user_text(_head(p, SNIFF_CHARS)).text
     if fault := _head_fault(
         head,
         empty=f"{p.name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
@@ -243,11 +243,10 @@ def check_sessions_file(path: str | Path) -> None:
             raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        _head(p, SNIFF_CHARS).decode("utf-8", "replace"),
+        decode_user_text(_head(p, SNIFF_CHARS)).text,
         empty=f"{p.name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
-        binary=f"{p.name}: not text (binary data or another encoding than UTF-8): a sessions "
-        "file is JSONL, JSON or Parquet",
+        binary=f"{p.name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
     ):
         raise ValueError(fault)
 
@@ -272,9 +271,9 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
         head = fh.read(SNIFF_CHARS)
     if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
         raise ValueError(f"{p}: empty: the {what} holds no text")
-    if looks_binary(head.decode("utf-8", "replace")):
-        raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
-                         f"UTF-8): {what}s are read as UTF-8 text")
+    if looks_binary(decode_user_text(head).text):
+        raise ValueError(f"{p}: not text (binary or compressed data): {what}s are read as "
+                         "text (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -355,7 +354,7 @@ def feed_file_fault(path: str | Path) -> str | None:
     if not p.is_file():
         return None
     with p.open("rb") as fh:
-        head = decode_document(fh.read(SNIFF_CHARS), kind="text").text
+        head = decode_user_text(fh.read(SNIFF_CHARS)).text
     return _head_fault(
         head,
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
@@ -477,7 +476,7 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
     if fmt not in ("csv", "tsv"):
         return None
     try:
-        header = _csv_header(decode_document(_head(p, SNIFF_CHARS), kind="text").text, fmt)
+        header = _csv_header(decode_user_text(_head(p, SNIFF_CHARS)).text, fmt)
     except (OSError, ValueError, csv.Error):
         return None
     if header is None:
@@ -516,7 +515,7 @@ def dump_text_fault(
             return missing_column_fault(p.name, text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
-            head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+            head = decode_user_text(_head(p, SNIFF_CHARS)).text
             header = _csv_header(head, fmt)
             if header is None or text_column in header:
                 return None
@@ -533,7 +532,7 @@ def dump_text_fault(
     if len(raw) > DUMP_HEAD_BYTES:
         return None
     keys: dict[str, int] = {}
-    for line in raw.decode("utf-8", "replace").splitlines():
+    for line in decode_user_text(raw).text.splitlines():
         try:
             obj = loads_untrusted_json(line) if line.strip() else None
         except UntrustedJSONError:

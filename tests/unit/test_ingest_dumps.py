@@ -65,7 +65,7 @@ def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
     assert rows["a2"]["published_at"] is None
     assert rows["a2"]["published_at_raw"] == "26-FEB-1987 15:01:01.79"
     assert rows["5"]["text"] == "Epsilon text."
-    assert rows["a6"]["text"] == "caf\ufffd au lait"
+    assert rows["a6"]["text"] == "caf\u00e9 au lait"  # a byte not UTF-8: read as Windows-1252
     assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
 
 
@@ -163,7 +163,7 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     assert batch.skips["bad_csv_row"] == 1
     assert "d.tsv: row 2: 3 fields" in batch.messages[0]  # the second data row
     assert batch.skips["non_utf8_text"] == 1
-    assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
+    assert batch.documents.column("text").to_pylist()[1] == "bad \u00ff byte"
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv"])
@@ -288,7 +288,7 @@ def test_rows_to_documents_rules() -> None:
     assert out[0]["text"] == "Hello world"
     assert out[0]["host"] == "x.com"
     assert out[1]["host"] == "host.org"
-    assert out[1]["text"] == "bytes \ufffd"
+    assert out[1]["text"] == "bytes \u00e9"
     assert out[1]["fetched_at"] == _utc(2020, 1, 2, 3, 4, 5)
     assert out[1]["published_at_raw"] == "2020-01-01"
     assert out[1]["http_status"] == 200
@@ -603,7 +603,7 @@ def test_a_non_utf8_repair_is_noted_where_it_first_is(tmp_path: Path, name: str,
     path.write_bytes(data)
     batch = _all(path)
     notes = [m for m in batch.messages if "not UTF-8" in m]
-    assert notes == [f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such "
+    assert notes == [f"{where}: bytes that are not UTF-8 read as Windows-1252: kept (later such "
                      "rows are counted, not noted)"]
     # counted once a row (a CSV row with two such fields is one row), once a JSON document
     assert batch.skips["non_utf8_text"] == {"d.jsonl": 2, "d.csv": 2, "d.json": 1}[name]
@@ -614,7 +614,7 @@ def test_non_utf8_bytes_of_a_text_column_are_noted_with_their_row() -> None:
                                {"text": b"caf\xe9", "_index": 1, "_unit": "row", "_number": 2}],
                               source_kind="archive", source_path="d.parquet")
     assert batch.skips["non_utf8_text"] == 1
-    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 replaced")
+    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 read as")
 
 
 # ------------------------------------------------------------ an id given again, other text

@@ -81,3 +81,89 @@ def test_a_repeated_column_is_refused_before_prefect(no_prefect, tmp_path, comma
     assert len(lines) == 1, res.output
     assert "appears 2 times in its header" in lines[0]
     assert not (tmp_path / "h").exists()
+
+
+# -- one text decoding for every reader ---------------------------------------------------------
+
+CP1252_TEXT = "Caf\u00e9 prices rose \u201c5 percent\u201d in 2023."
+"""A claim whose non-ASCII characters all exist in Windows-1252 (é and curly quotes)."""
+
+
+def _texts_read_by_every_reader(tmp_path: Path, encode) -> dict[str, str]:
+    """The text each reader of user files gets from the same content, in files encoded so."""
+    from affidavit.tasks.audit import read_sessions, record_from_files
+
+    out = {}
+    for name, body in [("c.jsonl", f'{{"claim": "{CP1252_TEXT}"}}\n'),
+                       ("c.csv", f'id,claim\n1,"{CP1252_TEXT}"\n')]:
+        (tmp_path / name).write_bytes(encode(body))
+        rows, _, _ = read_claims_file(tmp_path / name)
+        out[f"claims {name}"] = rows[0]["text"]
+    for name, body in [("d.jsonl", f'{{"id": "1", "text": "{CP1252_TEXT}"}}\n'),
+                       ("d.json", f'[{{"id": "1", "text": "{CP1252_TEXT}"}}]'),
+                       ("d.csv", f'id,text\n1,"{CP1252_TEXT}"\n'),
+                       ("d.tsv", f'id\ttext\n1\t{CP1252_TEXT}\n')]:
+        (tmp_path / name).write_bytes(encode(body))
+        rows, _, _ = _dump(tmp_path / name)
+        out[f"dump {name}"] = rows[0]["text"]
+    (tmp_path / "s.jsonl").write_bytes(encode(
+        f'{{"id": "1", "answer": "{CP1252_TEXT}", "evidence": []}}\n'))
+    out["sessions"] = read_sessions(tmp_path / "s.jsonl")[0][0].answer
+    (tmp_path / "answer.txt").write_bytes(encode(CP1252_TEXT))
+    (tmp_path / "evidence.txt").write_bytes(encode(CP1252_TEXT))
+    rec = record_from_files(tmp_path / "answer.txt", [tmp_path / "evidence.txt"])
+    out["answer file"], out["evidence file"] = rec.answer, rec.evidence[0].output
+    return out
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-32", "cp1252"])
+def test_every_reader_decodes_a_file_alike(tmp_path, encoding):
+    texts = _texts_read_by_every_reader(tmp_path, lambda s: s.encode(encoding))
+    assert texts == dict.fromkeys(texts, CP1252_TEXT)
+
+
+def test_bytes_not_utf8_in_a_utf8_file_are_read_as_windows_1252_and_noted(tmp_path):
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(b'{"claim": "The bridge opened in 2024."}\n'
+                     + f'{{"claim": "{CP1252_TEXT}"}}\n'.encode("cp1252"))
+    rows, skips, notes = read_claims_file(path)
+    assert rows[1]["text"] == CP1252_TEXT
+    assert skips["non_utf8_text"] == 3
+    assert any("read as Windows-1252 (first on line 2)" in n for n in notes)
+
+
+def test_a_utf16_dump_passes_the_up_front_checks(tmp_path):
+    from affidavit.tasks.input_checks import check_claims_file, dump_text_fault, input_file_fault
+
+    path = tmp_path / "d.csv"
+    path.write_bytes("id,text\n1,Z\u00fcrich opened a bridge.\n".encode("utf-16"))
+    assert input_file_fault(path) is None
+    assert dump_text_fault(path, "text") is None
+    check_claims_file(path)  # raises when refused
+
+
+# -- control characters do not make a text binary -----------------------------------------------
+
+def _verify(path: Path, home: Path):
+    return CliRunner().invoke(app, ["verify", "--file", str(path), "--home", str(home)])
+
+
+def test_verify_reads_a_text_with_a_few_control_characters(no_prefect, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_bytes(b"Paris has\x01\x02\x03 2 million people.\x0c\n")
+    res = _verify(path, tmp_path / "h")
+    assert "not text" not in res.output
+    assert "verify: starting" in res.output  # past the checks of the input
+
+
+@pytest.mark.parametrize("data", [
+    b"P\x00a\x00r\x00i\x00s\x00 \x00i\x00s\x00 \x00b\x00i\x00g\x00",  # UTF-16 without its mark
+    bytes(range(256)) * 8,
+])
+def test_verify_still_refuses_nul_heavy_or_binary_data(no_prefect, tmp_path, data):
+    path = tmp_path / "t.bin"
+    path.write_bytes(data)
+    res = _verify(path, tmp_path / "h")
+    assert res.exit_code == 1
+    assert "it is not text" in res.output
+    assert not (tmp_path / "h").exists()
