@@ -295,6 +295,17 @@ def _no_empty(values: list[str], flag: str) -> None:
         _fail(f"{flag} is empty: give a file path or a URL", EXIT_USAGE)
 
 
+def _no_empty_columns(columns: dict[str, str | None]) -> None:
+    """Refuse an empty column name given to a column option (a bad argument, exit 2).
+
+    ``columns`` maps an option (``--text-column``) to its value (None: not given). An empty
+    name is a mistake (an unset shell variable), not a column: no header names one.
+    """
+    for flag, value in columns.items():
+        if value is not None and not value.strip():
+            _fail(f"{flag} is empty: give the name of a column", EXIT_USAGE)
+
+
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
     err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
     raise typer.Exit(code)
@@ -605,6 +616,9 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _no_empty(paths, "an input path")
+    _no_empty_columns({"--id-column": id_column, "--url-column": url_column,
+                       "--title-column": title_column, "--text-column": text_column,
+                       "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(paths)
     _check_input_files(paths)
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
@@ -688,6 +702,7 @@ def run(
     """
     _no_empty(feed or [], "--feed")
     _no_empty([claims] if claims is not None else [], "--claims")
+    _no_empty_columns({"--text-column": text_column})
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
@@ -1154,6 +1169,9 @@ def origins(
     Example: affidavit origins articles.csv --text-column body --date-column date
     """
     _no_empty(targets, "an input path")
+    _no_empty_columns({"--id-column": id_column, "--url-column": url_column,
+                       "--title-column": title_column, "--text-column": text_column,
+                       "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(targets)
     _check_input_files(targets)
     columns = _dump_columns(targets, id_column=id_column, url_column=url_column,
@@ -1231,6 +1249,8 @@ def audit(
     _no_empty([sessions] if sessions is not None else [], "--sessions")
     _no_empty(list(evidence or []), "--evidence")
     _no_empty([card] if card is not None else [], "--card")
+    _no_empty_columns({"--id-column": id_column, "--answer-column": answer_column,
+                       "--evidence-column": evidence_column})
     if sessions is not None and evidence:
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):

@@ -551,3 +551,31 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     assert lines[0].startswith("error: ")
     assert said in lines[0]
     assert not (tmp_path / "h").exists()
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    (["backfill", "DOCS"], "--text-column"), (["backfill", "DOCS"], "--id-column"),
+    (["backfill", "DOCS"], "--url-column"), (["backfill", "DOCS"], "--title-column"),
+    (["backfill", "DOCS"], "--date-column"), (["backfill", "DOCS"], "--wayback-column"),
+    (["origins", "DOCS"], "--text-column"), (["origins", "DOCS"], "--id-column"),
+    (["run", "--claims", "CLAIMS"], "--text-column"),
+    (["audit", "--sessions", "SESSIONS"], "--id-column"),
+    (["audit", "--sessions", "SESSIONS"], "--answer-column"),
+    (["audit", "--sessions", "SESSIONS"], "--evidence-column"),
+])
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_column_name_is_a_bad_argument(no_prefect, tmp_path, command, option, value):
+    files = {"CLAIMS": ("claims.jsonl", '{"claim": "The bridge opened in 2024."}\n'),
+             "DOCS": ("docs.jsonl", '{"id": "1", "text": "The bridge opened in 2024."}\n'),
+             "SESSIONS": ("s.jsonl", '{"id": "1", "answer": "It passed.", "evidence": []}\n')}
+    args = []
+    for a in command:
+        if a in files:
+            name, body = files[a]
+            (tmp_path / name).write_text(body, encoding="utf-8")
+            a = str(tmp_path / name)
+        args.append(a)
+    res = CliRunner().invoke(app, [*args, option, value, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == f"error: {option} is empty: give the name of a column"
+    assert not (tmp_path / "h").exists()
