@@ -496,8 +496,13 @@ def ingest_feeds(wh: Warehouse, run: RunRecord, feeds: Sequence[str], *, now: da
     doc_ids: list[str] = []
     files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh, fetcher=fetcher)
     if files:
+        refused_before = run.counts["sources_refused"]
         doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
                               fetcher=fetcher)
+        # local feed files are counted as polled feeds are: a refused one failed
+        n_failed = min(len(files), run.counts["sources_refused"] - refused_before)
+        run.counts["feeds_failed"] += n_failed
+        run.counts["feeds_read"] += len(files) - n_failed
     polled = None
     if urls:
         polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,

@@ -20,6 +20,7 @@ from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
+    json_type_name,
     loads_untrusted_json,
     looks_binary,
 )
@@ -39,6 +40,7 @@ __all__ = [
     "dump_text_fault",
     "gzip_name_fault",
     "input_file_fault",
+    "json_feed_fault",
     "missing_column_fault",
     "name_keys",
     "os_error_reason",
@@ -339,11 +341,68 @@ def input_file_fault(path: str | Path) -> str | None:
     return None
 
 
+_JSONL_EXTENSIONS = tuple(e for e, f in CLAIMS_FORMATS.items() if f == "jsonl")
+_NOT_A_FEED_HINT = "to load documents use backfill (claims: run --claims)"
+
+
+def _is_json_lines(lines: list[str]) -> bool:
+    """Whether the first non-blank lines (at least two) each hold one JSON value."""
+    lines = [ln for ln in lines if ln.strip()][:5]
+    if len(lines) < 2:
+        return False
+    try:
+        for ln in lines:
+            loads_untrusted_json(ln)
+    except UntrustedJSONError:
+        return False
+    return True
+
+
+def json_feed_fault(text: str, name: str, *, complete: bool = True) -> str | None:
+    r"""Say why JSON text given as a feed is not a JSON Feed, or None when it may be one.
+
+    A JSON Feed is one object with an ``items`` list (jsonfeed.org/version/1.1). JSON Lines
+    (several JSON values, one a line: a dump or a claims file) and a JSON document of another
+    shape are told as what they are, with the command that reads them. Malformed JSON gives
+    None (the feed parser says where it breaks). Shared by the up-front check
+    (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`).
+
+    Args:
+        text: The decoded file, or its head when not ``complete``.
+        name: The file as the user gave it (or the URL), for the message.
+        complete: Whether ``text`` is the whole file (a head is only tested for JSON Lines).
+
+    >>> json_feed_fault('{"id": 1}\n{"id": 2}\n', "docs.jsonl")[:56]
+    'docs.jsonl: is JSON Lines, not an RSS/Atom/JSON Feed doc'
+    >>> json_feed_fault('{"version": "1.1", "items": []}', "f.json") is None
+    True
+    """
+    lines = text.splitlines()
+    if _is_json_lines(lines if complete else lines[:-1]):
+        return f"{name}: is JSON Lines, not an RSS/Atom/JSON Feed document; {_NOT_A_FEED_HINT}"
+    if not complete:
+        return None
+    try:
+        obj = loads_untrusted_json(text, strict=False)
+    except UntrustedJSONError:
+        return None
+    if isinstance(obj, dict) and isinstance(obj.get("items"), list):
+        return None
+    if name.lower().removesuffix(".gz").endswith(_JSONL_EXTENSIONS):
+        return f"{name}: is JSON Lines, not an RSS/Atom/JSON Feed document; {_NOT_A_FEED_HINT}"
+    what = ("a JSON object without an 'items' list" if isinstance(obj, dict)
+            else json_type_name(obj).replace("a ", "a JSON ", 1))
+    return (f"{name}: is {what}, not an RSS/Atom/JSON Feed document (a JSON Feed is an object "
+            f"with an 'items' list); {_NOT_A_FEED_HINT}")
+
+
 def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
-    Checks only what needs no parsing: a directory, an empty file (nothing but whitespace), or
-    binary data. Missing files are the caller's (they are counted as refused inputs).
+    Checks a directory, an empty file (nothing but whitespace), binary data, and JSON that is
+    not a JSON Feed (:func:`json_feed_fault`: JSON Lines, a list of records). Missing files are
+    the caller's (they are counted as refused inputs).
 
     >>> feed_file_fault("/")
     '/: is a directory, not a feed file'
@@ -354,12 +413,19 @@ def feed_file_fault(path: str | Path) -> str | None:
     if not p.is_file():
         return None
     with p.open("rb") as fh:
-        head = decode_user_text(fh.read(SNIFF_CHARS)).text
-    return _head_fault(
+        data = fh.read(DUMP_HEAD_BYTES + 1)
+    head = decode_user_text(data[:SNIFF_CHARS]).text
+    if fault := _head_fault(
         head,
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
-    )
+    ):
+        return fault
+    if head.lstrip()[:1] not in ("{", "["):
+        return None
+    complete = len(data) <= DUMP_HEAD_BYTES
+    return json_feed_fault(decode_user_text(data if complete else data[:DUMP_HEAD_BYTES]).text,
+                           str(path), complete=complete)
 
 
 DUMP_HEAD_BYTES = 1024 * 1024

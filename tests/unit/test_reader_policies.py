@@ -167,3 +167,30 @@ def test_verify_still_refuses_nul_heavy_or_binary_data(no_prefect, tmp_path, dat
     assert res.exit_code == 1
     assert "it is not text" in res.output
     assert not (tmp_path / "h").exists()
+
+
+# -- a file given as a feed that is not one -----------------------------------------------------
+
+@pytest.mark.parametrize(("name", "body", "said"), [
+    ("docs.jsonl", '{"id": "1", "text": "A."}\n{"id": "2", "text": "B."}\n', "is JSON Lines"),
+    ("one.jsonl", '{"claim": "The bridge opened in 2024."}\n', "is JSON Lines"),
+    ("docs.json", '[{"id": "1", "text": "A."}]', "is a JSON list"),
+    ("docs.json", '{"data": [{"id": "1", "text": "A."}]}', "is a JSON object without an 'items'"),
+])
+def test_json_that_is_not_a_feed_is_said_as_what_it_is(no_prefect, tmp_path, name, body, said):
+    from affidavit.tasks.ingest_feeds import parse_feed
+
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    res = CliRunner().invoke(app, ["run", "--feed", str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    line = res.output.strip()
+    assert line.startswith(f"error: {path}: {said}")
+    assert "not an RSS/Atom/JSON Feed document" in line
+    assert "use backfill" in line
+    assert "not JSON" not in line
+    assert not (tmp_path / "h").exists()
+    # the same words for a feed URL that serves it (the parser's note)
+    batch = parse_feed(body.encode(), source=f"https://x.example/{name}")
+    assert batch.skips["not_a_feed"] == 1
+    assert said in batch.messages[0]
