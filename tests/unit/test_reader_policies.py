@@ -194,3 +194,32 @@ def test_json_that_is_not_a_feed_is_said_as_what_it_is(no_prefect, tmp_path, nam
     batch = parse_feed(body.encode(), source=f"https://x.example/{name}")
     assert batch.skips["not_a_feed"] == 1
     assert said in batch.messages[0]
+
+
+# -- the same dump given twice --------------------------------------------------------------------
+
+def test_a_dump_given_twice_is_noted_and_counted(tmp_path):
+    import gzip
+
+    from affidavit.tasks.ingest import ingest_path
+    from affidavit.tasks.ingest_common import IngestTally
+
+    body = "".join(f'{{"id": "{i}", "text": "Story number {i} is here."}}\n' for i in range(3))
+    plain = tmp_path / "docs.jsonl"
+    plain.write_text(body, encoding="utf-8")
+    packed = tmp_path / "docs.jsonl.gz"
+    packed.write_bytes(gzip.compress(body.encode()))
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"id": "9", "text": "Another story."}\n', encoding="utf-8")
+    tally = IngestTally()
+    for source in (str(plain), str(other), str(packed)):
+        tally.begin(source)
+        for batch in ingest_path(source):
+            tally.add(batch)
+        tally.end(source, None)
+    assert tally.counts["documents_read"] == 7
+    assert tally.counts["skip:repeats_earlier_input"] == 3
+    assert tally.counts["sources_refused"] == 0
+    assert [m for m in tally.messages if "repeat" in m] == [
+        f"{packed}: 3 of its 3 document(s) repeat documents of {plain}, read before in this "
+        "run (the same file given twice?): counted once"]
