@@ -241,9 +241,15 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`) and the Dask address (:func:`_check_dask`).
     """
+    import os
+
     _check_home(home)
-    _apply_allow(allow_private)
-    _check_opml(feeds or [])
+    # the check imports the fetcher (pyarrow): only when there is something to check
+    # (``affidavit.tasks.fetch.ALLOW_PRIVATE_ENV`` is the variable)
+    if allow_private is not None or os.environ.get("AFFIDAVIT_ALLOW_PRIVATE"):
+        _apply_allow(allow_private)
+    if feeds:  # imports the feed readers (pyarrow): only for a run with feeds
+        _check_opml(feeds)
     _check_dask(dask)
 
 
