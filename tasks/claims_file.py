@@ -66,14 +66,14 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
         try:
             data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
+            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from exc
     if len(data) > MAX_CLAIMS_FILE_BYTES:
-        raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+        raise ValueError(f"{path}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
     dec = decode_user_text(data)
     if skips is not None and dec.n_repaired:
         skips["non_utf8_text"] += dec.n_repaired
         if messages is not None and len(messages) < _MAX_MESSAGES:
-            messages.append(f"{path.name}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
+            messages.append(f"{path}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
                             f"Windows-1252 (first on line {dec.first_repair_line}): kept")
     if skips is not None and dec.n_replaced:  # a UTF-16/32 file with a broken sequence
         skips["replacement_chars"] += dec.n_replaced
@@ -110,7 +110,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                     rec = loads_untrusted_json(line)
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
-                    note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    note(f"{path}: line {lineno}: {exc}: skipped")
                     if skips["bad_json"] == 1:
                         fault(f"no line is a JSON record (line {lineno}: {exc})")
                     continue
@@ -120,7 +120,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 data = loads_untrusted_json(fh.read())
             except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
-                note(f"{path.name}: {exc}: file skipped")
+                note(f"{path}: {exc}: file skipped")
                 fault(str(exc))
                 return
             if isinstance(data, dict):
@@ -133,7 +133,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                     data = [data]
             if not isinstance(data, list):
                 skips["not_an_object"] += 1
-                note(f"{path.name}: the JSON document is {json_type_name(data)}, not a list "
+                note(f"{path}: the JSON document is {json_type_name(data)}, not a list "
                      "of claims: file skipped")
                 fault(f"is {json_type_name(data).replace('a ', 'a JSON ', 1)}, not a list of "
                       "claims")
@@ -153,7 +153,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
-                        note(f"{path.name}: line {reader.line_num}: more fields than the "
+                        note(f"{path}: line {reader.line_num}: more fields than the "
                              "header: skipped")
                     else:
                         yield f"line {start}", rec
@@ -164,7 +164,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 last = max(reader.reader.line_num, start)  # the DictReader lags
                 skips["bad_csv_row"] += last - start + 1
                 unclosed = "unexpected end of data" in str(exc)
-                note(f"{path.name}: line {start}: " + (
+                note(f"{path}: line {start}: " + (
                     "a quote is never closed" if unclosed else f"{exc} (a quote not closed?)")
                     + f"; lines {start}-{last} ({last - start + 1}) skipped")
                 fault(f"unclosed quote at line {start}" if unclosed
@@ -233,19 +233,19 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
         shown = (", ".join(keys[:_MAX_KEYS_NAMED]) or "none") + (
             f" and {more} more" if more > 0 else "")
         if text_column is None and pick_column(rec, None, TEXT_COLUMNS) is None:
-            raise ValueError(f"{p.name}: no claim text column among its keys ({shown}); "
+            raise ValueError(f"{p}: no claim text column among its keys ({shown}); "
                              f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
                              "--text-column")
         if text_column is not None and text_column not in rec:
             where = "header" if fmt in ("csv", "tsv") else "first record"
-            raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
+            raise ValueError(f"{p}: no column {text_column!r} (--text-column) in its "
                              f"{where} ({shown})")
         _check_repeated_columns(path, header, (pick_column(rec, text_column, TEXT_COLUMNS),
                                                pick_column(rec, None, ID_COLUMNS),
                                                pick_column(rec, None, LABEL_COLUMNS)))
         return
     if n_seen:
-        raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
+        raise ValueError(f"{p}: no record is an object with a claim text (JSONL: one "
                          "object a line; JSON: a list of objects)")
     raise ValueError(f"{path}: {no_claim_reason(p, fmt, faults)}")
 
@@ -319,7 +319,7 @@ def read_claims_file(
     p = Path(path)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if p.is_dir():
-        raise ValueError(f"{p.name}: is a directory, not a claims file")
+        raise ValueError(f"{p}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     fmt = claims_format(p)
@@ -334,7 +334,7 @@ def read_claims_file(
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: not an object: skipped")
+                messages.append(f"{p}: {where}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -358,7 +358,7 @@ def read_claims_file(
             if tcol is not None and len(messages) < _MAX_MESSAGES:
                 keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
                 more = len(rec) - _MAX_KEYS_NAMED
-                messages.append(f"{p.name}: {where}: no {tcol!r} (the claim text column); "
+                messages.append(f"{p}: {where}: no {tcol!r} (the claim text column); "
                                 f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
                                 "skipped")
             continue
@@ -366,13 +366,13 @@ def read_claims_file(
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: {tcol} is a "
+                messages.append(f"{p}: {where}: {tcol} is a "
                                 f"{type(value).__name__}, not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: a lone UTF-16 surrogate: skipped")
+                messages.append(f"{p}: {where}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
         if text is not None:
@@ -384,7 +384,7 @@ def read_claims_file(
         if not text:
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: the claim is empty: skipped")
+                messages.append(f"{p}: {where}: the claim is empty: skipped")
             continue
         rows.append(
             {
@@ -396,5 +396,5 @@ def read_claims_file(
         if limit is not None and len(rows) >= limit:
             break
     if cols is not None and cols[0] is not None and not rows and skips.total():
-        messages.append(f"no claims read from {p.name}")
+        messages.append(f"no claims read from {p}")
     return rows, skips, messages

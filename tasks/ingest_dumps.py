@@ -428,7 +428,7 @@ def read_dump(
         raise ValueError(f"batch_rows must be positive, got {batch_rows}")
     SourceKind(source_kind)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
-    name = p.name
+    name = str(path)  # notes name the file as the user gave it, as its rows' notes do
     if fmt == "parquet":
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
         return

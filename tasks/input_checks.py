@@ -131,7 +131,7 @@ def _head(path: Path, n_bytes: int) -> bytes:
             with gzip.open(raw) as fh:
                 return fh.read(n_bytes)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from None
+            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from None
 
 
 def _existing_file(path: str | Path, what: str) -> Path:
@@ -171,7 +171,7 @@ def claims_format(path: Path) -> str:
     """
     fmt = CLAIMS_FORMATS.get(_extension(path))
     if fmt is None:
-        raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
+        raise ValueError(f"unsupported claims file format {str(path)!r} (jsonl, json, csv, tsv)")
     return fmt
 
 
@@ -217,9 +217,9 @@ def check_claims_file(path: str | Path) -> None:
     head = decode_user_text(_head(p, SNIFF_CHARS)).text
     if fault := _head_fault(
         head,
-        empty=f"{p.name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
+        empty=f"{p}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
-        binary=f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+        binary=f"{p}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
     ):
         raise ValueError(fault)
 
@@ -239,16 +239,16 @@ def check_sessions_file(path: str | Path) -> None:
     p = _existing_file(path, "a sessions file")
     ext = _extension(p)
     if ext not in SESSION_EXTENSIONS:
-        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+        raise ValueError(f"unsupported sessions file {str(p)!r} (jsonl, json, parquet)")
     if ext == ".parquet":
         if _head(p, 4) != b"PAR1":
-            raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
+            raise ValueError(f"{p} is not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
         decode_user_text(_head(p, SNIFF_CHARS)).text,
-        empty=f"{p.name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+        empty=f"{p}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
-        binary=f"{p.name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
+        binary=f"{p}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
     ):
         raise ValueError(fault)
 
@@ -578,7 +578,7 @@ def dump_text_fault(
             names = list(pq.read_schema(p).names)
             if text_column in names:
                 return None
-            return missing_column_fault(p.name, text_column, names, where="Parquet schema",
+            return missing_column_fault(str(path), text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
             head = decode_user_text(_head(p, SNIFF_CHARS)).text
@@ -586,8 +586,8 @@ def dump_text_fault(
             if header is None or text_column in header:
                 return None
             if looks_binary(head):  # no header at all: not a column to name
-                return binary_dump_fault(p.name, fmt)
-            return missing_column_fault(p.name, text_column, header, option=option, what=what)
+                return binary_dump_fault(str(path), fmt)
+            return missing_column_fault(str(path), text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)
@@ -612,5 +612,5 @@ def dump_text_fault(
     if not keys:
         return None  # no object at all: the reader says what the lines are
     ordered = sorted(keys, key=lambda k: (-keys[k], k))
-    return (f"{p.name}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
+    return (f"{p}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
             f"name the {what} field with {option})")

@@ -57,7 +57,7 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
 
 
 @pytest.mark.parametrize(("name", "said"), [
-    ("sessions.bin", "unsupported sessions file 'sessions.bin'"),
+    ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
     ("sessions.parquet", "sessions.parquet is not a Parquet file"),
 ])
@@ -244,7 +244,7 @@ def test_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_pat
             for i in range(25)]
     _write_dump(tmp_path / name, rows)
     line = _refused([command, "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"  # the file as it was given
 
 
 @pytest.mark.parametrize(("option", "column", "said"), [
@@ -265,7 +265,7 @@ def test_another_column_no_row_has_is_one_line_before_prefect(
     _write_dump(tmp_path / "docs.jsonl", rows)
     line = _refused([command, "--text-column", "body", option, column,
                      str(tmp_path / "docs.jsonl")], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"
 
 
 def test_origins_reads_dumps_with_the_column_mapping_of_backfill(no_prefect, tmp_path):
@@ -330,7 +330,7 @@ def test_audit_sessions_with_wrong_columns_are_refused_before_prefect(no_prefect
     else:
         _write_dump(path, rows)
     line = _refused(["audit", "--sessions", str(path), *extra], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"
 
 
 def test_sessions_with_an_answer_column_pass_the_column_check(tmp_path):
@@ -412,7 +412,8 @@ def test_path_faults_are_told_by_their_errno(tmp_path):
 ])
 def test_origins_of_a_csv_without_usable_columns_is_one_line(no_prefect, tmp_path, data, said):
     (tmp_path / "junk.csv").write_bytes(data)
-    assert _refused(["origins", str(tmp_path / "junk.csv")], tmp_path / "h") == f"error: {said}"
+    assert _refused(["origins", str(tmp_path / "junk.csv")],
+                    tmp_path / "h") == f"error: {tmp_path}/{said}"
     # beside a readable input, the same line is its note (no header list, no mapping repr)
     (tmp_path / "good.jsonl").write_text('{"id": "1", "text": "Exports rose."}\n')
     res = CliRunner().invoke(app, ["origins", str(tmp_path / "good.jsonl"),

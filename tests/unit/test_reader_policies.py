@@ -223,3 +223,26 @@ def test_a_dump_given_twice_is_noted_and_counted(tmp_path):
     assert [m for m in tally.messages if "repeat" in m] == [
         f"{packed}: 3 of its 3 document(s) repeat documents of {plain}, read before in this "
         "run (the same file given twice?): counted once"]
+
+
+# -- notes name a file as it was given ------------------------------------------------------------
+
+@pytest.mark.parametrize(("name", "body"), [
+    ("mix.jsonl", 'not json\n{"id": "1", "text": "   "}\n'),
+    ("mix.csv", 'id,text\n1,"   "\n2,a,b\n'),
+    ("mix.json", '[1, {"id": "1", "text": "   "}]'),
+])
+def test_reader_and_row_notes_name_the_file_alike(tmp_path, monkeypatch, name, body):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / name).write_text(body, encoding="utf-8")
+    given = f"in/{name}"
+    _, _, notes = _dump(Path(given))
+    assert len(notes) == 2  # one of the reader, one of a row (its empty text)
+    assert all(n.startswith(f"{given}: ") for n in notes), notes
+    (tmp_path / "in" / "c.csv").write_text('claim\n"  "\nIt rose.,x\nIt fell.\n',
+                                               encoding="utf-8")
+    _, _, notes = read_claims_file("in/c.csv")
+    file_notes = [n for n in notes if not n.startswith("columns:")]
+    assert len(file_notes) == 2
+    assert all(n.startswith("in/c.csv: line ") for n in file_notes), file_notes
