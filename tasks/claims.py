@@ -30,6 +30,7 @@ from affidavit.schemas.enums import Volatility
 from affidavit.tasks.claims_file import (  # the claims-file reader, re-exported
     read_claims_file,
 )
+from affidavit.tasks.judge_lexical import logical_lines
 
 __all__ = [
     "ClaimCandidate",
@@ -222,6 +223,11 @@ _EDITORIAL_NOTE = re.compile(
 )
 """Update and editor's notes about the page itself ("Update 11/28/17: Added a note ...")."""
 
+_ENUMERATION = re.compile(r"^\W{0,2}(?:[1-9]|[a-h])\)\s.*\s\(?(?:[2-9]|[b-h])\)(?:\s|$)")
+"""A line that opens with numbered options or items ("(1) Should unlock the iPhone (2) Should
+not unlock the iPhone (3)"): a survey's answer list, not a statement of fact. A statement that
+lists its parts ("The plan has two parts: (a) ... and (b) ...") is still one."""
+
 # Not-checkable cues, applied to the lowercased sentence (a claim is researched on its own,
 # so it must name what it is about and assert something about the world):
 _FIRST_PERSON_LC = re.compile(r"\b(?:i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|me|my|mine|myself)\b")
@@ -355,47 +361,11 @@ _CAMEL_START = re.compile(r"[a-z]{1,2}[A-Z]")
 "eBay said ...")."""
 
 
-_WRAPPED_END = re.compile(r"[.!?:;…][\"'”’)\]]*\s*$")
-"""A line that ends a sentence or a clause list: the next line starts a new one."""
-
-
-def _logical_lines(text: str) -> list[tuple[int, int]]:
-    r"""Spans of the text's lines, with hard-wrapped sentences joined.
-
-    Plain-text feeds and e-mail wrap paragraphs at a fixed width ("So when The New York Times
-    writes a hit\npiece which is ..."). A single line break joins two lines into one when the
-    first does not end a sentence (terminal punctuation, a colon or a semicolon) and the
-    second starts with a lowercase letter: it continues the sentence. A blank line, a line
-    ending a sentence, or a next line opening with a capital, digit or bullet stays a boundary
-    (headlines, list items and paragraphs are kept apart).
-
-    >>> t = "Trump began his usual tirade\nagainst the press.\nNext line"
-    >>> [t[a:b] for a, b in _logical_lines(t)]
-    ['Trump began his usual tirade\nagainst the press.', 'Next line']
-    """
-    lines = [m.span() for m in re.finditer(r"[^\n\r]+", text)]
-    out: list[tuple[int, int]] = []
-    for ls, le in lines:
-        if out:
-            ps, pe = out[-1]
-            gap = text[pe:ls]
-            first = text[ls:le].lstrip()[:1]
-            if (
-                gap.count("\n") + gap.count("\r") - gap.count("\r\n") == 1
-                and first.islower()
-                and not _WRAPPED_END.search(text[ps:pe])
-            ):
-                out[-1] = (ps, le)
-                continue
-        out.append((ls, le))
-    return out
-
-
 def split_sentences(text: str) -> list[tuple[int, int]]:
     r"""Split text into sentence spans.
 
     Line breaks are hard boundaries (extracted articles put one paragraph per line), except a
-    single line break inside a hard-wrapped sentence (``_logical_lines``). Inside a line, a
+    single line break inside a hard-wrapped sentence (``logical_lines``). Inside a line, a
     sentence ends at ``.``, ``!`` or ``?`` (with closing quotes or brackets) followed by
     whitespace and an uppercase letter, digit or opening quote, unless the period closes a known
     abbreviation ("Dr.", "U.S.", "Inc.") or a single initial ("J. Smith").
@@ -415,7 +385,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     ['Exports rose 12 percent in March, the\nport said.', 'Imports fell.']
     """
     spans: list[tuple[int, int]] = []
-    for ls, le in _logical_lines(text):
+    for ls, le in logical_lines(text):
         start = ls
         for m in _SENT_END.finditer(text, ls, le):
             end = m.end()
@@ -497,7 +467,7 @@ def score_check_worthiness(sentence: str) -> float:
         return 0.0
     words = _words(s)
     n = len(words)
-    if _BOILERPLATE.search(s) or _EDITORIAL_NOTE.search(s) or n < 3:
+    if _BOILERPLATE.search(s) or _EDITORIAL_NOTE.search(s) or _ENUMERATION.search(s) or n < 3:
         return 0.0
     if s.endswith("?"):
         return 0.05

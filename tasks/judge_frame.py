@@ -42,6 +42,7 @@ from affidavit.tasks.judge_lexical import (
     Figure,
     FrameConfig,
     is_estimate_figure,
+    name_numbers,
     normalize_figures,
     tokenize,
     without_names,
@@ -826,7 +827,8 @@ def parse_claim_frame(
         w < WEAK_NAME_IDF_SHARE * default for w in subject.values()
     )
     unnamed = " ".join(fold_text(without_names(claim)).split())
-    figures = tuple(_quantities(folded))
+    named = name_numbers(claim)  # "iOS 11": part of a name, not a quantity
+    figures = tuple(f for f in _quantities(folded) if f.unit is not None or f.token not in named)
     fig_tokens = {f.token for f in normalize_figures(folded)}
     c = _concepts()
     light = {stem(w) for w in _LIGHT_VERBS} | _LIGHT_VERBS
@@ -861,7 +863,7 @@ def parse_claim_frame(
         predicate[c.get(t, t)] = max(predicate.get(c.get(t, t), 0.0), w)
     # identifiers ("route 12") are part of the predicate, as literal tokens
     for f in normalize_figures(folded):
-        if f.unit is None and _is_identifier(folded, f):
+        if f.unit is None and (_is_identifier(folded, f) or f.token in named):
             predicate[f.token] = default
     # "the year to February 2025", "year ended 31 March": the month ends a fiscal year, it is
     # not a month the claim speaks of

@@ -57,6 +57,8 @@ __all__ = [
     "LexicalJudgeConfig",
     "compute_idf",
     "normalize_figures",
+    "logical_lines",
+    "name_numbers",
     "split_sentences",
     "tokenize",
 ]
@@ -496,18 +498,24 @@ _UNIT_ALT = "|".join(
     for u in sorted((u for u in UNIT_ALIASES if u not in "$us$€£"), key=len, reverse=True)
 )
 _NUM_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_NAME_NUMBER_GUARD = r"(?:(?<![a-z\d])(?<![a-z]-)(?<!\d[.,])|(?<=\bmid-)|(?<=\bpre-)|(?<=\bpost-))"
+"""A number glued to letters ("CO2", "H2O") or joined to a word by a hyphen ("COVID-19",
+"SARS-CoV-2", "F-16") is part of a name, not a figure: "19 counties" states nothing about
+COVID-19, nor "two proteins" about SARS-CoV-2. A year after "mid-", "pre-" or "post-" is still a
+time frame ("mid-2020")."""
 _FIGURE_RE = re.compile(
     # The look-ahead lets the engine skip positions that cannot start a figure (4x faster).
     r"(?=[\d$€£" + "".join(sorted({w[0] for w in NUMBER_WORDS} | {"g"})) + "u])"
     + _CUR_RE
-    + r"(?:(?<![a-z])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + r"(?:" + _NAME_NUMBER_GUARD
+    + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     rf"|\b(?P<word>{_NUM_WORD_ALT})\b)(?P<half>\s+and\s+a\s+half\b)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
 )
 _DIGIT_FIGURE_RE = re.compile(
     r"(?=[\d$€£egu])" + _CUR_RE
-    + r"(?<![a-z])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + _NAME_NUMBER_GUARD + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
 )
@@ -720,15 +728,51 @@ _ABBREV = frozenset(
     no nos vol fig al approx dept est jan feb mar apr jun jul aug sep sept oct nov dec u.s e.g
     i.e""".split()
 )
-_BOUNDARY_RE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)\]]*)\s+|\n+")
+_BOUNDARY_RE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)\]]*)\s+")
+
+_WRAPPED_END = re.compile(r"[.!?:;…][\"'”’)\]]*\s*$")
+"""A line that ends a sentence or a clause list: the next line starts a new one."""
+
+
+def logical_lines(text: str) -> list[tuple[int, int]]:
+    r"""Spans of the text's lines, with hard-wrapped sentences joined.
+
+    Plain-text feeds and e-mail wrap paragraphs at a fixed width ("So when The New York Times
+    writes a hit\npiece which is ..."). A single line break joins two lines into one when the
+    first does not end a sentence (terminal punctuation, a colon or a semicolon) and the
+    second starts with a lowercase letter: it continues the sentence. A blank line, a line
+    ending a sentence, or a next line opening with a capital, digit or bullet stays a boundary
+    (headlines, list items and paragraphs are kept apart).
+
+    >>> t = "Trump began his usual tirade\nagainst the press.\nNext line"
+    >>> [t[a:b] for a, b in logical_lines(t)]
+    ['Trump began his usual tirade\nagainst the press.', 'Next line']
+    """
+    lines = [m.span() for m in re.finditer(r"[^\n\r]+", text)]
+    out: list[tuple[int, int]] = []
+    for ls, le in lines:
+        if out:
+            ps, pe = out[-1]
+            gap = text[pe:ls]
+            first = text[ls:le].lstrip()[:1]
+            if (
+                gap.count("\n") + gap.count("\r") - gap.count("\r\n") == 1
+                and first.islower()
+                and not _WRAPPED_END.search(text[ps:pe])
+            ):
+                out[-1] = (ps, le)
+                continue
+        out.append((ls, le))
+    return out
 
 
 def split_sentences(text: str) -> list[tuple[int, int]]:
     r"""Split a text into sentences and return their character spans in the original text.
 
-    Boundaries are sentence-final punctuation followed by whitespace (not after a known
-    abbreviation, an initial or a number followed by a lowercase word) and line breaks. Spans
-    exclude the surrounding whitespace; empty pieces are dropped.
+    Lines are boundaries, except a single line break inside a hard-wrapped sentence
+    (:func:`logical_lines`). Inside a line, a boundary is sentence-final punctuation followed by
+    whitespace (not after a known abbreviation, an initial or a number followed by a lowercase
+    word). Spans exclude the surrounding whitespace; empty pieces are dropped.
 
     Args:
         text: The document text as stored.
@@ -740,29 +784,31 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     >>> t = "Dr. Smith came. It rained!\nThen sun."
     >>> [t[a:b] for a, b in split_sentences(t)]
     ['Dr. Smith came.', 'It rained!', 'Then sun.']
+    >>> t = "Revenue grew 18 percent in the\nthird quarter, the filing said.\nHeadline"
+    >>> [t[a:b] for a, b in split_sentences(t)]
+    ['Revenue grew 18 percent in the\nthird quarter, the filing said.', 'Headline']
     """
     spans: list[tuple[int, int]] = []
-    start = 0
-    n = len(text)
-    for m in _BOUNDARY_RE.finditer(text):
-        cut = m.end(1) if m.group(1) is not None else m.start()
-        if "\n" not in m.group(0):
+    for ls, le in logical_lines(text):
+        start = ls
+        for m in _BOUNDARY_RE.finditer(text, ls, le):
+            cut = m.end(1)
             # Look at the word before the punctuation and the character after the gap.
             j = cut - 1
-            while j >= 0 and text[j] in "\"'\u201d\u2019)]":
+            while j >= ls and text[j] in "\"'\u201d\u2019)]":
                 j -= 1
             k = j - 1
-            while k >= 0 and not text[k].isspace():
+            while k >= ls and not text[k].isspace():
                 k -= 1
             prev = text[k + 1 : j].lower().rstrip(".")
-            nxt = text[m.end()] if m.end() < n else ""
+            nxt = text[m.end()] if m.end() < le else ""
             if text[j] == "." and (
                 prev in _ABBREV or (len(prev) == 1 and prev.isalpha()) or (nxt and nxt.islower())
             ):
                 continue
-        _add_span(text, start, cut, spans)
-        start = m.end()
-    _add_span(text, start, n, spans)
+            _add_span(text, start, cut, spans)
+            start = m.end()
+        _add_span(text, start, le, spans)
     return spans
 
 
@@ -987,7 +1033,10 @@ class LexicalJudge:
             total=sum(content.values()) or 1.0,
             neg=max(0, _neg_count(tokenize(unnamed), " ".join(_fold(unnamed).split()))
                     - _agent_denials(claim)),
-            figures=normalize_figures(_fold(claim)),
+            figures=[
+                f for f in normalize_figures(_fold(claim))
+                if f.unit is not None or f.token not in name_numbers(claim)
+            ],
             hedged=any(t in hedge for t in terms),
             folded=folded,
             subject=subject,
@@ -1518,6 +1567,49 @@ _MONTH_DAY_WORDS = frozenset(
     jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
     saturday sunday""".split()
 )
+
+
+_NAME_NUMBER_RE = re.compile(
+    r"(?<![\w.])([A-Za-z][\w-]*)[ \t]+(\d+(?:\.\d+)?)(?:\.\d+)*(?![\d,]|\.\d)"
+)
+
+
+def name_numbers(text: str) -> frozenset[str]:
+    """Tokens (``Figure.token``) of the numbers a text writes as part of a name.
+
+    A bare number right after a capitalised or camel-case word names a thing, it does not
+    count one: a version or a model ("iOS 11", "macOS 10.13.1", "Windows 10", "Boeing 747"),
+    a mission, a road or a chapter ("Apollo 11", "Route 66"). "iOS 8" in a sentence is then
+    another product, not another value of the claim's quantity, and "iOS 9.3" in both is a
+    shared name, not a stated figure. Not counted: the text's first word unless it is camel
+    case ("Some 40 firms", "iPhone 8 sales"), a capitalised function word, months and days
+    ("May 5"), and a number with a unit or scale after it, which ``normalize_figures`` reads
+    as a measure (callers drop only unitless figures).
+
+    Args:
+        text: The text as written (case matters).
+
+    Returns:
+        Tokens such as ``"#11"`` and ``"#10.13"`` (a version keeps its first two parts, as
+        :func:`normalize_figures` reads it).
+
+    >>> sorted(name_numbers("About 40 firms use iOS 11 and macOS 10.13.1 since May 5 on Route 66"))
+    ['#10.13', '#11', '#66']
+    """
+    out: set[str] = set()
+    lead = len(text) - len(text.lstrip())
+    for m in _NAME_NUMBER_RE.finditer(text):
+        word = m.group(1)
+        camel = any(c.isupper() for c in word[1:]) and word[:1].islower()
+        if not (word[:1].isupper() or camel) or word.lower() in _MONTH_DAY_WORDS or (
+            word.lower() in STOPWORDS
+        ):
+            continue
+        if m.start(1) == lead and not camel:
+            continue  # a sentence's first word is capitalised whatever it is
+        v = float(m.group(2))
+        out.add(f"#{int(v)}" if v == int(v) else f"#{v:g}")
+    return frozenset(out)
 
 
 def _other_names(sentence: str, claim: str) -> bool:

@@ -805,3 +805,16 @@ def test_hard_wrapped_sentences_are_extracted_whole():
     assert ("During a rally in Fort Worth, the mayor said port fees would rise by 12 percent "
             "in 2026, according to the city budget office.") in claims
     assert not any(c.endswith("would rise") for c in claims)
+
+
+def test_a_line_of_numbered_options_is_not_a_claim() -> None:
+    # a survey's answer list read from a feed is not a statement of fact
+    assert score_check_worthiness(
+        "(1) Should unlock the iPhone (2) Should not unlock the iPhone (3)"
+    ) == 0.0
+    assert score_check_worthiness("1) Yes, it should 2) No, it should not 3) Not sure") == 0.0
+    # a statement that lists its parts is still a claim
+    assert score_check_worthiness(
+        "The plan has two parts: (a) a tax cut of 5 percent and (b) a rebate of 200 dollars "
+        "for families."
+    ) > 0.3

@@ -17,6 +17,7 @@ from affidavit.tasks.judge_lexical import (
     LexicalJudge,
     LexicalJudgeConfig,
     compute_idf,
+    name_numbers,
     normalize_figures,
     split_sentences,
     tokenize,
@@ -63,6 +64,32 @@ def test_split_sentences_spans_are_ordered_trimmed_and_cover_all_words(text: str
         prev = b
     covered = "".join(text[a:b] for a, b in spans)
     assert "".join(covered.split()) == "".join(text.split())
+
+
+def test_a_hard_wrapped_sentence_is_one_sentence_and_one_quote() -> None:
+    # Plain-text releases and e-mail wrap paragraphs at a fixed width: a single line break
+    # before a lowercase word continues the sentence; a line that ends one, a blank line or a
+    # capitalised next line stays a boundary.
+    text = (
+        "Northwind Logistics said its revenue grew 18 percent in the\n"
+        "third quarter, helped by new contracts.\n"
+        "Outlook\n"
+        "The company expects\n"
+        "\n"
+        "slower growth next year."
+    )
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "Northwind Logistics said its revenue grew 18 percent in the\n"
+        "third quarter, helped by new contracts.",
+        "Outlook",
+        "The company expects",
+        "slower growth next year.",
+    ]
+    r = judge1("Northwind Logistics revenue grew 18 percent in the third quarter", text)
+    assert r.stance is Stance.SUPPORTS
+    assert r.quote.startswith("Northwind Logistics said")
+    assert "third quarter" in r.quote
+    assert anchor_quote(r.quote, text).kind is not AnchorKind.FAILED
 
 
 # --- figures -----------------------------------------------------------------------------------
@@ -916,3 +943,61 @@ def test_calling_a_claim_false_refutes_it_but_restating_an_act_of_calling_does_n
     doc = "Fact: Mayor Drew Hale claimed the Brell dam is a hoax." + pad
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.REFUTES, r.rationale
+
+
+# --- numbers that are part of a name ------------------------------------------------------------
+
+_FILLER = (
+    " The index fell in early trading. Shares of the miner rose. Analysts expect a quiet week."
+    " The bank cut its forecast."
+)
+
+
+def test_a_number_joined_to_a_name_is_not_a_figure() -> None:
+    # "COVID-19", "SARS-CoV-2", "F-16": the number is part of the name.
+    assert [f.token for f in normalize_figures("the sars-cov-2 spike protein")] == []
+    assert [(f.token, f.unit) for f in normalize_figures("covid-19 cases rose 19 percent")] == [
+        ("#19", "percent")
+    ]
+    assert [f.token for f in normalize_figures("by mid-2020 it had 5 sites")] == ["#2020", "#5"]
+    judge = LexicalJudge()
+    pairs = [
+        (  # "19 counties" states nothing about COVID-19
+            "A chest-CT and clinical chemistry based flowchart for rapid COVID-19 triage at "
+            "emergency departments",
+            "The Anhui provincial government has sent emergency relief to the 19 counties "
+            "affected, the news agency said.",
+        ),
+        (  # nor "two proteins", with a negation, about SARS-CoV-2
+            "The furin cleavage site of SARS-CoV-2 spike protein is a key determinant for "
+            "transmission due to enhanced replication in airway cells.",
+            "Corrections said the two 500-bed facilities are scheduled to be opened within one "
+            "year of final contract signing at an total capital investment of about 27 mln dlrs.",
+        ),
+        (
+            "The SARS-CoV-2-like virus found in captive pangolins from Guangdong should be "
+            "better sequenced.",
+            "The vaccine uses two proteins found on the surface of the AIDS virus.",
+        ),
+    ]
+    for claim, sentence in pairs:
+        r = judge.judge_batch([(claim, sentence + _FILLER)], found=True)[0]
+        assert r.stance is Stance.NEUTRAL, (claim, r.rationale)
+
+
+def test_a_version_or_model_number_is_part_of_the_name() -> None:
+    assert name_numbers("Northwind Logistics grew 18 percent; Apollo 11 landed") == {"#11"}
+    judge = LexicalJudge()
+    # "iOS 9.3" in both is a shared name, not the claim's figure stated
+    r = judge.judge_batch([(
+        "We will add this functionality back in the next beta of iOS 9.3.",
+        "I put it in recovery mode, and then updated it to iOS 9.3 beta 4." + _FILLER,
+    )], found=True)[0]
+    assert r.stance is Stance.NEUTRAL, r.rationale
+    # a measure after a capitalised word is still a figure, and another value refutes
+    r = judge.judge_batch([(
+        "Northwind revenue grew 18 percent in 2023.",
+        "Northwind said its revenue grew 12 percent in 2023." + _FILLER,
+    )], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+
