@@ -524,19 +524,19 @@ def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect
     assert "empty file" not in line
 
 
-@pytest.mark.parametrize("command", [
-    ["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
-    ["research", "Did the bridge open?"], ["demo"],
-])
-@pytest.mark.parametrize(("extra", "code", "said"), [
-    (["--home", ""], 2, "--home is empty"),
-    (["--home", "CLAIMS"], 1, "as the affidavit home"),
-    (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'"),
+_COMMANDS = [["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
+             ["research", "Did the bridge open?"], ["demo"]]
+_HOME_REFUSALS = [(["--home", ""], 2, "--home is empty"),
+                  (["--home", "CLAIMS"], 1, "as the affidavit home")]
+_ALLOW_REFUSAL = (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'")
+
+
+@pytest.mark.parametrize(("command", "extra", "code", "said"), [
+    *((c, *r) for c in _COMMANDS for r in _HOME_REFUSALS),
+    *((c, *_ALLOW_REFUSAL) for c in _COMMANDS if c != ["demo"]),  # demo takes no --allow-private
 ])
 def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, command, extra,
                                                          code, said):
-    if command == ["demo"] and extra[0] == "--allow-private":
-        pytest.skip("demo takes no --allow-private")
     claims = tmp_path / "claims.jsonl"
     claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
     docs = tmp_path / "docs.jsonl"
