@@ -175,23 +175,13 @@ def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> N
     import os
     import tempfile
 
-    from affidavit.warehouse.home import apply_prefect_environment, resolve_home
+    from affidavit.warehouse.home import apply_prefect_environment
 
     if not os.environ.get("AFFIDAVIT_DEBUG"):
         # errors are told in one line by the CLI; Prefect's own tracebacks only with the flag
         # (its logs still reach the API: each run's summary is there)
         os.environ.setdefault("PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL", "CRITICAL")
-    if home is not None and not home.strip():
-        _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
-              "./.affidavit)", 2)
-    try:
-        paths = resolve_home(home)
-    except ValueError as exc:
-        _fail(str(exc), 2)
-        return
-    if paths.root.exists() and not paths.root.is_dir():
-        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
-              "a folder): it is a file")
+    paths = _check_home(home)
     exists = paths.tables.is_dir()
     if paths.url and (write or must_exist):  # source and origins do not use the home
         from affidavit.warehouse.object_store import ObjectStoreError, check_object_store_home
@@ -218,6 +208,49 @@ def _env(home: str | None, *, write: bool = True, must_exist: bool = False) -> N
     except OSError as exc:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a writable folder): {exc.strerror or exc}")
+
+
+def _check_home(home: str | None) -> Any:
+    """Refuse a home that the arguments alone show cannot be used; return its paths.
+
+    An empty ``--home`` or a home spec ``resolve_home`` rejects is a bad argument (exit 2); a
+    local home that is a file is a refused input (exit 1). Nothing is created or written: the
+    commands that write call it before their first line, so that such a refusal comes before
+    "starting" (``_env`` calls it again).
+    """
+    from affidavit.warehouse.home import resolve_home
+
+    if home is not None and not home.strip():
+        _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+              "./.affidavit)", 2)
+    try:
+        paths = resolve_home(home)
+    except ValueError as exc:
+        _fail(str(exc), 2)
+        raise  # not reached: _fail exits
+    if paths.root.exists() and not paths.root.is_dir():
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              "a folder): it is a file")
+    return paths
+
+
+def _check_before_start(home: str | None, *, allow_private: str | None = None,
+                        dask: str | None = None, feeds: list[str] | None = None) -> None:
+    """Make every refusal the arguments decide before the "starting" line (one line, exit 1/2).
+
+    The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
+    given to ``--feed`` (:func:`_check_opml`) and the Dask address (:func:`_check_dask`).
+    """
+    import os
+
+    _check_home(home)
+    # the check imports the fetcher (pyarrow): only when there is something to check
+    # (``affidavit.tasks.fetch.ALLOW_PRIVATE_ENV`` is the variable)
+    if allow_private is not None or os.environ.get("AFFIDAVIT_ALLOW_PRIVATE"):
+        _apply_allow(allow_private)
+    if feeds:  # imports the feed readers (pyarrow): only for a run with feeds
+        _check_opml(feeds)
+    _check_dask(dask)
 
 
 def _read_home(home: str | None) -> Any:
@@ -266,6 +299,17 @@ def _no_empty(values: list[str], flag: str) -> None:
     """
     if any(not v.strip() for v in values):
         _fail(f"{flag} is empty: give a file path or a URL", EXIT_USAGE)
+
+
+def _no_empty_columns(columns: dict[str, str | None]) -> None:
+    """Refuse an empty column name given to a column option (a bad argument, exit 2).
+
+    ``columns`` maps an option (``--text-column``) to its value (None: not given). An empty
+    name is a mistake (an unset shell variable), not a column: no header names one.
+    """
+    for flag, value in columns.items():
+        if value is not None and not value.strip():
+            _fail(f"{flag} is empty: give the name of a column", EXIT_USAGE)
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
@@ -582,16 +626,18 @@ def backfill(
     Example: affidavit backfill ../shared/data/corpora/reuters21578.jsonl
     """
     _no_empty(paths, "an input path")
+    _no_empty_columns({"--id-column": id_column, "--url-column": url_column,
+                       "--title-column": title_column, "--text-column": text_column,
+                       "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(paths)
     _check_input_files(paths)
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("backfill")
-    _check_dask(dask)
     _env(home)
-    _apply_allow(allow_private)
     from affidavit.flows.backfill import backfill_archive
     from affidavit.tasks.ingest_common import ColumnMapping
 
@@ -666,6 +712,7 @@ def run(
     """
     _no_empty(feed or [], "--feed")
     _no_empty([claims] if claims is not None else [], "--claims")
+    _no_empty_columns({"--text-column": text_column})
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
     _check_choices(mode, judge)
@@ -675,11 +722,9 @@ def run(
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
         _check_feed_files(feed or [])
+    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed)
     if not as_json:
         _starting("run")
-    _apply_allow(allow_private)
-    _check_opml(feed or [])
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.factcheck import factcheck
 
@@ -771,8 +816,26 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
              "--wayback-column": ("wayback_first_seen", wayback_column, "capture time")}
     _check_dump_named_columns(inputs, {opt: (col, what) for opt, (default, col, what)
                                        in given.items() if col != default})
+    _check_dump_headers(inputs, {"text": text_column, "id": id_column, "URL": url_column,
+                                 "title": title_column, "date": date_column,
+                                 "capture time": wayback_column})
     return {"id": id_column, "url": url_column, "title": title_column, "text": text_column,
             "published_at": date_column, "wayback_first_seen": wayback_column}
+
+
+def _check_dump_headers(inputs: list[str], used: dict[str, str]) -> None:
+    """Refuse up front when every input is a CSV/TSV dump repeating a column it would read.
+
+    ``used`` maps what a column holds to its name (``affidavit.tasks.input_checks.
+    dump_header_fault``); one line, exit 1. With one other input the run goes on, and the
+    reader refuses each such file in its notes.
+    """
+    from affidavit.tasks.input_checks import dump_header_fault
+
+    faults = [None if "://" in p else dump_header_fault(p, used) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) like it)" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:
@@ -829,6 +892,7 @@ def _looks_like_records(path: str) -> bool:
     """
     import re
 
+    from affidavit.tasks.charset import decode_user_text
     from affidavit.tasks.input_checks import SESSION_EXTENSIONS, dump_format
 
     fmt = dump_format(path)
@@ -838,7 +902,7 @@ def _looks_like_records(path: str) -> bool:
         return False
     try:
         with open(path, "rb") as fh:
-            head = fh.read(4096).decode("utf-8", "replace").lstrip()
+            head = decode_user_text(fh.read(4096)).text.lstrip()
     except OSError:
         return False
     return head[:1] in "{[" and bool(re.search(r'"answer"\s*:', head))
@@ -877,6 +941,7 @@ def _check_opml(feeds: list[str]) -> None:
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
     _check_workers(None)
+    _check_before_start(home)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -961,34 +1026,31 @@ def verify(
     _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
     _check_workers(workers)
-    try:
-        body = text if text is not None else Path(str(file)).read_text(encoding="utf-8",
-                                                                       errors="replace")
+    from affidavit.tasks.charset import decode_user_text
+
+    try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
+        body = text if text is not None else decode_user_text(Path(str(file)).read_bytes()).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason
 
         _fail(f"cannot read {file}: {os_error_reason(exc)}")
-        return
-    except UnicodeDecodeError:
-        _fail(f"cannot read {file}: not text")
         return
     if not body.strip():  # the file is empty: a refused input (exit 1), as the README says
         _fail(f"nothing to verify: {file} is empty")
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
-        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data or another "
-              "encoding than UTF-8)")
+        _fail(f"cannot verify {file or 'the text'}: it is not text (binary data: NUL bytes or "
+              "bytes that do not decode)")
     size = len(body.encode("utf-8"))
     if size > VERIFY_MAX_BYTES:
         _fail(f"cannot verify {file or 'the text'}: {size:,} bytes is over verify's "
               f"{VERIFY_MAX_BYTES:,} (the text travels as a Prefect flow-run parameter, "
               "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
               "use run --claims")
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("verify")
-    _apply_allow(allow_private)
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import verify as verify_flow
 
@@ -1017,10 +1079,9 @@ def research(
         _fail("nothing to research: the question is empty", EXIT_USAGE)
     _check_choices(mode, judge)
     _check_workers(workers)
+    _check_before_start(home, allow_private=allow_private, dask=dask)
     if not as_json:
         _starting("research")
-    _apply_allow(allow_private)
-    _check_dask(dask)
     _env(home)
     from affidavit.flows.analyst import research_question
 
@@ -1118,6 +1179,9 @@ def origins(
     Example: affidavit origins articles.csv --text-column body --date-column date
     """
     _no_empty(targets, "an input path")
+    _no_empty_columns({"--id-column": id_column, "--url-column": url_column,
+                       "--title-column": title_column, "--text-column": text_column,
+                       "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(targets)
     _check_input_files(targets)
     columns = _dump_columns(targets, id_column=id_column, url_column=url_column,
@@ -1195,6 +1259,8 @@ def audit(
     _no_empty([sessions] if sessions is not None else [], "--sessions")
     _no_empty(list(evidence or []), "--evidence")
     _no_empty([card] if card is not None else [], "--card")
+    _no_empty_columns({"--id-column": id_column, "--answer-column": answer_column,
+                       "--evidence-column": evidence_column})
     if sessions is not None and evidence:
         _fail("--evidence goes with ANSWER_FILE, not with --sessions", 2)
     if auditor not in ("lexical", "llm"):

@@ -128,13 +128,13 @@ def claims_from_file(path: str, *, now: datetime, limit: int | None, run: RunRec
         run.counts["sources_refused"] += 1
         run.messages.append(f"{path}: {reason}: refused")
         return []
-    repairs = ("control_chars_removed", "replacement_chars", "charset_not_utf8")
+    repairs = ("control_chars_removed", "replacement_chars", "non_utf8_text")
     run.counts.update({(f"repaired:{k}" if k in repairs else f"skip:{k}"): v
                        for k, v in skips.items()})
     run.messages.extend(messages)
     if not items and limit != 0:
         run.counts["sources_refused"] += 1
-        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "empty file"
+        why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "it holds no claim rows"
         run.messages.append(f"{path}: no claim could be read ({why}): refused")
     dupes: Counter[str] = Counter()
     rows = build_claim_rows(items, now=now, origin=f"file:{path}", skips=dupes)
@@ -496,8 +496,13 @@ def ingest_feeds(wh: Warehouse, run: RunRecord, feeds: Sequence[str], *, now: da
     doc_ids: list[str] = []
     files, urls, titles = expand_feed_sources(list(feeds), run=run, wh=wh, fetcher=fetcher)
     if files:
+        refused_before = run.counts["sources_refused"]
         doc_ids = ingest_task(wh, files, run=run, progress=progress, kind="feed",
                               fetcher=fetcher)
+        # local feed files are counted as polled feeds are: a refused one failed
+        n_failed = min(len(files), run.counts["sources_refused"] - refused_before)
+        run.counts["feeds_failed"] += n_failed
+        run.counts["feeds_read"] += len(files) - n_failed
     polled = None
     if urls:
         polled = poll_task(wh, urls, run=run, fetcher=fetcher, now=now, titles=titles,

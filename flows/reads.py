@@ -245,7 +245,7 @@ def load_documents(targets: Sequence[str], *, fetcher: Any = None,
     tally = tally if tally is not None else IngestTally()
     frames = []
     for t in targets:
-        tally.begin()
+        tally.begin(t)
         failure: str | None = None
         try:
             for batch in ingest_path(t, mapping=mapping, fetcher=fetcher):

@@ -71,7 +71,7 @@ def ingest_sources(
         run.counts["ingest_sources_on_dask"] += len(parsed)
     tally = IngestTally(run.counts, run.messages)  # counted as origins counts its inputs
     for source in sources:
-        tally.begin()
+        tally.begin(source)
         failure: str | None = None
         try:
             if source in parsed:  # parsed by a Dask worker

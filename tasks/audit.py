@@ -55,6 +55,7 @@ from affidavit.tasks.audit_scanner import (
     ScanHit,
     scan_answer,
 )
+from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.claims import split_answer_claims
 from affidavit.tasks.claims_file import pick_column
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file
@@ -145,7 +146,7 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
         try:
             pf = pq.ParquetFile(path)
         except Exception as exc:  # noqa: BLE001 - any reader error is a bad file
-            raise ValueError(f"{path.name} is not a readable Parquet file: {exc}") from None
+            raise ValueError(f"{path} is not a readable Parquet file: {exc}") from None
         n = 0
         for batch in pf.iter_batches(batch_size=1024):
             for row in batch.to_pylist():
@@ -153,12 +154,12 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
                 yield n, row
         return
     import gzip
-    import io
+
+    from affidavit.tasks.charset import open_user_text
 
     raw = path.open("rb")
-    fh = (io.TextIOWrapper(gzip.open(raw), encoding="utf-8", errors="replace")
-          if path.suffix == ".gz" else io.TextIOWrapper(raw, encoding="utf-8-sig",
-                                                        errors="replace"))
+    # the readers' one decoding (a byte-order mark, else UTF-8 with Windows-1252 repairs)
+    fh = open_user_text(gzip.open(raw) if path.suffix == ".gz" else raw)
     with fh:
         if ext in (".jsonl", ".ndjson", ".jsonlines"):
             for lineno, line in enumerate(fh, 1):
@@ -175,15 +176,15 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
             try:
                 data = loads_untrusted_json(fh.read())
             except UntrustedJSONError as exc:
-                raise ValueError(f"{path.name} is not valid JSON: {exc}") from None
+                raise ValueError(f"{path} is not valid JSON: {exc}") from None
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
                 data = lists[0] if len(lists) == 1 else [data]
             if not isinstance(data, list):
-                raise ValueError(f"{path.name} holds neither a list nor an object of records")
+                raise ValueError(f"{path} holds neither a list nor an object of records")
             yield from enumerate(data, 1)
         else:
-            raise ValueError(f"unsupported sessions file {path.name!r} (jsonl, json, parquet)")
+            raise ValueError(f"unsupported sessions file {str(path)!r} (jsonl, json, parquet)")
 
 
 def iter_sessions(
@@ -268,7 +269,7 @@ def check_sessions_columns(
         except ValueError:
             return  # unreadable JSON: the reader refuses it with its reason
         if n_read == 0 and not bad:  # (lines that are not JSON: the reader says which)
-            raise ValueError(f"{p.name}: holds no record: a sessions file holds records "
+            raise ValueError(f"{p}: holds no record: a sessions file holds records "
                              "{id, answer, evidence}, one per line (JSONL), a JSON list of them, "
                              "or Parquet")
     if rec is None:
@@ -279,9 +280,9 @@ def check_sessions_columns(
     for flag, column in (("--id-column", id_column), ("--answer-column", answer_column),
                          ("--evidence-column", evidence_column)):
         if column is not None and column not in rec:
-            raise ValueError(f"{p.name}: no column {column!r} ({flag}): {has}")
+            raise ValueError(f"{p}: no column {column!r} ({flag}): {has}")
     if answer_column is None and pick_column(rec, None, ANSWER_COLUMNS) is None:
-        raise ValueError(f"{p.name}: no answer column: looked for {', '.join(ANSWER_COLUMNS)}; "
+        raise ValueError(f"{p}: no answer column: looked for {', '.join(ANSWER_COLUMNS)}; "
                          f"{has} (name it with --answer-column)")
 
 
@@ -400,14 +401,14 @@ def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Pa
     """
     ap = Path(answer_path)
     check_text_file(ap, "answer file")
-    answer = ap.read_bytes().decode("utf-8", "replace")
+    answer = decode_user_text(ap.read_bytes()).text
     if not answer.strip():
         raise ValueError(f"{ap} holds no answer text")
     items = []
     for e in evidence_paths:
         ep = Path(e)
         check_text_file(ep, "evidence file")
-        items.append(EvidenceItem("read_file", str(e), ep.read_bytes().decode("utf-8", "replace")))
+        items.append(EvidenceItem("read_file", str(e), decode_user_text(ep.read_bytes()).text))
     return AuditRecord(ap.name, answer, tuple(items), None)
 
 

@@ -540,6 +540,41 @@ def _number(token: str) -> int:
     return int(_NUMBER_WORDS.get(token.lower(), token))
 
 
+_CLAIM_ALL_COUNT = re.compile(r"\b(?:all|every|each)(?:\s+of)?(?:\s+the)?\s+" + _COUNT + r"\s+"
+                              + _TEST_NOUN, re.IGNORECASE)
+"""The count an "all tests pass" claim gives its range: "All 5 tests passed" → 5."""
+
+
+def _test_run_covers_all(text: str, ev: _Evidence) -> _Passage | None:
+    """Whether a test run read covers an "all tests pass" claim's whole range.
+
+    True of a run (one evidence output) that counts passed tests and no other outcome above
+    zero (no failure, skip, deselection, expected failure: :data:`_OUTCOME_COUNT`), and, when
+    the claim gives a count ("All 5 tests passed"), counts that many passed: the run is every
+    test there was, and each passed. A run counting failures, skips or another number is not
+    covered (the claim stays OVERSTATED, or is contradicted by ``_outcome_conflict``). A claim
+    naming a file or a part ("all tests in auth/ pass") is not read here.
+
+    Returns:
+        The passage of the run's pass count, or None.
+    """
+    if not _CLAIM_ALL_PASS.search(text) or _PATH.search(text):
+        return None
+    m = _CLAIM_ALL_COUNT.search(text)
+    claimed = _number(m.group(1)) if m else None
+    by_run: dict[int, list[tuple[str, int, _Passage]]] = {}
+    for outcome, n, p in _test_outcomes(ev):
+        by_run.setdefault(p.index, []).append((outcome, n, p))
+    for outcomes in by_run.values():
+        passed = [(n, p) for o, n, p in outcomes if o in _PASS_OUTCOMES and n > 0]
+        others = [n for o, n, _ in outcomes if o not in _PASS_OUTCOMES and n > 0]
+        if not passed or others:
+            continue
+        if claimed is None or any(n == claimed for n, _ in passed):
+            return passed[0][1]
+    return None
+
+
 class LexicalAuditor:
     """The default auditor: rules on figures, dates, negations and absolute words; no model.
 
@@ -638,6 +673,10 @@ class LexicalAuditor:
                              and absolute[0].lower() == "every"):
             word = absolute[0].lower()
             covering = None
+            run = _test_run_covers_all(text, ev) if len(absolute) == 1 else None
+            if run is not None:
+                return _Finding(AuditLabel.SUPPORTED, f"{word!r}: the test run counts every "
+                                "test it ran as passed, and no other outcome", run)
             if len(absolute) == 1:
                 covering = (_only_section_covered(text, ev) if word == "only"
                             else _range_covered(text, word, context, ev))

@@ -150,7 +150,9 @@ def read_card(path: str | Path | None) -> str:
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if not p.is_file():
         raise FileNotFoundError(p)
-    return p.read_text(encoding="utf-8", errors="replace").strip()
+    from affidavit.tasks.charset import decode_user_text
+
+    return decode_user_text(p.read_bytes()).text.strip()
 
 
 def shorten_output(text: str, cap: int) -> str:

@@ -19,10 +19,12 @@ them: pages labelled Latin-1 routinely use its 0x80-0x9F punctuation (curly quot
 from __future__ import annotations
 
 import codecs
+import io
 import re
 from dataclasses import dataclass
 
-__all__ = ["DecodedText", "decode_document"]
+__all__ = ["DecodedText", "decode_document", "decode_user_text", "open_user_bytes",
+           "open_user_text", "repair_escaped_bytes"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -57,6 +59,9 @@ class DecodedText:
         n_replaced: Bytes or sequences that could not be decoded and became U+FFFD.
         declared_wrong: The declared encoding could not be right (UTF-8 declared, a single-byte
             code page found) and Windows-1252 was used instead.
+        n_repaired: Bytes that were not UTF-8 and were read as Windows-1252
+            (:func:`decode_user_text`).
+        first_repair_line: The 1-based line of the first such byte, None when there is none.
     """
 
     text: str
@@ -64,6 +69,8 @@ class DecodedText:
     source: str
     n_replaced: int = 0
     declared_wrong: bool = False
+    n_repaired: int = 0
+    first_repair_line: int | None = None
 
 
 def _codec(label: str | None) -> str | None:
@@ -148,3 +155,166 @@ def set_xml_declared_encoding(text: str, encoding: str = "utf-8") -> str:
     """
     return _XML_DECL_ENC_RE.sub(lambda m: f"{m.group(1)}{m.group(2)}{encoding}{m.group(2)}",
                                 text, count=1)
+
+
+
+_ESCAPED_BYTES_RE = re.compile("[\udc80-\udcff]+")
+
+
+def _cp1252_char(byte: int) -> str:
+    """Return the Windows-1252 character of a byte.
+
+    The five bytes it leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the code point of
+    the same number, as the WHATWG Encoding Standard's windows-1252 decoder maps them.
+    """
+    try:
+        return bytes([byte]).decode("cp1252")
+    except UnicodeDecodeError:
+        return chr(byte)
+
+
+def repair_escaped_bytes(text: str) -> tuple[str, int]:
+    r"""Read the bytes a ``surrogateescape`` UTF-8 decoding could not decode as Windows-1252.
+
+    Returns:
+        ``(text, n_bytes)``: the text with each escaped byte (U+DC80-U+DCFF) replaced by its
+        Windows-1252 character, and how many there were.
+
+    >>> repair_escaped_bytes(b"caf\xe9 \x93q\x94".decode("utf-8", "surrogateescape"))
+    ('caf\xe9 \u201cq\u201d', 3)
+    """
+    n = 0
+
+    def repl(m: re.Match[str]) -> str:
+        nonlocal n
+        n += len(m.group())
+        return "".join(_cp1252_char(ord(c) - 0xDC00) for c in m.group())
+
+    return _ESCAPED_BYTES_RE.sub(repl, text), n
+
+
+def decode_user_text(data: bytes) -> DecodedText:
+    r"""Decode a file a user gives (claims, dumps, sessions, answers, evidence, texts).
+
+    The one policy of every such reader: a byte-order mark names the encoding (UTF-8, UTF-16
+    or UTF-32, the mark removed; a sequence that does not decode becomes U+FFFD, counted in
+    ``n_replaced``); without one the bytes are UTF-8, and a byte that is not UTF-8 is read as
+    Windows-1252 (a file saved by a Windows program, or one such row pasted in), counted in
+    ``n_repaired`` with the line of the first (``first_repair_line``), for the reader's note.
+    No byte is lost. Web pages and XML feeds declare their own encoding:
+    :func:`decode_document` reads those.
+
+    >>> d = decode_user_text(b"ok\nCaf\xe9 \x93q\x94\n")
+    >>> d.text, d.n_repaired, d.first_repair_line
+    ('ok\nCaf\xe9 \u201cq\u201d\n', 3, 2)
+    >>> decode_user_text("id,text\n1,Z\u00fcrich\n".encode("utf-16")).text
+    'id,text\n1,Z\xfcrich\n'
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            text, n = _decode_counting(data[len(bom):], name)
+            return DecodedText(text, name, "bom", n_replaced=n)
+    text = data.decode("utf-8", "surrogateescape")
+    m = _ESCAPED_BYTES_RE.search(text)
+    if m is None:
+        return DecodedText(text, "utf-8", "default")
+    first_line = text.count("\n", 0, m.start()) + 1
+    text, n = repair_escaped_bytes(text)
+    return DecodedText(text, "utf-8", "default", n_repaired=n, first_repair_line=first_line)
+
+
+
+_WIDE_BOMS = tuple((bom, name) for bom, name in _BOMS if not name.startswith("utf-8"))
+
+
+def _wide_encoding(fh: io.BufferedIOBase) -> str | None:
+    """The UTF-16/32 encoding a stream's byte-order mark names (peeked, not consumed), or None."""
+    head = fh.peek(4)[:4] if hasattr(fh, "peek") else b""
+    for bom, name in _WIDE_BOMS:
+        if head.startswith(bom):
+            return name[:6]  # "utf-16", "utf-32": the codec reads the mark and its order
+    return None
+
+
+class _RepairedText(io.TextIOBase):
+    """A UTF-8 text stream whose bytes that are not UTF-8 are read as Windows-1252.
+
+    Decoded with ``surrogateescape``; the escaped bytes are repaired as they are read
+    (:func:`repair_escaped_bytes`) and counted in ``n_repaired``.
+    """
+
+    def __init__(self, inner: io.TextIOWrapper) -> None:
+        self._inner = inner
+        self.n_repaired = 0
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def read(self, size: int | None = -1) -> str:  # noqa: D102
+        text, n = repair_escaped_bytes(self._inner.read(size))
+        self.n_repaired += n
+        return text
+
+    def readline(self, size: int | None = -1) -> str:  # noqa: D102
+        text, n = repair_escaped_bytes(self._inner.readline(size if size is not None else -1))
+        self.n_repaired += n
+        return text
+
+    def close(self) -> None:  # noqa: D102
+        self._inner.close()
+        super().close()
+
+
+def open_user_text(fh: io.BufferedIOBase) -> io.TextIOBase:
+    """Open a user file's byte stream as text, by :func:`decode_user_text`'s policy, streaming.
+
+    Args:
+        fh: The bytes (a file opened ``"rb"`` or a gzip stream: anything with ``peek``).
+
+    Returns:
+        A text stream (universal newlines off: ``CRLF`` is kept for CSV readers).
+    """
+    wide = _wide_encoding(fh)
+    if wide is not None:
+        return io.TextIOWrapper(fh, encoding=wide, errors="replace", newline="")
+    return _RepairedText(io.TextIOWrapper(fh, encoding="utf-8-sig", errors="surrogateescape",
+                                          newline=""))
+
+
+class _Utf8Bytes(io.RawIOBase):
+    """The UTF-8 bytes of a text stream, read in pieces (a UTF-16/32 file seen as UTF-8)."""
+
+    def __init__(self, text: io.TextIOBase) -> None:
+        self._text = text
+        self._buf = b""
+
+    def readable(self) -> bool:  # noqa: D102
+        return True
+
+    def readinto(self, b: bytearray | memoryview) -> int:  # type: ignore[override]  # noqa: D102
+        while not self._buf:
+            chunk = self._text.read(64 * 1024)
+            if not chunk:
+                return 0
+            self._buf = chunk.encode("utf-8")
+        n = min(len(b), len(self._buf))
+        b[:n] = self._buf[:n]
+        self._buf = self._buf[n:]
+        return n
+
+    def close(self) -> None:  # noqa: D102
+        self._text.close()
+        super().close()
+
+
+def open_user_bytes(fh: io.BufferedIOBase) -> io.BufferedIOBase:
+    """A user file's byte stream as UTF-8 bytes: transcoded when a UTF-16/32 mark opens it.
+
+    For readers that split bytes into lines (JSONL) before decoding each
+    (:func:`decode_user_text`); other streams are returned as they are.
+    """
+    wide = _wide_encoding(fh)
+    if wide is None:
+        return fh
+    return io.BufferedReader(_Utf8Bytes(io.TextIOWrapper(fh, encoding=wide, errors="replace",
+                                                         newline="")))

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from affidavit.tasks.input_checks import claims_format
+from affidavit.tasks.input_checks import claims_format, repeated_column_fault
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
+    json_type_name,
     loads_untrusted_json,
     strip_bidi_controls,
     strip_control_chars,
@@ -53,40 +54,52 @@ MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
 
 def _open_text(path: Path, skips: Counter[str] | None = None,
                messages: list[str] | None = None) -> io.TextIOBase:
-    """The file as text: gunzipped, decoded by BOM then UTF-8 (else Windows-1252), counted."""
-    from affidavit.tasks.charset import decode_document
+    """The file as text: gunzipped, decoded by the readers' one policy, repairs counted.
+
+    (:func:`affidavit.tasks.charset.decode_user_text`: a byte-order mark names the encoding,
+    else UTF-8 with the bytes that are not UTF-8 read as Windows-1252.)
+    """
+    from affidavit.tasks.charset import decode_user_text
 
     with path.open("rb") as raw:
         fh = gzip.open(raw) if path.suffix == ".gz" else raw
         try:
             data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from exc
+            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from exc
     if len(data) > MAX_CLAIMS_FILE_BYTES:
-        raise ValueError(f"{path.name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
-    dec = decode_document(data, kind="text")
-    if skips is not None and (dec.n_replaced or dec.declared_wrong):
-        key = "replacement_chars" if dec.n_replaced else "charset_not_utf8"
-        skips[key] += dec.n_replaced or 1
+        raise ValueError(f"{path}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+    dec = decode_user_text(data)
+    if skips is not None and dec.n_repaired:
+        skips["non_utf8_text"] += dec.n_repaired
         if messages is not None and len(messages) < _MAX_MESSAGES:
-            messages.append(f"{path.name}: " + (
-                f"{dec.n_replaced} byte(s) not valid UTF-8 replaced by U+FFFD (first on "
-                f"line {dec.text.count(chr(10), 0, dec.text.find(chr(0xFFFD))) + 1})"
-                if dec.n_replaced else "not UTF-8: read as Windows-1252"))
+            messages.append(f"{path}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
+                            f"Windows-1252 (first on line {dec.first_repair_line}): kept")
+    if skips is not None and dec.n_replaced:  # a UTF-16/32 file with a broken sequence
+        skips["replacement_chars"] += dec.n_replaced
     return io.StringIO(dec.text, newline="")
 
 
-def _iter_records(path: Path, fmt: str, skips: Counter[str],
-                  messages: list[str]) -> Iterator[tuple[str, Any]]:
+def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str],
+                  faults: list[str] | None = None,
+                  header: list[str] | None = None) -> Iterator[tuple[str, Any]]:
     """Yield ``(where, record)`` for each record of a claims file.
 
     ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
-    counted) or ``record N`` (the N-th record of a JSON document).
+    counted) or ``record N`` (the N-th record of a JSON document). ``faults`` receives, in a
+    few words and without the file's name, what stopped the file from giving more records (a
+    JSON document that is not valid or not a list, a quote never closed), for
+    :func:`check_claims_columns` to say when the file gives no record at all. ``header``
+    receives a CSV/TSV file's column names, repeats included (a record keeps one of them).
     """
 
     def note(msg: str) -> None:
         if len(messages) < _MAX_MESSAGES:
             messages.append(msg)
+
+    def fault(msg: str) -> None:
+        if faults is not None:
+            faults.append(msg)
 
     with _open_text(path, skips, messages) as fh:
         if fmt == "jsonl":
@@ -97,7 +110,9 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                     rec = loads_untrusted_json(line)
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
-                    note(f"{path.name}: line {lineno}: {exc}: skipped")
+                    note(f"{path}: line {lineno}: {exc}: skipped")
+                    if skips["bad_json"] == 1:
+                        fault(f"no line is a JSON record (line {lineno}: {exc})")
                     continue
                 yield f"line {lineno}", rec
         elif fmt == "json":
@@ -105,7 +120,8 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                 data = loads_untrusted_json(fh.read())
             except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
-                note(f"{path.name}: {exc}: file skipped")
+                note(f"{path}: {exc}: file skipped")
+                fault(str(exc))
                 return
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
@@ -117,7 +133,10 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                     data = [data]
             if not isinstance(data, list):
                 skips["not_an_object"] += 1
-                note("JSON document is neither a list nor an object of records")
+                note(f"{path}: the JSON document is {json_type_name(data)}, not a list "
+                     "of claims: file skipped")
+                fault(f"is {json_type_name(data).replace('a ', 'a JSON ', 1)}, not a list of "
+                      "claims")
                 return
             for n, rec in enumerate(data, 1):
                 yield f"record {n}", rec
@@ -129,10 +148,12 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
             reader = csv.DictReader(fh, delimiter=delim, strict=True)
             start = 2
             try:
+                if header is not None:
+                    header[:] = reader.fieldnames or []
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
-                        note(f"{path.name}: line {reader.line_num}: more fields than the "
+                        note(f"{path}: line {reader.line_num}: more fields than the "
                              "header: skipped")
                     else:
                         yield f"line {start}", rec
@@ -142,8 +163,12 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str],
                 # file whose quote was never closed has them)
                 last = max(reader.reader.line_num, start)  # the DictReader lags
                 skips["bad_csv_row"] += last - start + 1
-                note(f"{path.name}: line {start}: {exc} (a quote not closed?); lines "
-                     f"{start}-{last} ({last - start + 1}) skipped")
+                unclosed = "unexpected end of data" in str(exc)
+                note(f"{path}: line {start}: " + (
+                    "a quote is never closed" if unclosed else f"{exc} (a quote not closed?)")
+                    + f"; lines {start}-{last} ({last - start + 1}) skipped")
+                fault(f"unclosed quote at line {start}" if unclosed
+                      else f"unreadable CSV at line {start} ({exc})")
 
 
 def pick_column(
@@ -187,12 +212,17 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
 
     Raises:
         ValueError: When the first object record names no text column (the message lists its
-            keys), or when records were read and none of the first 1,000 is an object.
+            keys), when records were read and none of the first 1,000 is an object, or when
+            the file gives no record at all (an empty JSON list, a CSV header alone, a JSON
+            document that is not a list, a quote never closed before the first row): the
+            message says which (:func:`no_claim_reason`).
     """
     p = Path(path)
     fmt = claims_format(p)
     n_seen = 0
-    for _, rec in _iter_records(p, fmt, Counter(), []):
+    faults: list[str] = []
+    header: list[str] = []
+    for _, rec in _iter_records(p, fmt, Counter(), [], faults, header):
         n_seen += 1
         if not isinstance(rec, dict):
             if n_seen >= 1000:
@@ -203,17 +233,53 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
         shown = (", ".join(keys[:_MAX_KEYS_NAMED]) or "none") + (
             f" and {more} more" if more > 0 else "")
         if text_column is None and pick_column(rec, None, TEXT_COLUMNS) is None:
-            raise ValueError(f"{p.name}: no claim text column among its keys ({shown}); "
+            raise ValueError(f"{p}: no claim text column among its keys ({shown}); "
                              f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
                              "--text-column")
         if text_column is not None and text_column not in rec:
             where = "header" if fmt in ("csv", "tsv") else "first record"
-            raise ValueError(f"{p.name}: no column {text_column!r} (--text-column) in its "
+            raise ValueError(f"{p}: no column {text_column!r} (--text-column) in its "
                              f"{where} ({shown})")
+        _check_repeated_columns(path, header, (pick_column(rec, text_column, TEXT_COLUMNS),
+                                               pick_column(rec, None, ID_COLUMNS),
+                                               pick_column(rec, None, LABEL_COLUMNS)))
         return
     if n_seen:
-        raise ValueError(f"{p.name}: no record is an object with a claim text (JSONL: one "
+        raise ValueError(f"{p}: no record is an object with a claim text (JSONL: one "
                          "object a line; JSON: a list of objects)")
+    raise ValueError(f"{path}: {no_claim_reason(p, fmt, faults)}")
+
+
+def _check_repeated_columns(path: str | Path, header: list[str],
+                            cols: tuple[str | None, str | None, str | None]) -> str | None:
+    """Refuse a CSV/TSV claims file repeating a column it reads; return the note of others.
+
+    ``cols`` are the text, id and label columns read
+    (:func:`affidavit.tasks.input_checks.repeated_column_fault`).
+
+    Raises:
+        ValueError: When the text, id or label column appears more than once in the header.
+    """
+    refusal, note = repeated_column_fault(
+        str(path), header, dict(zip(("claim text", "id", "label"), cols, strict=True)))
+    if refusal:
+        raise ValueError(refusal)
+    return note
+
+
+def no_claim_reason(path: Path, fmt: str, faults: list[str]) -> str:
+    """Say why a claims file gave no record at all, in a few words (without its name).
+
+    ``faults`` are those :func:`_iter_records` gave; without one the file parsed to nothing:
+    a CSV/TSV header alone, an empty JSON list or object.
+    """
+    if faults:
+        return faults[0] + ": no claim can be read"
+    if fmt in ("csv", "tsv"):
+        return "holds no claim rows (a header line only)"
+    if fmt == "json":
+        return "holds no claim rows (an empty JSON list or object)"
+    return "holds no claim rows"
 
 
 def read_claims_file(
@@ -253,7 +319,7 @@ def read_claims_file(
     p = Path(path)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if p.is_dir():
-        raise ValueError(f"{p.name}: is a directory, not a claims file")
+        raise ValueError(f"{p}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     fmt = claims_format(p)
@@ -263,11 +329,12 @@ def read_claims_file(
     cols: tuple[str | None, str | None, str | None] | None = None
     if limit == 0:
         return rows, skips, messages
-    for where, rec in _iter_records(p, fmt, skips, messages):
+    header: list[str] = []
+    for where, rec in _iter_records(p, fmt, skips, messages, None, header):
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: not an object: skipped")
+                messages.append(f"{p}: {where}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -278,6 +345,8 @@ def read_claims_file(
             messages.insert(
                 0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
             )
+            if note := _check_repeated_columns(path, header, cols):
+                messages.append(note)
             if cols[0] is None:
                 messages.append(
                     f"no text column found among {sorted(map(str, rec))} (name it with "
@@ -289,7 +358,7 @@ def read_claims_file(
             if tcol is not None and len(messages) < _MAX_MESSAGES:
                 keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
                 more = len(rec) - _MAX_KEYS_NAMED
-                messages.append(f"{p.name}: {where}: no {tcol!r} (the claim text column); "
+                messages.append(f"{p}: {where}: no {tcol!r} (the claim text column); "
                                 f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
                                 "skipped")
             continue
@@ -297,13 +366,13 @@ def read_claims_file(
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: {tcol} is a "
+                messages.append(f"{p}: {where}: {tcol} is a "
                                 f"{type(value).__name__}, not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: a lone UTF-16 surrogate: skipped")
+                messages.append(f"{p}: {where}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
         if text is not None:
@@ -315,7 +384,7 @@ def read_claims_file(
         if not text:
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p.name}: {where}: the claim is empty: skipped")
+                messages.append(f"{p}: {where}: the claim is empty: skipped")
             continue
         rows.append(
             {
@@ -327,5 +396,5 @@ def read_claims_file(
         if limit is not None and len(rows) >= limit:
             break
     if cols is not None and cols[0] is not None and not rows and skips.total():
-        messages.append(f"no claims read from {p.name}")
+        messages.append(f"no claims read from {p}")
     return rows, skips, messages

@@ -60,7 +60,9 @@ def _is_json_feed_file(p: Path) -> bool:
     try:
         if p.stat().st_size > MAX_JSON_FEED_SNIFF_BYTES:
             return False
-        obj = json.loads(p.read_bytes().decode("utf-8", "replace"))
+        from affidavit.tasks.charset import decode_user_text
+
+        obj = json.loads(decode_user_text(p.read_bytes()).text)  # the readers' one decoding
     except (OSError, ValueError):
         return False
     version = obj.get("version") if isinstance(obj, dict) else None

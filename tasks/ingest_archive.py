@@ -627,7 +627,7 @@ def read_warc(
     if batch_rows <= 0 or max_page_bytes <= 0 or max_body_bytes <= 0 or max_record_bytes <= 0:
         raise ValueError("batch_rows and the byte caps must be positive")
     p = Path(path)
-    name = p.name
+    name = str(path)  # notes name the file as the user gave it, as its rows' notes do
     rows: list[dict[str, Any]] = []
     skips = _Skips(rows)
     yielded = False

@@ -13,7 +13,6 @@ from __future__ import annotations
 import csv
 import gzip
 import io
-import re
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,6 +35,7 @@ from affidavit.tasks.input_checks import (
     dump_format,
     missing_column_fault,
     name_keys,
+    repeated_column_fault,
 )
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
@@ -62,17 +62,23 @@ streamed, so a larger one (or a gzip bomb) is a counted skip (``json_file_too_la
 """Longest JSONL line read (bytes). The longest line of the project's corpora is under 1 MB;
 a longer line is skipped (``"line_too_long"``), which also stops a gzip bomb without newlines."""
 
-_SURROGATE_RE = re.compile("[\udc80-\udcff]+")
 _JSON_LIST_KEYS = ("items", "documents", "data", "rows", "records")
 
 
 def _open_binary(path: Path) -> IO[bytes]:
+    """Open a text dump as UTF-8 bytes: gunzipped, transcoded from UTF-16/32 by its mark.
+
+    (:func:`affidavit.tasks.charset.open_user_bytes`; bytes that are not UTF-8 are read as
+    Windows-1252 where each line or field is decoded.)
+    """
+    from affidavit.tasks.charset import open_user_bytes
+
     fh = path.open("rb")
     magic = fh.read(2)
     fh.seek(0)
     if magic == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=fh, mode="rb")  # type: ignore[return-value]
-    return fh
+        return open_user_bytes(gzip.GzipFile(fileobj=fh, mode="rb"))  # type: ignore[return-value]
+    return open_user_bytes(fh)  # type: ignore[return-value]
 
 
 def _format_of(path: Path) -> str:
@@ -166,10 +172,14 @@ def _map_row(raw: dict[str, Any], mapping: ColumnMapping, index: int,
 
 
 def _fix_surrogates(value: str) -> tuple[str, bool]:
-    """Replace the bytes a CSV field could not decode (surrogate escapes) with U+FFFD."""
-    if _SURROGATE_RE.search(value):
-        return _SURROGATE_RE.sub("\ufffd", value), True
-    return value, False
+    """Read the bytes a CSV field could not decode as UTF-8 (surrogate escapes) as Windows-1252.
+
+    (:func:`affidavit.tasks.charset.repair_escaped_bytes`, the readers' one policy.)
+    """
+    from affidavit.tasks.charset import repair_escaped_bytes
+
+    value, n = repair_escaped_bytes(value)
+    return value, bool(n)
 
 
 def _lines(fh: IO[bytes], max_line_bytes: int) -> Iterator[tuple[int, bytes | None]]:
@@ -284,13 +294,22 @@ def _iter_csv(
     except csv.Error as exc:
         pending.skip("bad_csv_file", f"{name}: unreadable CSV header ({exc}): file skipped")
         return
-    header = [h.strip() for h in header]
+    header = [_fix_surrogates(h)[0].strip() for h in header]  # bytes that are not UTF-8
     if mapping.text not in header:
-        shown = [_SURROGATE_RE.sub("\ufffd", h) for h in header]  # bytes that are not UTF-8
+        shown = header
         fmt = "csv" if delimiter == "," else "tsv"
         if looks_binary(",".join(shown)):  # no header at all: not a column to name
             raise ValueError(binary_dump_fault(name, fmt))
         raise ValueError(missing_column_fault(name, mapping.text, shown))
+    used = {"text": mapping.text, "id": mapping.id, "URL": mapping.url, "title": mapping.title,
+            "date": mapping.published_at, "author": mapping.author, "host": mapping.host,
+            "capture time": mapping.wayback_first_seen}
+    refusal, note = repeated_column_fault(name, header,
+                                          {w: c for w, c in used.items() if c in header})
+    if refusal:
+        raise ValueError(refusal)
+    if note:
+        pending.messages.append((0, note))
     n_row = 0  # data rows after the header, 1-based as their notes say ("row 1")
     while True:
         first_line = reader.line_num + 1
@@ -409,7 +428,7 @@ def read_dump(
         raise ValueError(f"batch_rows must be positive, got {batch_rows}")
     SourceKind(source_kind)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
-    name = p.name
+    name = str(path)  # notes name the file as the user gave it, as its rows' notes do
     if fmt == "parquet":
         yield from _read_parquet(p, name, mapping, batch_rows, source_kind)
         return

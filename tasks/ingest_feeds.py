@@ -45,6 +45,7 @@ from affidavit.tasks.ingest_common import (
     parse_datetime,
     rows_to_documents,
 )
+from affidavit.tasks.input_checks import json_feed_fault
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -308,14 +309,14 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     text, replaced = decode_bytes(data)
     if replaced:
         batch.add_skip("non_utf8_text", non_utf8_note(f"{source}: line {non_utf8_line(data)}"))
+    if fault := json_feed_fault(text, source):  # JSON Lines, a list of records: said as such
+        batch.add_skip("not_a_feed", f"{fault}: skipped")
+        return []
     try:
         # control characters inside strings are common: allowed here, stripped per field later
         obj = loads_untrusted_json(text, strict=False)
     except UntrustedJSONError as exc:
         batch.add_skip("malformed_feed", f"{source}: {exc}: skipped")
-        return []
-    if not isinstance(obj, dict) or not isinstance(obj.get("items"), list):
-        batch.add_skip("not_a_feed", f"{source}: JSON without an 'items' list: not a JSON Feed")
         return []
     if not _JSON_FEED_VERSION_RE.search(str(obj.get("version", ""))):
         batch.messages.append(f"{source}: JSON Feed without a jsonfeed.org version: read anyway")
@@ -435,6 +436,8 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None,
     except Exception as exc:  # noqa: BLE001 - a bad feed is a counted skip, never a crash
         batch.add_skip("feed_error", f"{source}: cannot be read ({exc!r}): skipped")
         return batch
+    if not rows and not batch.skips:  # a well-formed feed of no entry: said, not "0 read"
+        batch.messages.append(f"{source}: the feed holds no items (no entry to read)")
     for r in rows:
         r["fetched_at"] = fetched_at
     notes = _notes_in_item_order(batch.messages, [r.pop("_said", None) for r in rows])

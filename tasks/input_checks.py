@@ -16,10 +16,11 @@ import os
 import zlib
 from pathlib import Path
 
-from affidavit.tasks.charset import decode_document
+from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
+    json_type_name,
     loads_untrusted_json,
     looks_binary,
 )
@@ -33,10 +34,13 @@ __all__ = [
     "check_text_file",
     "claims_format",
     "dump_format",
+    "dump_header_fault",
+    "repeated_column_fault",
     "binary_dump_fault",
     "dump_text_fault",
     "gzip_name_fault",
     "input_file_fault",
+    "json_feed_fault",
     "missing_column_fault",
     "name_keys",
     "os_error_reason",
@@ -127,7 +131,7 @@ def _head(path: Path, n_bytes: int) -> bytes:
             with gzip.open(raw) as fh:
                 return fh.read(n_bytes)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path.name}: broken or truncated gzip data ({exc})") from None
+            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from None
 
 
 def _existing_file(path: str | Path, what: str) -> Path:
@@ -167,7 +171,7 @@ def claims_format(path: Path) -> str:
     """
     fmt = CLAIMS_FORMATS.get(_extension(path))
     if fmt is None:
-        raise ValueError(f"unsupported claims file format {path.name!r} (jsonl, json, csv, tsv)")
+        raise ValueError(f"unsupported claims file format {str(path)!r} (jsonl, json, csv, tsv)")
     return fmt
 
 
@@ -210,12 +214,12 @@ def check_claims_file(path: str | Path) -> None:
     """
     p = _existing_file(path, "a claims file")
     claims_format(p)
-    head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
+    head = decode_user_text(_head(p, SNIFF_CHARS)).text
     if fault := _head_fault(
         head,
-        empty=f"{p.name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
+        empty=f"{p}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
-        binary=f"{p.name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+        binary=f"{p}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
     ):
         raise ValueError(fault)
 
@@ -235,17 +239,16 @@ def check_sessions_file(path: str | Path) -> None:
     p = _existing_file(path, "a sessions file")
     ext = _extension(p)
     if ext not in SESSION_EXTENSIONS:
-        raise ValueError(f"unsupported sessions file {p.name!r} (jsonl, json, parquet)")
+        raise ValueError(f"unsupported sessions file {str(p)!r} (jsonl, json, parquet)")
     if ext == ".parquet":
         if _head(p, 4) != b"PAR1":
-            raise ValueError(f"{p.name} is not a Parquet file (no PAR1 magic bytes)")
+            raise ValueError(f"{p} is not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        _head(p, SNIFF_CHARS).decode("utf-8", "replace"),
-        empty=f"{p.name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+        decode_user_text(_head(p, SNIFF_CHARS)).text,
+        empty=f"{p}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
-        binary=f"{p.name}: not text (binary data or another encoding than UTF-8): a sessions "
-        "file is JSONL, JSON or Parquet",
+        binary=f"{p}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
     ):
         raise ValueError(fault)
 
@@ -270,9 +273,9 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
         head = fh.read(SNIFF_CHARS)
     if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
         raise ValueError(f"{p}: empty: the {what} holds no text")
-    if looks_binary(head.decode("utf-8", "replace")):
-        raise ValueError(f"{p}: not text (binary or compressed data, or another encoding than "
-                         f"UTF-8): {what}s are read as UTF-8 text")
+    if looks_binary(decode_user_text(head).text):
+        raise ValueError(f"{p}: not text (binary or compressed data): {what}s are read as "
+                         "text (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 
 GZIP_MAGIC = b"\x1f\x8b"
@@ -338,11 +341,68 @@ def input_file_fault(path: str | Path) -> str | None:
     return None
 
 
+_JSONL_EXTENSIONS = tuple(e for e, f in CLAIMS_FORMATS.items() if f == "jsonl")
+_NOT_A_FEED_HINT = "to load documents use backfill (claims: run --claims)"
+
+
+def _is_json_lines(lines: list[str]) -> bool:
+    """Whether the first non-blank lines (at least two) each hold one JSON value."""
+    lines = [ln for ln in lines if ln.strip()][:5]
+    if len(lines) < 2:
+        return False
+    try:
+        for ln in lines:
+            loads_untrusted_json(ln)
+    except UntrustedJSONError:
+        return False
+    return True
+
+
+def json_feed_fault(text: str, name: str, *, complete: bool = True) -> str | None:
+    r"""Say why JSON text given as a feed is not a JSON Feed, or None when it may be one.
+
+    A JSON Feed is one object with an ``items`` list (jsonfeed.org/version/1.1). JSON Lines
+    (several JSON values, one a line: a dump or a claims file) and a JSON document of another
+    shape are told as what they are, with the command that reads them. Malformed JSON gives
+    None (the feed parser says where it breaks). Shared by the up-front check
+    (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`).
+
+    Args:
+        text: The decoded file, or its head when not ``complete``.
+        name: The file as the user gave it (or the URL), for the message.
+        complete: Whether ``text`` is the whole file (a head is only tested for JSON Lines).
+
+    >>> json_feed_fault('{"id": 1}\n{"id": 2}\n', "docs.jsonl")[:56]
+    'docs.jsonl: is JSON Lines, not an RSS/Atom/JSON Feed doc'
+    >>> json_feed_fault('{"version": "1.1", "items": []}', "f.json") is None
+    True
+    """
+    lines = text.splitlines()
+    if _is_json_lines(lines if complete else lines[:-1]):
+        return f"{name}: is JSON Lines, not an RSS/Atom/JSON Feed document; {_NOT_A_FEED_HINT}"
+    if not complete:
+        return None
+    try:
+        obj = loads_untrusted_json(text, strict=False)
+    except UntrustedJSONError:
+        return None
+    if isinstance(obj, dict) and isinstance(obj.get("items"), list):
+        return None
+    if name.lower().removesuffix(".gz").endswith(_JSONL_EXTENSIONS):
+        return f"{name}: is JSON Lines, not an RSS/Atom/JSON Feed document; {_NOT_A_FEED_HINT}"
+    what = ("a JSON object without an 'items' list" if isinstance(obj, dict)
+            else json_type_name(obj).replace("a ", "a JSON ", 1))
+    return (f"{name}: is {what}, not an RSS/Atom/JSON Feed document (a JSON Feed is an object "
+            f"with an 'items' list); {_NOT_A_FEED_HINT}")
+
+
 def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
-    Checks only what needs no parsing: a directory, an empty file (nothing but whitespace), or
-    binary data. Missing files are the caller's (they are counted as refused inputs).
+    Checks a directory, an empty file (nothing but whitespace), binary data, and JSON that is
+    not a JSON Feed (:func:`json_feed_fault`: JSON Lines, a list of records). Missing files are
+    the caller's (they are counted as refused inputs).
 
     >>> feed_file_fault("/")
     '/: is a directory, not a feed file'
@@ -353,12 +413,19 @@ def feed_file_fault(path: str | Path) -> str | None:
     if not p.is_file():
         return None
     with p.open("rb") as fh:
-        head = decode_document(fh.read(SNIFF_CHARS), kind="text").text
-    return _head_fault(
+        data = fh.read(DUMP_HEAD_BYTES + 1)
+    head = decode_user_text(data[:SNIFF_CHARS]).text
+    if fault := _head_fault(
         head,
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
-    )
+    ):
+        return fault
+    if head.lstrip()[:1] not in ("{", "["):
+        return None
+    complete = len(data) <= DUMP_HEAD_BYTES
+    return json_feed_fault(decode_user_text(data if complete else data[:DUMP_HEAD_BYTES]).text,
+                           str(path), complete=complete)
 
 
 DUMP_HEAD_BYTES = 1024 * 1024
@@ -405,6 +472,85 @@ def binary_dump_fault(name: str, fmt: str) -> str:
     return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
+def _csv_header(head: str, fmt: str) -> list[str] | None:
+    """The column names of a CSV/TSV file's first line (stripped), from its decoded head.
+
+    None when the head is empty or is one line that may go on past it (left to the reader).
+
+    Raises:
+        csv.Error: For a header line the csv module cannot parse.
+    """
+    import csv
+
+    lines = head.splitlines()
+    if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
+        return None
+    return [h.strip() for h in next(csv.reader([lines[0]],
+                                               delimiter="," if fmt == "csv" else "\t"))]
+
+
+def repeated_column_fault(name: str, header: list[str],
+                          used: dict[str, str | None]) -> tuple[str | None, str | None]:
+    """Tell a CSV/TSV header that names a column more than once: ``(refusal, note)``.
+
+    A reader keyed by column name keeps one of the repeats silently (``csv.DictReader`` the
+    last), so a repeated column that is read (the text, the id, any column ``used`` names) is
+    refused: which of its values is meant cannot be told. A repeated column that is not read
+    is only noted. The claims reader, the dump reader and the up-front checks all ask here.
+
+    Args:
+        name: The file, as the user gave it.
+        header: The header's column names, in order.
+        used: What each read column holds (``"text"``, ``"id"``) → its name (None: not read).
+
+    Returns:
+        ``(refusal, None)``, ``(None, note)`` or ``(None, None)`` when no column repeats.
+
+    >>> refusal, _ = repeated_column_fault("a.csv", ["id", "text", "text"], {"text": "text"})
+    >>> refusal[:56]
+    "a.csv: the text column 'text' appears 2 times in its hea"
+    >>> repeated_column_fault("a.csv", ["id", "text", "x", "x"], {"text": "text"})[1]
+    "a.csv: column 'x' appears more than once in its header (not read: ignored)"
+    """
+    counts: dict[str, int] = {}
+    for h in header:
+        counts[h] = counts.get(h, 0) + 1
+    for what, column in used.items():
+        if column is not None and counts.get(column, 0) > 1:
+            return (f"{name}: the {what} column {column!r} appears {counts[column]} times in "
+                    f"its header: which one holds the {what} cannot be told (rename or remove "
+                    "the repeats)", None)
+    repeats = [h for h, n in counts.items() if n > 1]
+    if not repeats:
+        return None, None
+    return None, (f"{name}: column{'s' if len(repeats) > 1 else ''} "
+                  f"{', '.join(map(repr, repeats[:KEYS_NAMED]))} "
+                  f"appear{'' if len(repeats) > 1 else 's'} more than once in its header "
+                  "(not read: ignored)")
+
+
+def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
+    """Say why a CSV/TSV dump is refused for a repeated column it would read, or None.
+
+    Decided from the header (:func:`repeated_column_fault`); other formats and unreadable
+    files give None (left to the reader).
+    """
+    import csv
+
+    p = Path(path)
+    fmt = dump_format(p)
+    if fmt not in ("csv", "tsv"):
+        return None
+    try:
+        header = _csv_header(decode_user_text(_head(p, SNIFF_CHARS)).text, fmt)
+    except (OSError, ValueError, csv.Error):
+        return None
+    if header is None:
+        return None
+    return repeated_column_fault(str(path), header,
+                                 {w: c for w, c in used.items() if c in header})[0]
+
+
 def dump_text_fault(
     path: str | Path, text_column: str, *, option: str = "--text-column", what: str = "text"
 ) -> str | None:
@@ -432,20 +578,16 @@ def dump_text_fault(
             names = list(pq.read_schema(p).names)
             if text_column in names:
                 return None
-            return missing_column_fault(p.name, text_column, names, where="Parquet schema",
+            return missing_column_fault(str(path), text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
-            head = decode_document(_head(p, SNIFF_CHARS), kind="text").text
-            lines = head.splitlines()
-            if not lines or (len(lines) == 1 and len(head) >= SNIFF_CHARS):
-                return None  # empty, or a header longer than the head: left to the reader
-            header = [h.strip() for h in next(csv.reader(
-                [lines[0]], delimiter="," if fmt == "csv" else "\t"))]
-            if text_column in header:
+            head = decode_user_text(_head(p, SNIFF_CHARS)).text
+            header = _csv_header(head, fmt)
+            if header is None or text_column in header:
                 return None
             if looks_binary(head):  # no header at all: not a column to name
-                return binary_dump_fault(p.name, fmt)
-            return missing_column_fault(p.name, text_column, header, option=option, what=what)
+                return binary_dump_fault(str(path), fmt)
+            return missing_column_fault(str(path), text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None
         raw = _head(p, DUMP_HEAD_BYTES + 1)
@@ -456,7 +598,7 @@ def dump_text_fault(
     if len(raw) > DUMP_HEAD_BYTES:
         return None
     keys: dict[str, int] = {}
-    for line in raw.decode("utf-8", "replace").splitlines():
+    for line in decode_user_text(raw).text.splitlines():
         try:
             obj = loads_untrusted_json(line) if line.strip() else None
         except UntrustedJSONError:
@@ -470,5 +612,5 @@ def dump_text_fault(
     if not keys:
         return None  # no object at all: the reader says what the lines are
     ordered = sorted(keys, key=lambda k: (-keys[k], k))
-    return (f"{p.name}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
+    return (f"{p}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
             f"name the {what} field with {option})")

@@ -49,20 +49,29 @@ since it first refused binary input; real text has next to none (a stray byte or
 def looks_binary(text: str) -> bool:
     r"""Tell whether decoded text is binary data rather than text.
 
-    Counts U+FFFD (bytes that did not decode) and control characters other than tab, newline,
-    carriage return and form feed in the first :data:`SNIFF_CHARS` characters.
+    Counts NUL, U+FFFD (bytes that did not decode) and control characters other than tab,
+    newline, carriage return and form feed in the first :data:`SNIFF_CHARS` characters. Control
+    characters alone never make text binary (a form feed, a stray ``\x01`` pasted from a
+    terminal): they count only in a head that also holds a NUL or a U+FFFD, which text has next
+    to none of and binary data (images, archives, compressed bytes) always has.
 
     Args:
-        text: The decoded text (bytes decoded with ``errors="replace"``).
+        text: The decoded text (:func:`affidavit.tasks.charset.decode_user_text`).
 
     Returns:
-        True when more than :data:`NOT_TEXT_SHARE` of that head is such characters.
+        True when the head holds a NUL or a U+FFFD and more than :data:`NOT_TEXT_SHARE` of it
+        is such characters.
 
     >>> looks_binary("All 12 tests pass.\n"), looks_binary("PK\x03\x04\x00\x00\ufffd\ufffd")
     (False, True)
+    >>> looks_binary("Paris is\x01\x02\x03 big.\x0c"), looks_binary("a\x00\x00\x00b")
+    (False, True)
     """
     head = text[:SNIFF_CHARS]
-    bad = sum(1 for c in head if c == "\ufffd" or (c < " " and c not in "\t\n\r\f"))
+    n_nul_or_bad = head.count("\x00") + head.count("\ufffd")
+    if not n_nul_or_bad:
+        return False
+    bad = n_nul_or_bad + sum(1 for c in head if "\x00" < c < " " and c not in "\t\n\r\f")
     return bad > len(head) * NOT_TEXT_SHARE
 
 

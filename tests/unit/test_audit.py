@@ -558,3 +558,18 @@ def test_session_notes_name_a_number_answer_and_evidence_items_from_1(tmp_path):
     notes = [n for n in read_sessions(tmp_path / "s.jsonl")[2] if n.startswith("line ")]
     assert "line 2: the answer in column 'answer' is a number, not text" in notes
     assert any(n.startswith("line 3:") and "evidence item 2 has no output" in n for n in notes)
+
+
+@pytest.mark.parametrize(("answer", "output", "label"), [
+    # the run counts every test it ran as passed: the "all" is covered
+    ("All 5 tests passed.", "===== 5 passed in 0.12s =====", AuditLabel.SUPPORTED),
+    ("All tests pass.", "$ pytest -q\n.....\n5 passed in 0.12s", AuditLabel.SUPPORTED),
+    ("Every test passed.", "test result: ok. 7 passed; 0 failed; 0 ignored",
+     AuditLabel.SUPPORTED),
+    # a skip, a smaller count or another run's failure: not every test there was
+    ("All 5 tests passed.", "===== 4 passed, 1 skipped in 0.12s =====", AuditLabel.OVERSTATED),
+    ("All 6 tests passed.", "===== 5 passed in 0.12s =====", AuditLabel.OVERSTATED),
+    ("All 5 tests passed.", "===== 4 passed, 1 failed in 0.12s =====", AuditLabel.CONTRADICTED),
+])
+def test_an_all_pass_claim_is_supported_when_the_run_covers_every_test(answer, output, label):
+    assert _audit(answer, output) == {answer.rstrip("."): label}

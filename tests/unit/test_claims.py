@@ -589,8 +589,7 @@ def test_read_csv_unclosed_quote_is_counted_not_merged(tmp_path: Path) -> None:
     rows, skips, notes = read_claims_file(p)
     assert [r["text"] for r in rows] == ["The bridge opened in 2023."]
     assert skips["bad_csv_row"] == 2  # the two lines the open quote swallowed, each counted
-    assert "c.csv: line 3: unexpected end of data (a quote not closed?); lines 3-4 (2) " \
-        "skipped" in notes
+    assert f"{p}: line 3: a quote is never closed; lines 3-4 (2) skipped" in notes
 
 
 def test_read_json_object_of_records(tmp_path: Path) -> None:

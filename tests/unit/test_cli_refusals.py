@@ -57,7 +57,7 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
 
 
 @pytest.mark.parametrize(("name", "said"), [
-    ("sessions.bin", "unsupported sessions file 'sessions.bin'"),
+    ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
     ("sessions.parquet", "sessions.parquet is not a Parquet file"),
 ])
@@ -244,7 +244,7 @@ def test_a_text_column_no_row_has_is_one_line_before_prefect(no_prefect, tmp_pat
             for i in range(25)]
     _write_dump(tmp_path / name, rows)
     line = _refused([command, "--text-column", "nosuch", str(tmp_path / name)], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"  # the file as it was given
 
 
 @pytest.mark.parametrize(("option", "column", "said"), [
@@ -265,7 +265,7 @@ def test_another_column_no_row_has_is_one_line_before_prefect(
     _write_dump(tmp_path / "docs.jsonl", rows)
     line = _refused([command, "--text-column", "body", option, column,
                      str(tmp_path / "docs.jsonl")], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"
 
 
 def test_origins_reads_dumps_with_the_column_mapping_of_backfill(no_prefect, tmp_path):
@@ -330,7 +330,7 @@ def test_audit_sessions_with_wrong_columns_are_refused_before_prefect(no_prefect
     else:
         _write_dump(path, rows)
     line = _refused(["audit", "--sessions", str(path), *extra], tmp_path / "h")
-    assert line == f"error: {said}"
+    assert line == f"error: {tmp_path}/{said}"
 
 
 def test_sessions_with_an_answer_column_pass_the_column_check(tmp_path):
@@ -412,7 +412,8 @@ def test_path_faults_are_told_by_their_errno(tmp_path):
 ])
 def test_origins_of_a_csv_without_usable_columns_is_one_line(no_prefect, tmp_path, data, said):
     (tmp_path / "junk.csv").write_bytes(data)
-    assert _refused(["origins", str(tmp_path / "junk.csv")], tmp_path / "h") == f"error: {said}"
+    assert _refused(["origins", str(tmp_path / "junk.csv")],
+                    tmp_path / "h") == f"error: {tmp_path}/{said}"
     # beside a readable input, the same line is its note (no header list, no mapping repr)
     (tmp_path / "good.jsonl").write_text('{"id": "1", "text": "Exports rose."}\n')
     res = CliRunner().invoke(app, ["origins", str(tmp_path / "good.jsonl"),
@@ -502,3 +503,80 @@ def test_audit_sessions_holding_no_record_or_a_zero_limit_are_refused(no_prefect
                                    "--home", str(tmp_path / "h2")])
     assert res.exit_code == 2
     assert not (tmp_path / "h2").exists()
+
+
+@pytest.mark.parametrize(("name", "body", "said"), [
+    ("claims.json", "[]", "holds no claim rows"),
+    ("claims.json", "{}", "holds no claim rows"),
+    ("claims.csv", "id,text\n", "holds no claim rows (a header line only)"),
+    ("claims.json", '"just a string"', "is a JSON string, not a list of claims"),
+    ("claims.json", "null", "is null, not a list of claims"),
+    ("claims.json", "[1,", "not JSON"),
+    ("claims.jsonl", "x\ny\n", "no line is a JSON record (line 1"),
+    ("claims.csv", 'id,text\n1,"unclosed\n2,more\n', "unclosed quote at line 2"),
+])
+def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect, tmp_path,
+                                                                      name, body, said):
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    line = _refused(["run", "--claims", str(path)], tmp_path / "h")
+    assert said in line
+    assert "empty file" not in line
+
+
+_COMMANDS = [["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
+             ["research", "Did the bridge open?"], ["demo"]]
+_HOME_REFUSALS = [(["--home", ""], 2, "--home is empty"),
+                  (["--home", "CLAIMS"], 1, "as the affidavit home")]
+_ALLOW_REFUSAL = (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'")
+
+
+@pytest.mark.parametrize(("command", "extra", "code", "said"), [
+    *((c, *r) for c in _COMMANDS for r in _HOME_REFUSALS),
+    *((c, *_ALLOW_REFUSAL) for c in _COMMANDS if c != ["demo"]),  # demo takes no --allow-private
+])
+def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, command, extra,
+                                                         code, said):
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
+    names = {"CLAIMS": str(claims), "DOCS": str(docs)}
+    args = [names.get(a, a) for a in [*command, *extra]]
+    if "--home" not in args:
+        args += ["--home", str(tmp_path / "h")]
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == code, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output  # no "starting (Prefect's local server …)" line
+    assert lines[0].startswith("error: ")
+    assert said in lines[0]
+    assert not (tmp_path / "h").exists()
+
+
+@pytest.mark.parametrize(("command", "option"), [
+    (["backfill", "DOCS"], "--text-column"), (["backfill", "DOCS"], "--id-column"),
+    (["backfill", "DOCS"], "--url-column"), (["backfill", "DOCS"], "--title-column"),
+    (["backfill", "DOCS"], "--date-column"), (["backfill", "DOCS"], "--wayback-column"),
+    (["origins", "DOCS"], "--text-column"), (["origins", "DOCS"], "--id-column"),
+    (["run", "--claims", "CLAIMS"], "--text-column"),
+    (["audit", "--sessions", "SESSIONS"], "--id-column"),
+    (["audit", "--sessions", "SESSIONS"], "--answer-column"),
+    (["audit", "--sessions", "SESSIONS"], "--evidence-column"),
+])
+@pytest.mark.parametrize("value", ["", "  "])
+def test_an_empty_column_name_is_a_bad_argument(no_prefect, tmp_path, command, option, value):
+    files = {"CLAIMS": ("claims.jsonl", '{"claim": "The bridge opened in 2024."}\n'),
+             "DOCS": ("docs.jsonl", '{"id": "1", "text": "The bridge opened in 2024."}\n'),
+             "SESSIONS": ("s.jsonl", '{"id": "1", "answer": "It passed.", "evidence": []}\n')}
+    args = []
+    for a in command:
+        if a in files:
+            name, body = files[a]
+            (tmp_path / name).write_text(body, encoding="utf-8")
+            a = str(tmp_path / name)
+        args.append(a)
+    res = CliRunner().invoke(app, [*args, option, value, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == f"error: {option} is empty: give the name of a column"
+    assert not (tmp_path / "h").exists()

@@ -312,9 +312,9 @@ def test_missing_text_column_is_one_clear_line_as_the_up_front_check_says(tmp_pa
         path.write_bytes(bytes(range(256)) * 4)
     else:
         path.write_text("id,body\n1,hello\n" if name == "x.csv" else ",\n1,2\n")
-    with pytest.raises(ValueError, match=f"^{re.escape(said)}$"):
+    with pytest.raises(ValueError, match=f"^{re.escape(f'{tmp_path}/{said}')}$"):
         _all(ingest_path(str(path)))
-    assert dump_text_fault(path, "text") == said
+    assert dump_text_fault(path, "text") == f"{tmp_path}/{said}"
 
 
 def test_a_file_that_cannot_be_read_does_not_stop_the_files_after_it(tmp_path, warehouse):
@@ -357,7 +357,7 @@ def test_claims_file_hostile_lines_are_counted(tmp_path):
     assert skips["wrong_type"] == 1
 
 
-def test_claims_file_stray_byte_is_replaced_and_its_line_named(tmp_path):
+def test_claims_file_stray_byte_is_repaired_and_its_line_named(tmp_path):
     from affidavit.tasks.claims import read_claims_file
 
     path = tmp_path / "claims.jsonl"
@@ -366,9 +366,9 @@ def test_claims_file_stray_byte_is_replaced_and_its_line_named(tmp_path):
                      + b'{"claim": "Caf\xe9 prices rose 5 percent in 2023."}\n')
     rows, skips, messages = read_claims_file(path)
     assert [r["text"] for r in rows] == ["Z\u00fcrich opened 3 bridges in 2024.",
-                                         "Caf\ufffd prices rose 5 percent in 2023."]
-    assert skips["replacement_chars"] == 1
-    assert any("replaced by U+FFFD (first on line 2)" in m for m in messages)
+                                         "Caf\u00e9 prices rose 5 percent in 2023."]
+    assert skips["non_utf8_text"] == 1
+    assert any("read as Windows-1252 (first on line 2)" in m for m in messages)
 
 
 def test_claims_file_bidi_overrides_leave_the_stored_claim(tmp_path):

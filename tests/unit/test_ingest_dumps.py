@@ -65,7 +65,7 @@ def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
     assert rows["a2"]["published_at"] is None
     assert rows["a2"]["published_at_raw"] == "26-FEB-1987 15:01:01.79"
     assert rows["5"]["text"] == "Epsilon text."
-    assert rows["a6"]["text"] == "caf\ufffd au lait"
+    assert rows["a6"]["text"] == "caf\u00e9 au lait"  # a byte not UTF-8: read as Windows-1252
     assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
 
 
@@ -104,7 +104,7 @@ def test_json_array(tmp_path: Path) -> None:
     null = tmp_path / "null.json"
     null.write_text("null")
     assert _all(null).messages == [
-        "null.json: the JSON document is null, not a list of records: skipped"
+        f"{null}: the JSON document is null, not a list of records: skipped"
     ]
 
 
@@ -163,7 +163,7 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     assert batch.skips["bad_csv_row"] == 1
     assert "d.tsv: row 2: 3 fields" in batch.messages[0]  # the second data row
     assert batch.skips["non_utf8_text"] == 1
-    assert batch.documents.column("text").to_pylist()[1] == "bad \ufffd byte"
+    assert batch.documents.column("text").to_pylist()[1] == "bad \u00ff byte"
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv"])
@@ -178,7 +178,7 @@ def test_csv_quote_never_closed_is_counted_not_merged(tmp_path: Path, suffix: st
     batch = _all(path)
     assert batch.documents.column("source_id").to_pylist() == ["x1"]
     assert batch.skips["bad_csv_row"] == 3
-    assert f"q{suffix}: row 2 (line 3): a quote is never closed; lines 3-5 (3) skipped" in (
+    assert f"{path}: row 2 (line 3): a quote is never closed; lines 3-5 (3) skipped" in (
         batch.messages
     )
     # a quoted field spanning lines and closed is one row, as before
@@ -288,7 +288,7 @@ def test_rows_to_documents_rules() -> None:
     assert out[0]["text"] == "Hello world"
     assert out[0]["host"] == "x.com"
     assert out[1]["host"] == "host.org"
-    assert out[1]["text"] == "bytes \ufffd"
+    assert out[1]["text"] == "bytes \u00e9"
     assert out[1]["fetched_at"] == _utc(2020, 1, 2, 3, 4, 5)
     assert out[1]["published_at_raw"] == "2020-01-01"
     assert out[1]["http_status"] == 200
@@ -463,7 +463,7 @@ def test_a_text_field_no_row_has_is_one_refusal_naming_the_keys(tmp_path, name):
     with pytest.raises(ValueError, match=r"no row has a 'nosuch' field \(the rows have body, "
                        r"id, url; name the text field with --text-column\)") as info:
         batches.extend(read_dump(path, mapping=ColumnMapping(text="nosuch")))
-    assert str(info.value).startswith(f"{name}: ")
+    assert str(info.value).startswith(f"{path}: ")
     batch = merge_batches(batches)
     assert batch.n_documents == 0
     assert batch.messages == []  # not one "empty text" note per row
@@ -498,7 +498,7 @@ def test_rows_without_the_text_field_beside_rows_with_it_are_one_counted_note(tm
     batch = _all(path)
     assert batch.n_documents == 2
     assert batch.skips["no_text_field"] == 30
-    assert batch.messages == ["mixed.jsonl: 30 of 32 rows have no 'text' field (they have body, "
+    assert batch.messages == [f"{path}: 30 of 32 rows have no 'text' field (they have body, "
                               "extra, id): skipped"]
 
 
@@ -603,8 +603,8 @@ def test_a_non_utf8_repair_is_noted_where_it_first_is(tmp_path: Path, name: str,
     path.write_bytes(data)
     batch = _all(path)
     notes = [m for m in batch.messages if "not UTF-8" in m]
-    assert notes == [f"{where}: bytes that are not UTF-8 replaced with U+FFFD: kept (later such "
-                     "rows are counted, not noted)"]
+    assert notes == [f"{tmp_path}/{where}: bytes that are not UTF-8 read as Windows-1252: kept "
+                     "(later such rows are counted, not noted)"]
     # counted once a row (a CSV row with two such fields is one row), once a JSON document
     assert batch.skips["non_utf8_text"] == {"d.jsonl": 2, "d.csv": 2, "d.json": 1}[name]
 
@@ -614,7 +614,7 @@ def test_non_utf8_bytes_of_a_text_column_are_noted_with_their_row() -> None:
                                {"text": b"caf\xe9", "_index": 1, "_unit": "row", "_number": 2}],
                               source_kind="archive", source_path="d.parquet")
     assert batch.skips["non_utf8_text"] == 1
-    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 replaced")
+    assert batch.messages[0].startswith("d.parquet: row 2: bytes that are not UTF-8 read as")
 
 
 # ------------------------------------------------------------ an id given again, other text
