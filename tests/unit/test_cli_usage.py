@@ -45,7 +45,8 @@ def test_help_exits_zero_and_a_command_exit_code_is_kept(monkeypatch, capsys, tm
     assert "unknown mode 'nosuch'" in capsys.readouterr().err
 
 
-def test_a_run_prints_its_repairs_as_backfill_does(monkeypatch):
+def _printed_run(monkeypatch, counts: dict[str, int]) -> str:
+    """What ``_print_run`` prints for a run of no verdict with these counts."""
     import io
     from types import SimpleNamespace
 
@@ -56,10 +57,13 @@ def test_a_run_prints_its_repairs_as_backfill_does(monkeypatch):
     monkeypatch.setattr(cli, "err", Console(file=io.StringIO(), width=200))
     result = SimpleNamespace(
         run_id="r", status=None, message="1 claim(s) decided", capabilities={}, degraded=[],
-        verdicts=[], report_path=None, messages=[],
-        counts={"repaired:control_chars_removed": 2, "skip:empty_text": 1})
+        verdicts=[], report_path=None, messages=[], counts=counts)
     cli._print_run(result, as_json=False, title="verdicts")
-    text = out.getvalue()
+    return out.getvalue()
+
+
+def test_a_run_prints_its_repairs_as_backfill_does(monkeypatch):
+    text = _printed_run(monkeypatch, {"repaired:control_chars_removed": 2, "skip:empty_text": 1})
     assert "repaired or warned: control_chars_removed 2" in text
     assert "skipped/rejected: skip:empty_text 1" in text
 
@@ -161,18 +165,6 @@ def test_the_workers_flag_wins_over_a_bad_variable(monkeypatch):
 
 
 def test_a_run_says_what_its_self_lineage_skips_are(monkeypatch):
-    import io
-    from types import SimpleNamespace
-
-    from rich.console import Console
-
-    out = io.StringIO()
-    monkeypatch.setattr(cli, "console", Console(file=out, width=200))
-    monkeypatch.setattr(cli, "err", Console(file=io.StringIO(), width=200))
-    result = SimpleNamespace(
-        run_id="r", status=None, message="2 claim(s) decided", capabilities={}, degraded=[],
-        verdicts=[], report_path=None, messages=[], counts={"skip:self_lineage": 3})
-    cli._print_run(result, as_json=False, title="verdicts")
-    text = out.getvalue()
+    text = _printed_run(monkeypatch, {"skip:self_lineage": 3})
     assert "skipped/rejected: skip:self_lineage 3" in text
     assert "a story cannot corroborate itself" in text
