@@ -158,13 +158,33 @@ def find_lone_surrogate(value: Any, *, _depth: int = 0) -> bool:
     return False
 
 
+_C1_RE = re.compile("[\x80-\x9f]")
+_TERMINAL_C1 = frozenset({0x90, 0x98, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F})
+"""C1 controls that open or end a terminal control string or sequence (DCS, SOS, CSI, ST,
+OSC, PM, APC; ECMA-48 §5.3): always removed, never read as text."""
+_C1_AS_CP1252 = {}
+for _c in range(0x80, 0xA0):
+    if _c in _TERMINAL_C1:
+        continue
+    try:
+        _C1_AS_CP1252[_c] = bytes([_c]).decode("cp1252")
+    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F: undefined in Windows-1252
+        pass
+"""C1 code points that Windows-1252 defines (its quotes, dashes, ellipsis, euro sign),
+mapped to its characters (the stdlib codec's table; the HTML standard reads numeric
+references in this range the same way), except the terminal controls."""
+
+
 def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]:
     r"""Remove terminal escape sequences and control characters; return ``(text, n_removed)``.
 
     Removed: ANSI escape sequences whole (``ESC[2J`` goes, not just its ``ESC``), C0 controls
     (NUL, BEL, BS, ESC …), DEL and C1 controls. Tab, line feed and carriage return are kept when
     ``multiline`` (document text), turned into spaces otherwise (titles, authors, one-line
-    fields).
+    fields). A C1 code point that Windows-1252 defines (U+0092 in "we\x92ve") is that text's
+    punctuation decoded as Latin-1 somewhere upstream: it becomes the Windows-1252 character
+    ("we’ve") and is counted with the removed ones, as a repair; the C1 controls that open a
+    terminal sequence (CSI U+009B, OSC U+009D …) are removed.
 
     Args:
         text: The text.
@@ -177,8 +197,14 @@ def strip_control_chars(text: str, *, multiline: bool = True) -> tuple[str, int]
     ('Title now', 5)
     >>> strip_control_chars("a\tb\nc", multiline=False)
     ('a b c', 0)
+    >>> strip_control_chars("since we\x92ve \x93seen\x94 it\x81")
+    ('since we’ve “seen” it', 4)
     """
     n = 0
+    if _C1_RE.search(text):
+        before = text
+        text = text.translate(_C1_AS_CP1252)
+        n += sum(a != b for a, b in zip(before, text, strict=True))
     if "\x1b" in text:
         before = len(text)
         text = _ANSI_RE.sub("", text)

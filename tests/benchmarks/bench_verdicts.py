@@ -146,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     from affidavit.flows.backfill import backfill_archive
     from affidavit.flows.factcheck import factcheck
     from affidavit.schemas.claims import make_claim_id
+    from affidavit.tasks.claims_file import read_claims_file
     from affidavit.warehouse.store import Warehouse
 
     gold = _read_jsonl(claims_file)
@@ -175,10 +176,16 @@ def main(argv: list[str] | None = None) -> int:
         "from verdicts_latest"
     )
     by_id = {r["claim_id"]: r for r in df.to_dicts()}
+    # the claim texts as the run read them (control characters removed or repaired, as
+    # "we\x92ve" -> "we’ve"), by the set's own claim id where it has one
+    read, _, _ = read_claims_file(run_claims)
+    as_read = {r["external_id"]: r["text"] for r in read if r.get("external_id")}
     # one row per claim of the set, under its own text: claims whose texts differ only in what
     # the claim id normalises away (case, spacing, a final full stop) share one verdict
     preds = [{"claim": g["claim"], **{k: by_id[cid][k] for k in EXPORT_COLUMNS[1:]}}
-             for g in gold if (cid := make_claim_id(g["claim"])) in by_id]
+             for g in gold
+             if (cid := make_claim_id(as_read.get(str(g.get("claim_id")), g["claim"])))
+             in by_id]
     pred_path = out_dir / "predictions.jsonl"
     with pred_path.open("w", encoding="utf-8") as f:
         for p in preds:

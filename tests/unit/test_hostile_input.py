@@ -413,3 +413,14 @@ def test_a_gz_name_on_bytes_that_are_not_gzip_is_refused_not_read_as_text(tmp_pa
     assert input_file_fault(path).startswith(said)  # and up front, before anything starts
     path.write_bytes(gzip.compress(content))  # the same bytes gzipped are read
     list(ingest_path(str(path)))
+
+
+def test_windows_1252_punctuation_read_as_c1_controls_is_repaired():
+    # "we\x92ve": a curly apostrophe decoded as Latin-1 upstream; kept as the character it was
+    row = {"text": "Droughts have not changed since we\x92ve used \x93fossil\x94 fuels \x96 "
+                   "a claim.\x9b2J", "title": "Caf\x92s"}
+    batch = rows_to_documents([row], source_kind="archive", source_path="c.jsonl")
+    doc = batch.documents.to_pylist()[0]
+    assert doc["text"] == "Droughts have not changed since we’ve used “fossil” fuels – a claim.2J"
+    assert doc["title"] == "Caf’s"
+    assert batch.skips["control_chars_removed"] == 1
