@@ -109,10 +109,14 @@ _CLAIM_ALL_PASS = re.compile(
     r"\b(?:all|every|each)(?:\s+of)?(?:\s+the)?(?:\s+\d+)?\s+" + _TEST_NOUN + _AUX
     + r"\s+(?:pass|passes|passed|passing|succeed|succeeds|succeeded|green)\b"
     + r"|\b(?:the\s+)?(?:whole|entire|full)\s+(?:test\s+)?suite" + _AUX
-    + r"\s+(?:pass|passes|passed)\b",
+    + r"\s+(?:pass|passes|passed)\b"
+    + r"|(?:^|[.;:!]\s+)\W*(?:the\s+)?(?:tests|test\s+suite|suite)" + _AUX
+    + r"\s+(?:pass|passes|passed|passing|succeed|succeeds|succeeded|green)\b",
     re.IGNORECASE)
 """A claim that every test passed: "All 12 tests pass", "every test passed", "the whole suite
-passes". Not "all tests in auth/ pass" or "all the new tests pass": those speak of a part."""
+passes", and a sentence that opens with the tests with no word of a part ("The tests passed.",
+"Tests pass."). Not "all tests in auth/ pass" or "all the new tests pass": those speak of a
+part."""
 _RUNNER_END = r"(?=\s*(?:[,.;:)!]|$)|\s+(?:and|but|while|in\s+\d)\b)"
 """After a bare outcome count written as a runner writes it ("11 passed, 1 failed."): the end
 of a clause, not a noun ("2 failed uploads" counts uploads)."""

@@ -734,19 +734,53 @@ _WRAPPED_END = re.compile(r"[.!?:;…][\"'”’)\]]*\s*$")
 """A line that ends a sentence or a clause list: the next line starts a new one."""
 
 
+_WRAPPED_FIGURE_RE = re.compile(r"\d+(?:[,.]\d+)*(?![.)](?:\s|$))")
+"""A line opening with a figure ("8 million", "2,400 jobs"), not with a numbered item ("1. ",
+"2) ")."""
+_LAST_WORD_RE = re.compile(r"([a-z]+),?\s*$")
+
+
+_BEFORE_A_FIGURE = frozenset(
+    """a an the of to by from with than about around nearly almost approximately roughly some
+    at is are was were be been its their his her our cost costs reached totalled totaled""".split()
+)
+"""Words that need what follows them (an article, a preposition, a copula, a verb of amount):
+a line ending in one cannot end a sentence or a headline. Prepositions that end headlines
+("marches on", "and more", "line-up", "six-for") are left out; on WiCE's web articles the
+wider stopword list joined headline-and-date pairs ("... line-up | 20 Aug 2019")."""
+
+
+def _ends_in_function_word(line: str) -> bool:
+    """Whether a line ends in a word of ``_BEFORE_A_FIGURE`` ("a budget of", "cost about")."""
+    m = _LAST_WORD_RE.search(line)
+    return bool(m) and m.group(1) in _BEFORE_A_FIGURE
+
+
+_WRAP_MIN_WORDS = 5
+"""Words a line needs before a figure on the next line continues it: a shorter line ending in
+a lowercase word is usually a heading ("Results", "Key figures"). Convention."""
+
+
 def logical_lines(text: str) -> list[tuple[int, int]]:
     r"""Spans of the text's lines, with hard-wrapped sentences joined.
 
     Plain-text feeds and e-mail wrap paragraphs at a fixed width ("So when The New York Times
     writes a hit\npiece which is ..."). A single line break joins two lines into one when the
     first does not end a sentence (terminal punctuation, a colon or a semicolon) and the
-    second starts with a lowercase letter: it continues the sentence. A blank line, a line
-    ending a sentence, or a next line opening with a capital, digit or bullet stays a boundary
-    (headlines, list items and paragraphs are kept apart).
+    second starts with a lowercase letter: it continues the sentence. It also joins a second
+    line that opens with a figure ("a budget of\n12 million dollars") after a first line of at
+    least ``_WRAP_MIN_WORDS`` words that ends in a word needing what follows (``_BEFORE_A_FIGURE``:
+    "of", "the", "about", "cost" ...); a numbered item
+    ("1. Build ...", "2) Repair ...") is not a figure. A blank line, a line ending a sentence,
+    or a next line opening with a capital or a bullet stays a boundary (headlines, list items
+    and paragraphs are kept apart).
 
     >>> t = "Trump began his usual tirade\nagainst the press.\nNext line"
     >>> [t[a:b] for a, b in logical_lines(t)]
     ['Trump began his usual tirade\nagainst the press.', 'Next line']
+    >>> t = "The council approved a budget of\n12 million dollars.\nPlans:\n1. Build it"
+    >>> [t[a:b] for a, b in logical_lines(t)]
+    ['The council approved a budget of\n12 million dollars.', 'Plans:', '1. Build it']
     """
     lines = [m.span() for m in re.finditer(r"[^\n\r]+", text)]
     out: list[tuple[int, int]] = []
@@ -755,10 +789,20 @@ def logical_lines(text: str) -> list[tuple[int, int]]:
             ps, pe = out[-1]
             gap = text[pe:ls]
             first = text[ls:le].lstrip()[:1]
+            prev = text[ps:pe]
             if (
                 gap.count("\n") + gap.count("\r") - gap.count("\r\n") == 1
-                and first.islower()
-                and not _WRAPPED_END.search(text[ps:pe])
+                and not _WRAPPED_END.search(prev)
+                and (
+                    first.islower()
+                    or (
+                        first.isdigit()
+                        and _WRAPPED_FIGURE_RE.match(text, ls + len(text[ls:le])
+                                                     - len(text[ls:le].lstrip()))
+                        and _ends_in_function_word(prev)
+                        and len(prev.split()) >= _WRAP_MIN_WORDS
+                    )
+                )
             ):
                 out[-1] = (ps, le)
                 continue
@@ -985,6 +1029,12 @@ class LexicalJudge:
             if r.stance is Stance.SUPPORTS and names_nothing(claim):
                 r = JudgeResult(Stance.PARTIAL, r.relevance, r.quote,
                                 "the claim names no subject of its own; " + r.rationale,
+                                r.judge, r.is_failure)
+            if r.stance in (Stance.SUPPORTS, Stance.PARTIAL) and (
+                other := other_named_number(claim, r.quote)
+            ):
+                r = JudgeResult(Stance.NEUTRAL, r.relevance, r.quote,
+                                f"names {other[1]}, not the claim's {other[0]}; " + r.rationale,
                                 r.judge, r.is_failure)
             out.append(r)
         return out
@@ -1574,6 +1624,62 @@ _NAME_NUMBER_RE = re.compile(
 )
 
 
+def _name_number_pairs(text: str, *, skip_first: bool = True) -> list[tuple[str, str, str]]:
+    """``(word, number as written, Figure.token)`` of each number written as part of a name.
+
+    ``skip_first``: the text's first word does not count unless camel case (a claim's first
+    word is capitalised whatever it is); a quote's does, when the claim names it too.
+    """
+    out: list[tuple[str, str, str]] = []
+    lead = len(text) - len(text.lstrip())
+    for m in _NAME_NUMBER_RE.finditer(text):
+        word = m.group(1)
+        camel = any(c.isupper() for c in word[1:]) and word[:1].islower()
+        if not (word[:1].isupper() or camel) or word.lower() in _MONTH_DAY_WORDS or (
+            word.lower() in STOPWORDS
+        ):
+            continue
+        if skip_first and m.start(1) == lead and not camel:
+            continue  # a sentence's first word is capitalised whatever it is
+        v = float(m.group(2))
+        out.append((word, m.group(0)[len(word):].strip(),
+                    f"#{int(v)}" if v == int(v) else f"#{v:g}"))
+    return out
+
+
+def other_named_number(claim: str, quote: str) -> tuple[str, str] | None:
+    """The claim's numbered name and another number the quote gives the same name, if any.
+
+    "Windows 10" in a quote is another product than the claim's "Windows 11", and "iOS 11"
+    another release than "iOS 12": a sentence about it is no evidence about the claim, however
+    much else it shares. A quote that also writes the claim's own name and number is not
+    counted ("iOS 11, like iOS 10, ..."). Names are compared case-insensitively; numbers by
+    value (``Figure.token``), so "macOS 10.13.1" and "macOS 10.13" are one name.
+
+    Args:
+        claim: The claim as written.
+        quote: The evidence quote as written.
+
+    Returns:
+        ``("Windows 11", "Windows 10")`` (as written), or ``None``.
+
+    >>> other_named_number("Microsoft released Windows 11 in 2015.",
+    ...                    "On 29 July 2015 Microsoft released Windows 10 in 190 countries.")
+    ('Windows 11', 'Windows 10')
+    >>> other_named_number("Apple released iOS 11 in 2017.", "iOS 11 and iOS 10 differ.") is None
+    True
+    """
+    claimed = _name_number_pairs(claim)
+    if not claimed or not quote:
+        return None
+    given = _name_number_pairs(quote, skip_first=False)
+    for word, num, tok in claimed:
+        same = [g for g in given if g[0].lower() == word.lower()]
+        if same and not any(g[2] == tok for g in same):
+            return f"{word} {num}", f"{same[0][0]} {same[0][1]}"
+    return None
+
+
 def name_numbers(text: str) -> frozenset[str]:
     """Tokens (``Figure.token``) of the numbers a text writes as part of a name.
 
@@ -1596,20 +1702,7 @@ def name_numbers(text: str) -> frozenset[str]:
     >>> sorted(name_numbers("About 40 firms use iOS 11 and macOS 10.13.1 since May 5 on Route 66"))
     ['#10.13', '#11', '#66']
     """
-    out: set[str] = set()
-    lead = len(text) - len(text.lstrip())
-    for m in _NAME_NUMBER_RE.finditer(text):
-        word = m.group(1)
-        camel = any(c.isupper() for c in word[1:]) and word[:1].islower()
-        if not (word[:1].isupper() or camel) or word.lower() in _MONTH_DAY_WORDS or (
-            word.lower() in STOPWORDS
-        ):
-            continue
-        if m.start(1) == lead and not camel:
-            continue  # a sentence's first word is capitalised whatever it is
-        v = float(m.group(2))
-        out.add(f"#{int(v)}" if v == int(v) else f"#{v:g}")
-    return frozenset(out)
+    return frozenset(tok for _, _, tok in _name_number_pairs(text))
 
 
 def _other_names(sentence: str, claim: str) -> bool:

@@ -570,6 +570,9 @@ def test_session_notes_name_a_number_answer_and_evidence_items_from_1(tmp_path):
     ("All 5 tests passed.", "===== 4 passed, 1 skipped in 0.12s =====", AuditLabel.OVERSTATED),
     ("All 6 tests passed.", "===== 5 passed in 0.12s =====", AuditLabel.OVERSTATED),
     ("All 5 tests passed.", "===== 4 passed, 1 failed in 0.12s =====", AuditLabel.CONTRADICTED),
+    # "The tests passed." speaks of every test, as "all tests pass" does
+    ("The tests passed.", "===== 3 failed, 10 passed in 2.01s =====", AuditLabel.CONTRADICTED),
+    ("The tests passed.", "===== 10 passed in 2.01s =====", AuditLabel.SUPPORTED),
 ])
 def test_an_all_pass_claim_is_supported_when_the_run_covers_every_test(answer, output, label):
     assert _audit(answer, output) == {answer.rstrip("."): label}

@@ -1001,3 +1001,42 @@ def test_a_version_or_model_number_is_part_of_the_name() -> None:
     )], found=True)[0]
     assert r.stance is Stance.REFUTES, r.rationale
 
+
+
+def test_a_sentence_about_another_numbered_name_is_no_evidence():
+    # "Windows 10" is another product than the claim's "Windows 11", however much else the
+    # sentence shares with the claim (it covered 84% of it)
+    judge = LexicalJudge()
+    docs = [
+        "Microsoft released Windows 10 on 29 July 2015 as a free upgrade for most users.",
+        "On 29 July 2015 Microsoft released Windows 10 in 190 countries, the company said.",
+    ]
+    for doc in docs:
+        r = judge.judge_batch([("Microsoft released Windows 11 on 29 July 2015.", doc)],
+                              found=True)[0]
+        assert r.stance is Stance.NEUTRAL, r.rationale
+        assert "Windows 10, not the claim's Windows 11" in r.rationale
+        # the claim it does state is supported
+        r = judge.judge_batch([("Microsoft released Windows 10 on 29 July 2015.", doc)],
+                              found=True)[0]
+        assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_sentence_wrapped_before_its_figure_is_one_sentence():
+    text = ("Officials said on Monday that the Tarnby library renovation would cost\n"
+            "8 million dollars and take until 2027.\n"
+            "Residents were asked to choose one of three plans:\n"
+            "1. Build a new wing for 4 million dollars\n"
+            "2. Do nothing until 2030")
+    sentences = [text[a:b] for a, b in split_sentences(text)]
+    assert sentences[:2] == [
+        "Officials said on Monday that the Tarnby library renovation would cost\n"
+        "8 million dollars and take until 2027.",
+        "Residents were asked to choose one of three plans:",
+    ]
+    assert not any("\n" in x for x in sentences[1:])  # numbered items are not continuations
+    r = judge1("The Tarnby library renovation will cost 8 million dollars.", text)
+    assert r.stance is Stance.SUPPORTS, r.rationale
+    # a headline and the date under it stay apart
+    page = "Bake Off goes millennial with the youngest ever line-up\n20 Aug 2019, 10:00"
+    assert len(split_sentences(page)) == 2
