@@ -809,6 +809,7 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
         Keyword arguments of ``affidavit.tasks.ingest_common.ColumnMapping`` (built by the
         caller, after the checks: it imports pyarrow).
     """
+    _check_dump_rows(inputs)
     _check_dump_text_columns(inputs, text_column)
     given = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
              "--title-column": ("title", title_column, "title"),
@@ -821,6 +822,21 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
                                  "capture time": wayback_column})
     return {"id": id_column, "url": url_column, "title": title_column, "text": text_column,
             "published_at": date_column, "wayback_first_seen": wayback_column}
+
+
+def _check_dump_rows(inputs: list[str]) -> None:
+    """Refuse up front when every input is a small dump holding no row (one line, exit 1).
+
+    ``[]``, a JSON string or ``null``, a CSV header alone
+    (:func:`affidavit.tasks.input_checks.dump_rows_fault`): nothing to store, so nothing
+    starts. With one other input the run goes on, and the reader counts the file.
+    """
+    from affidavit.tasks.input_checks import dump_rows_fault
+
+    faults = [None if "://" in p else dump_rows_fault(p) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) like it)" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
 
 
 def _check_dump_headers(inputs: list[str], used: dict[str, str]) -> None:
@@ -1042,6 +1058,11 @@ def verify(
     if looks_binary(body):
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data: NUL bytes or "
               "bytes that do not decode)")
+    from affidavit.tasks.sanitize import strip_control_chars
+
+    # as the readers do: terminal escapes and control characters removed (they also hide a
+    # sentence end: "opened.\x1b[31m Northwind" read as one claim), counted in a note
+    body, n_ctl = strip_control_chars(body)
     size = len(body.encode("utf-8"))
     if size > VERIFY_MAX_BYTES:
         _fail(f"cannot verify {file or 'the text'}: {size:,} bytes is over verify's "
@@ -1049,6 +1070,11 @@ def verify(
               "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
               "use run --claims")
     _check_before_start(home, allow_private=allow_private, dask=dask)
+    if not body.strip():
+        _fail(f"nothing to verify: {file or 'the text'} holds only control characters")
+    if n_ctl:
+        err.print(f"[dim]note:[/dim] {n_ctl} control character(s) removed or repaired in "
+                  f"{file or 'the text'}", soft_wrap=True)
     if not as_json:
         _starting("verify")
     _env(home)

@@ -551,6 +551,55 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
                                  {w: c for w, c in used.items() if c in header})[0]
 
 
+def dump_rows_fault(path: str | Path) -> str | None:
+    r"""Say why a small JSON or CSV/TSV dump holds no row at all, or None.
+
+    Decided only on a whole file within :data:`DUMP_HEAD_BYTES`: an empty JSON list or
+    object, a JSON document that is not a list of records (a string, a number, ``null``; an
+    object is read as one record, as the reader does), or a CSV/TSV header with no row under it.
+    Larger files, JSON Lines, Parquet and unreadable files give None (the reader counts them).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.json").write_text("[]"); _ = (d / "b.csv").write_text("id,text\n")
+    >>> dump_rows_fault(d / "a.json").split(": ", 1)[1]
+    'holds no rows (an empty JSON list)'
+    >>> dump_rows_fault(d / "b.csv").split(": ", 1)[1]
+    'holds no rows (a header line only)'
+    """
+    import csv
+
+    p = Path(path)
+    fmt = dump_format(p)
+    if fmt not in ("json", "csv", "tsv") or str(path).endswith(".gz"):
+        return None
+    try:
+        raw = _head(p, DUMP_HEAD_BYTES + 1)
+    except (OSError, ValueError):
+        return None
+    if len(raw) > DUMP_HEAD_BYTES or not raw.strip():
+        return None  # large (the reader's) or empty (refused as empty elsewhere)
+    text = decode_user_text(raw).text
+    if fmt == "json":
+        try:
+            obj = loads_untrusted_json(text)
+        except UntrustedJSONError:
+            return None  # the reader says what is wrong with it
+        if obj == [] or obj == {}:
+            return f"{path}: holds no rows (an empty JSON {'list' if obj == [] else 'object'})"
+        if not isinstance(obj, (list, dict)):
+            return f"{path}: the JSON document is {json_type_name(obj)}, not a list of records"
+        return None
+    try:
+        rows = list(csv.reader(text.splitlines(), delimiter="\t" if fmt == "tsv" else ","))
+    except csv.Error:
+        return None
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    if len(rows) == 1:
+        return f"{path}: holds no rows (a header line only)"
+    return None
+
+
 def dump_text_fault(
     path: str | Path, text_column: str, *, option: str = "--text-column", what: str = "text"
 ) -> str | None:

@@ -246,3 +246,37 @@ def test_reader_and_row_notes_name_the_file_alike(tmp_path, monkeypatch, name, b
     file_notes = [n for n in notes if not n.startswith("columns:")]
     assert len(file_notes) == 2
     assert all(n.startswith("in/c.csv: line ") for n in file_notes), file_notes
+
+
+def test_verify_removes_control_characters_as_the_readers_do(tmp_path, monkeypatch):
+    import affidavit.flows.analyst as analyst
+    from affidavit.flows import cli
+
+    seen: list[str] = []
+    monkeypatch.setattr(analyst, "verify", lambda body, **_: seen.append(body))
+    monkeypatch.setattr(cli, "_run_research", lambda fn, **_: fn(None, None))
+    path = tmp_path / "t.txt"
+    path.write_bytes(b"The Lumen Bridge in Corvallo opened\x07 on 14 May 2024.\x1b[31m Northwind "
+                     b"Robotics reported revenue of 42 million dollars.\n")
+    res = CliRunner().invoke(app, ["verify", "--file", str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    assert seen == ["The Lumen Bridge in Corvallo opened on 14 May 2024. Northwind Robotics "
+                    "reported revenue of 42 million dollars.\n"]
+    assert "6 control character(s) removed or repaired" in res.output
+
+
+@pytest.mark.parametrize(("name", "body", "said"), [
+    ("list.json", "[]", "holds no rows (an empty JSON list)"),
+    ("s.json", '"just a string"', "the JSON document is a string, not a list of records"),
+    ("h.csv", "id,text\n", "holds no rows (a header line only)"),
+])
+@pytest.mark.parametrize("command", ["backfill", "origins"])
+def test_a_dump_of_no_row_is_refused_before_prefect(no_prefect, tmp_path, name, body, said,
+                                                    command):
+    path = tmp_path / name
+    path.write_text(body, encoding="utf-8")
+    res = CliRunner().invoke(app, [command, str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert said in res.output
+    assert "starting" not in res.output
+    assert not (tmp_path / "h").exists()
