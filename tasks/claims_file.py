@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from affidavit.tasks.input_checks import claims_format, repeated_column_fault
+from affidavit.tasks.input_checks import claims_format, gzip_name_fault, repeated_column_fault
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -61,6 +61,8 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
     """
     from affidavit.tasks.charset import decode_user_text
 
+    if fault := gzip_name_fault(path):  # a plain file named .gz: said as backfill says it
+        raise ValueError(f"{path}: {fault}")
     with path.open("rb") as raw:
         fh = gzip.open(raw) if path.suffix == ".gz" else raw
         try:

@@ -124,6 +124,8 @@ def _head(path: Path, n_bytes: int) -> bytes:
     Raises:
         ValueError: For a ``.gz`` file whose gzip data is broken.
     """
+    if fault := gzip_name_fault(path):
+        raise ValueError(f"{path}: {fault}")
     with path.open("rb") as raw:
         if path.suffix.lower() != ".gz":
             return raw.read(n_bytes)

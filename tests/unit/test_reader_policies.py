@@ -280,3 +280,13 @@ def test_a_dump_of_no_row_is_refused_before_prefect(no_prefect, tmp_path, name, 
     assert said in res.output
     assert "starting" not in res.output
     assert not (tmp_path / "h").exists()
+
+
+def test_a_claims_file_named_gz_that_is_not_gzip_is_said_as_backfill_says_it(no_prefect,
+                                                                             tmp_path):
+    path = tmp_path / "fake.jsonl.gz"
+    path.write_text('{"claim": "The Lumen Bridge opened in 2024."}\n', encoding="utf-8")
+    res = CliRunner().invoke(app, ["run", "--claims", str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert "not gzip data: the name ends in .gz" in res.output
+    assert "Not a gzipped file" not in res.output
