@@ -240,8 +240,9 @@ def check_sessions_columns(
     Raises:
         ValueError: When the first object record (the schema) has no answer column among
             :data:`ANSWER_COLUMNS`, or lacks a column named by ``id_column``,
-            ``answer_column`` or ``evidence_column``; or when a JSON or JSONL file holds no
-            record at all (``[]``).
+            ``answer_column`` or ``evidence_column``; when a JSON or JSONL file holds no
+            record at all (``[]``); and when a JSON file is not valid JSON or holds neither a
+            list nor an object of records (the reader's own reasons).
     """
     from affidavit.tasks.input_checks import name_keys
 
@@ -258,16 +259,15 @@ def check_sessions_columns(
         return
     else:
         n_read, bad = 0, Counter[str]()
-        try:
-            for n, raw in _iter_raw(p, bad, []):
-                n_read += 1
-                if isinstance(raw, Mapping):
-                    rec = raw
-                    break
-                if n >= _FIRST_OBJECT_WITHIN:
-                    break
-        except ValueError:
-            return  # unreadable JSON: the reader refuses it with its reason
+        # a file that is not JSON, or a JSON document that is not records, raises here: it is
+        # refused up front with the reader's own reason
+        for n, raw in _iter_raw(p, bad, []):
+            n_read += 1
+            if isinstance(raw, Mapping):
+                rec = raw
+                break
+            if n >= _FIRST_OBJECT_WITHIN:
+                break
         if n_read == 0 and not bad:  # (lines that are not JSON: the reader says which)
             raise ValueError(f"{p}: holds no record: a sessions file holds records "
                              "{id, answer, evidence}, one per line (JSONL), a JSON list of them, "

@@ -290,3 +290,14 @@ def test_a_claims_file_named_gz_that_is_not_gzip_is_said_as_backfill_says_it(no_
     assert res.exit_code == 1, res.output
     assert "not gzip data: the name ends in .gz" in res.output
     assert "Not a gzipped file" not in res.output
+
+
+def test_a_sessions_file_that_is_a_json_string_is_refused_up_front(no_prefect, tmp_path):
+    path = tmp_path / "sess.json"
+    path.write_text('"just a string"', encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", "--sessions", str(path), "--home",
+                                   str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert res.output.startswith("error: ")
+    assert "holds neither a list nor an object of records" in res.output
+    assert not (tmp_path / "h").exists()
