@@ -232,7 +232,7 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
         )
     if not entries:
         if not parsed.get("version"):
-            batch.add_skip("not_a_feed", f"{source}: no RSS, Atom or RDF feed found: skipped")
+            batch.add_skip("not_a_feed", f"{source}: no RSS, Atom or RDF feed found: refused")
         return []
     feed = parsed.get("feed") or {}
     feed_lang = feed.get("language") or None
@@ -310,13 +310,13 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
     if replaced:
         batch.add_skip("non_utf8_text", non_utf8_note(f"{source}: line {non_utf8_line(data)}"))
     if fault := json_feed_fault(text, source):  # JSON Lines, a list of records: said as such
-        batch.add_skip("not_a_feed", f"{fault}: skipped")
+        batch.add_skip("not_a_feed", f"{fault}: refused")  # the whole input
         return []
     try:
         # control characters inside strings are common: allowed here, stripped per field later
         obj = loads_untrusted_json(text, strict=False)
     except UntrustedJSONError as exc:
-        batch.add_skip("malformed_feed", f"{source}: {exc}: skipped")
+        batch.add_skip("malformed_feed", f"{source}: {exc}: refused")
         return []
     if not _JSON_FEED_VERSION_RE.search(str(obj.get("version", ""))):
         batch.messages.append(f"{source}: JSON Feed without a jsonfeed.org version: read anyway")

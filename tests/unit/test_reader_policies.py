@@ -301,3 +301,21 @@ def test_a_sessions_file_that_is_a_json_string_is_refused_up_front(no_prefect, t
     assert res.output.startswith("error: ")
     assert "holds neither a list nor an object of records" in res.output
     assert not (tmp_path / "h").exists()
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("docs.jsonl", b'{"claim": "The Lumen Bridge opened in 2024."}\n'),
+    ("page.xml", b"<html><body>not a feed</body></html>"),
+])
+def test_a_refused_feed_input_is_noted_once_in_feed_words(name, data):
+    from affidavit.tasks.ingest_common import IngestTally
+    from affidavit.tasks.ingest_feeds import parse_feed
+
+    tally = IngestTally()
+    tally.begin(name)
+    tally.add(parse_feed(data, source=name))
+    tally.end(name, None)
+    assert len(tally.messages) == 1, tally.messages
+    assert tally.messages[0].endswith(": refused")
+    assert "no record of it held a document" not in tally.messages[0]
+    assert tally.counts["sources_refused"] == 1
