@@ -269,6 +269,19 @@ def _check_repeated_columns(path: str | Path, header: list[str],
     return note
 
 
+def _columns_note(cols: tuple[str | None, str | None, str | None], fmt: str) -> str:
+    """Say in words which columns a claims file is read from.
+
+    >>> _columns_note(("claim", "id", None), "jsonl")
+    "claims read from column 'claim', ids from 'id', no label column (JSONL)"
+    """
+    text, ident, label = cols
+    parts = [f"claims read from column {text!r}" if text else "no claim text column",
+             f"ids from {ident!r}" if ident else "no id column",
+             f"labels from {label!r}" if label else "no label column"]
+    return ", ".join(parts) + f" ({fmt.upper()})"
+
+
 def no_claim_reason(path: Path, fmt: str, faults: list[str]) -> str:
     """Say why a claims file gave no record at all, in a few words (without its name).
 
@@ -344,9 +357,7 @@ def read_claims_file(
                 pick_column(rec, id_column, ID_COLUMNS),
                 pick_column(rec, label_column, LABEL_COLUMNS),
             )
-            messages.insert(
-                0, f"columns: text={cols[0]!r}, id={cols[1]!r}, label={cols[2]!r} ({fmt})"
-            )
+            messages.insert(0, _columns_note(cols, fmt))
             if note := _check_repeated_columns(path, header, cols):
                 messages.append(note)
             if cols[0] is None:

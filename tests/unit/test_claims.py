@@ -554,7 +554,7 @@ def test_read_jsonl_autodetect_and_bad_lines(tmp_path: Path) -> None:
         {"text": "Water boils at 100C", "external_id": "10", "external_label": None},
     ]
     assert skips == Counter({"bad_json": 1, "empty_text": 1, "missing_text": 1, "not_an_object": 1})
-    assert "text='claim'" in messages[0]
+    assert "claims read from column 'claim'" in messages[0]
     assert any("not JSON" in m for m in messages)
 
 
@@ -623,7 +623,7 @@ def test_read_climate_fever() -> None:
     assert rows[0]["text"] == "Global warming is driving polar bears toward extinction"
     assert rows[0]["external_label"] == "SUPPORTS"
     assert rows[0]["external_id"] == "0"
-    assert "text='claim'" in messages[0]
+    assert "claims read from column 'claim'" in messages[0]
 
 
 @pytest.mark.shared_data
