@@ -243,7 +243,7 @@ def test_reader_and_row_notes_name_the_file_alike(tmp_path, monkeypatch, name, b
     (tmp_path / "in" / "c.csv").write_text('claim\n"  "\nIt rose.,x\nIt fell.\n',
                                                encoding="utf-8")
     _, _, notes = read_claims_file("in/c.csv")
-    file_notes = [n for n in notes if not n.startswith("columns:")]
+    file_notes = [n for n in notes if not n.startswith("claims read from column")]
     assert len(file_notes) == 2
     assert all(n.startswith("in/c.csv: line ") for n in file_notes), file_notes
 
