@@ -1036,6 +1036,15 @@ class LexicalJudge:
                 r = JudgeResult(Stance.NEUTRAL, r.relevance, r.quote,
                                 f"names {other[1]}, not the claim's {other[0]}; " + r.rationale,
                                 r.judge, r.is_failure)
+            if r.stance in (Stance.SUPPORTS, Stance.PARTIAL) and (
+                day := other_date(claim, r.quote)
+            ):
+                # the fact stated on another day: a full support is the claim's fact with
+                # another date (a refutation); a partial one is not about the claim's day
+                r = JudgeResult(Stance.REFUTES if r.stance is Stance.SUPPORTS else Stance.NEUTRAL,
+                                r.relevance, r.quote,
+                                f"states {day[1]}, not the claim's {day[0]}; " + r.rationale,
+                                r.judge, r.is_failure)
             out.append(r)
         return out
 
@@ -1678,6 +1687,62 @@ def other_named_number(claim: str, quote: str) -> tuple[str, str] | None:
         if same and not any(g[2] == tok for g in same):
             return f"{word} {num}", f"{same[0][0]} {same[0][1]}"
     return None
+
+
+_MONTH_NAMES = ("January February March April May June July August September October "
+                "November December").split()
+_MONTH_NUM = {m.lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
+_MONTH_NUM.update({m[:3]: i for m, i in list(_MONTH_NUM.items())})
+_MONTH_NUM["sept"] = 9
+_MONTH_ALT = "|".join(sorted(_MONTH_NUM, key=len, reverse=True))
+_DAY_MONTH_RE = re.compile(
+    rf"\b(?:(?P<d1>[0-3]?\d)(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<m1>{_MONTH_ALT})\.?"
+    rf"|(?P<m2>{_MONTH_ALT})\.?\s+(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?)\b(?!\s*(?:%|percent))",
+    re.IGNORECASE,
+)
+
+
+def _days(text: str) -> set[tuple[int, int]]:
+    """``(month, day)`` of each day-and-month date a text writes ("14 May", "May 14th")."""
+    out: set[tuple[int, int]] = set()
+    for m in _DAY_MONTH_RE.finditer(text):
+        day = int(m.group("d1") or m.group("d2"))
+        month = _MONTH_NUM[(m.group("m1") or m.group("m2")).lower()]
+        if 1 <= day <= 31:
+            out.add((month, day))
+    return out
+
+
+def other_date(claim: str, quote: str) -> tuple[str, str] | None:
+    """The claim's date and another date the quote gives instead, if any.
+
+    A claim that dates its fact to one day ("opened on 14 May 2024") is not borne out by a
+    sentence that states the fact on another day ("opened on 16 May 2024"): the day is part of
+    what the claim states, and a day and month are not figures the judge compares (they are a
+    date, not a quantity). Only a claim with exactly one day-and-month date is read, and only a
+    quote that gives a day-and-month date and never the claim's own.
+
+    Args:
+        claim: The claim as written.
+        quote: The evidence quote as written.
+
+    Returns:
+        ``("14 May", "16 May")``, or ``None``.
+
+    >>> other_date("The bridge opened on 14 May 2024.", "It opened on 16 May 2024.")
+    ('14 May', '16 May')
+    >>> other_date("The bridge opened on 14 May 2024.", "Opened May 14, not 16 May.") is None
+    True
+    """
+    claimed = _days(claim)
+    if len(claimed) != 1:
+        return None
+    given = _days(quote)
+    (month, day), = claimed
+    if not given or (month, day) in given:
+        return None
+    om, od = sorted(given)[0]
+    return f"{day} {_MONTH_NAMES[month - 1]}", f"{od} {_MONTH_NAMES[om - 1]}"
 
 
 def name_numbers(text: str) -> frozenset[str]:

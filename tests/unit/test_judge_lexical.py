@@ -1040,3 +1040,17 @@ def test_a_sentence_wrapped_before_its_figure_is_one_sentence():
     # a headline and the date under it stay apart
     page = "Bake Off goes millennial with the youngest ever line-up\n20 Aug 2019, 10:00"
     assert len(split_sentences(page)) == 2
+
+
+def test_a_fact_stated_on_another_day_does_not_support_the_claims_day():
+    judge = LexicalJudge()
+    claim = "The Lumen Bridge in Corvallo opened on 14 May 2024."
+    for doc in ("The Lumen Bridge in Corvallo opened on 16 May 2024 after delays.",
+                "The Lumen Bridge in Corvallo opened on May 16, 2024 after delays."):
+        r = judge.judge_batch([(claim, doc)], found=True)[0]
+        assert r.stance is Stance.REFUTES, r.rationale
+        assert "not the claim's 14 May" in r.rationale
+    # the claim's own day, written otherwise, still supports it
+    r = judge.judge_batch([(claim, "The Lumen Bridge in Corvallo opened on May 14th, 2024.")],
+                          found=True)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
