@@ -824,6 +824,20 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
             "published_at": date_column, "wayback_first_seen": wayback_column}
 
 
+def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | None],
+                             kind: str) -> None:
+    """Refuse in one line (exit 1) when ``fault`` finds a fault in every local input.
+
+    URLs are never judged up front. The line is the first input's fault, with how many more
+    inputs are ``kind`` ("like it", "without it"). With one input free of it the run goes on,
+    and the readers count the others.
+    """
+    faults = [None if "://" in p else fault(p) for p in inputs]
+    if inputs and all(faults):
+        more = f" (and {len(faults) - 1} more input(s) {kind})" if len(faults) > 1 else ""
+        _fail(f"{faults[0]}{more}")
+
+
 def _check_dump_rows(inputs: list[str]) -> None:
     """Refuse up front when every input is a small dump holding no row (one line, exit 1).
 
@@ -833,10 +847,7 @@ def _check_dump_rows(inputs: list[str]) -> None:
     """
     from affidavit.tasks.input_checks import dump_rows_fault
 
-    faults = [None if "://" in p else dump_rows_fault(p) for p in inputs]
-    if inputs and all(faults):
-        more = f" (and {len(faults) - 1} more input(s) like it)" if len(faults) > 1 else ""
-        _fail(f"{faults[0]}{more}")
+    _refuse_when_every_input(inputs, dump_rows_fault, "like it")
 
 
 def _check_dump_headers(inputs: list[str], used: dict[str, str]) -> None:
@@ -848,10 +859,7 @@ def _check_dump_headers(inputs: list[str], used: dict[str, str]) -> None:
     """
     from affidavit.tasks.input_checks import dump_header_fault
 
-    faults = [None if "://" in p else dump_header_fault(p, used) for p in inputs]
-    if inputs and all(faults):
-        more = f" (and {len(faults) - 1} more input(s) like it)" if len(faults) > 1 else ""
-        _fail(f"{faults[0]}{more}")
+    _refuse_when_every_input(inputs, lambda p: dump_header_fault(p, used), "like it")
 
 
 def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str]]) -> None:
@@ -864,11 +872,9 @@ def _check_dump_named_columns(inputs: list[str], named: dict[str, tuple[str, str
     from affidavit.tasks.input_checks import dump_text_fault
 
     for option, (column, what) in named.items():
-        faults = [None if "://" in p else dump_text_fault(p, column, option=option, what=what)
-                  for p in inputs]
-        if inputs and all(faults):
-            more = f" (and {len(faults) - 1} more input(s) without it)" if len(faults) > 1 else ""
-            _fail(f"{faults[0]}{more}")
+        _refuse_when_every_input(
+            inputs, lambda p, c=column, o=option, w=what: dump_text_fault(p, c, option=o, what=w),
+            "without it")
 
 
 def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
@@ -881,10 +887,7 @@ def _check_dump_text_columns(inputs: list[str], text_column: str) -> None:
     """
     from affidavit.tasks.input_checks import dump_text_fault
 
-    faults = [None if "://" in p else dump_text_fault(p, text_column) for p in inputs]
-    if inputs and all(faults):
-        more = f" (and {len(faults) - 1} more input(s) without it)" if len(faults) > 1 else ""
-        _fail(f"{faults[0]}{more}")
+    _refuse_when_every_input(inputs, lambda p: dump_text_fault(p, text_column), "without it")
 
 
 def _check_input(path: str, check: Callable[[str], object]) -> None:

@@ -23,7 +23,7 @@ import io
 import re
 from dataclasses import dataclass
 
-__all__ = ["DecodedText", "decode_document", "decode_user_text", "open_user_bytes",
+__all__ = ["DecodedText", "cp1252_char", "decode_document", "decode_user_text", "open_user_bytes",
            "open_user_text", "repair_escaped_bytes"]
 
 _BOMS = (
@@ -161,7 +161,7 @@ def set_xml_declared_encoding(text: str, encoding: str = "utf-8") -> str:
 _ESCAPED_BYTES_RE = re.compile("[\udc80-\udcff]+")
 
 
-def _cp1252_char(byte: int) -> str:
+def cp1252_char(byte: int) -> str:
     """Return the Windows-1252 character of a byte.
 
     The five bytes it leaves undefined (0x81, 0x8D, 0x8F, 0x90, 0x9D) map to the code point of
@@ -188,7 +188,7 @@ def repair_escaped_bytes(text: str) -> tuple[str, int]:
     def repl(m: re.Match[str]) -> str:
         nonlocal n
         n += len(m.group())
-        return "".join(_cp1252_char(ord(c) - 0xDC00) for c in m.group())
+        return "".join(cp1252_char(ord(c) - 0xDC00) for c in m.group())
 
     return _ESCAPED_BYTES_RE.sub(repl, text), n
 

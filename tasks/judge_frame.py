@@ -37,6 +37,7 @@ from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
+    MONTHS,
     RESTRICTIVE_WORDS,
     STOPWORDS,
     Figure,
@@ -364,9 +365,7 @@ _IDENT_BEFORE = frozenset(
 
 _QUARTER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "q1": 1, "q2": 2, "q3": 3,
                   "q4": 4}
-_MONTHS = {m: i + 1 for i, m in enumerate(
-    "january february march april may june july august september october november december"
-    .split())}
+_MONTHS = MONTHS
 _MONTH_ABBR = {m[:3]: i for m, i in _MONTHS.items() if m != "may"}
 _QUARTER_RE = re.compile(r"\b(first|second|third|fourth)[- ]quarter\b|\b(q[1-4])\b")
 _MONTH_RE = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")

@@ -57,6 +57,7 @@ __all__ = [
     "LexicalJudgeConfig",
     "compute_idf",
     "normalize_figures",
+    "MONTHS",
     "logical_lines",
     "name_numbers",
     "split_sentences",
@@ -1691,8 +1692,9 @@ def other_named_number(claim: str, quote: str) -> tuple[str, str] | None:
 
 _MONTH_NAMES = ("January February March April May June July August September October "
                 "November December").split()
-_MONTH_NUM = {m.lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
-_MONTH_NUM.update({m[:3]: i for m, i in list(_MONTH_NUM.items())})
+MONTHS = {m.lower(): i + 1 for i, m in enumerate(_MONTH_NAMES)}
+"""Month names, lowercase, to their numbers (1-12); the claim frame's too."""
+_MONTH_NUM = {**MONTHS, **{m[:3]: i for m, i in MONTHS.items()}}
 _MONTH_NUM["sept"] = 9
 _MONTH_ALT = "|".join(sorted(_MONTH_NUM, key=len, reverse=True))
 _DAY_MONTH_RE = re.compile(

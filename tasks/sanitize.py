@@ -11,6 +11,8 @@ import re
 import unicodedata
 from typing import Any
 
+from affidavit.tasks.charset import cp1252_char
+
 __all__ = [
     "DISPLAY_CHARS",
     "UntrustedJSONError",
@@ -162,14 +164,8 @@ _C1_RE = re.compile("[\x80-\x9f]")
 _TERMINAL_C1 = frozenset({0x90, 0x98, 0x9B, 0x9C, 0x9D, 0x9E, 0x9F})
 """C1 controls that open or end a terminal control string or sequence (DCS, SOS, CSI, ST,
 OSC, PM, APC; ECMA-48 §5.3): always removed, never read as text."""
-_C1_AS_CP1252 = {}
-for _c in range(0x80, 0xA0):
-    if _c in _TERMINAL_C1:
-        continue
-    try:
-        _C1_AS_CP1252[_c] = bytes([_c]).decode("cp1252")
-    except UnicodeDecodeError:  # 0x81, 0x8D, 0x8F: undefined in Windows-1252
-        pass
+_C1_AS_CP1252 = {c: ch for c in range(0x80, 0xA0)
+                 if c not in _TERMINAL_C1 and (ch := cp1252_char(c)) != chr(c)}
 """C1 code points that Windows-1252 defines (its quotes, dashes, ellipsis, euro sign),
 mapped to its characters (the stdlib codec's table; the HTML standard reads numeric
 references in this range the same way), except the terminal controls."""
