@@ -1312,6 +1312,32 @@ def _detached(
     return concepts - attached
 
 
+_POSSIBILITY_RE = re.compile(
+    r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
+)
+"""Epistemic modals and adverbs: the sentence states a possibility (closed-class English)."""
+
+
+def _hedged(
+    s: SentenceFrame, pred_here: frozenset[str], frame: ClaimFrame, cfg: FrameConfig,
+    fig_at: Sequence[int] = (),
+) -> str:
+    """The possibility cue ("could") a sentence states the claim's predicate under, or "".
+
+    A sentence that says a thing could or may be so does not state that it is: it supports
+    a claim that asserts the thing only in part. A claim that is itself a possibility, a plan
+    or a conditional ("may underestimate", "will", "if") is not asserted outright, and
+    ``frame.is_plan`` claims are weighed by the plan rules.
+    """
+    if frame.is_projection or frame.is_plan or frame.is_conditional:
+        return ""
+    found = list(_POSSIBILITY_RE.finditer(s.folded))
+    for m in found:
+        if _cue_before(s, [m.start()], pred_here, cfg.scope_window, fig_at):
+            return m.group(0)
+    return ""
+
+
 _CAUSE_CONCEPTS = frozenset({"caus"})
 """Concepts of causation ("cause", "caused by", a causal "due to"): a relation whose negation
 negates the cause named with it."""
@@ -1619,6 +1645,8 @@ def judge_frames(
             value_stated = True
             if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
+            elif hedge := _hedged(s, pred_here, frame, cfg, fig_at):
+                keep("PARTIAL", rel, i, f"states the claim's figure as a possibility ('{hedge}')")
             elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
                 # a round figure ("2 degrees", "100 years") is found in many sentences: with
                 # little of the claim's predicate around it, it is partial support at most
@@ -1638,6 +1666,8 @@ def judge_frames(
             missing = len(pred_keys - cs)
             if has_plan and frame.is_done:
                 keep("PARTIAL", p, i, "planned or expected, not done")
+            elif hedge := _hedged(s, pred_here, frame, cfg):
+                keep("PARTIAL", p, i, f"stated as a possibility ('{hedge}'), the claim is not")
             elif missing > cfg.missing_concepts:
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
             elif lacks := missing_degree(frame.degrees, [s.folded]):

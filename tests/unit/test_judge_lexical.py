@@ -1126,3 +1126,15 @@ def test_a_fact_dated_to_a_past_period_supports_a_present_claim_in_part() -> Non
     assert "past period" in then.rationale
     since = judge1x(claim, "Skerry seal numbers have been increasing since the 1960s.")
     assert since.stance is Stance.SUPPORTS, since.rationale
+
+
+def test_a_possibility_supports_a_plain_claim_only_in_part() -> None:
+    claim = "Harwick Mills pays its staff a living wage."
+    could = judge1x(claim, "Harwick Mills could pay its staff a living wage.")
+    assert could.stance is Stance.PARTIAL, could.rationale
+    does = judge1x(claim, "Harwick Mills pays its staff a living wage.")
+    assert does.stance is Stance.SUPPORTS, does.rationale
+    # a claim that is itself a possibility is supported by one
+    maybe = judge1x("Harwick Mills may pay its staff a living wage.",
+                    "Harwick Mills may pay its staff a living wage.")
+    assert maybe.stance is Stance.SUPPORTS, maybe.rationale
