@@ -1325,11 +1325,10 @@ def _hedged(
     """The possibility cue ("could") a sentence states the claim's predicate under, or "".
 
     A sentence that says a thing could or may be so does not state that it is: it supports
-    a claim that asserts the thing only in part. A claim that is itself a possibility, a plan
-    or a conditional ("may underestimate", "will", "if") is not asserted outright, and
-    ``frame.is_plan`` claims are weighed by the plan rules.
+    a claim that asserts the thing (or that it will be) only in part. A claim that is itself
+    a possibility or a conditional ("may underestimate", "if") is not asserted outright.
     """
-    if frame.is_projection or frame.is_plan or frame.is_conditional:
+    if frame.is_projection or frame.is_conditional:
         return ""
     found = list(_POSSIBILITY_RE.finditer(s.folded))
     for m in found:

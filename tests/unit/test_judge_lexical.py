@@ -1134,6 +1134,10 @@ def test_a_possibility_supports_a_plain_claim_only_in_part() -> None:
     assert could.stance is Stance.PARTIAL, could.rationale
     does = judge1x(claim, "Harwick Mills pays its staff a living wage.")
     assert does.stance is Stance.SUPPORTS, does.rationale
+    # nor does a possibility support a claim that a thing will be
+    will = judge1x("Harwick Mills will close its Dunmore plant.",
+                   "Harwick Mills may close its Dunmore plant.")
+    assert will.stance is Stance.PARTIAL, will.rationale
     # a claim that is itself a possibility is supported by one
     maybe = judge1x("Harwick Mills may pay its staff a living wage.",
                     "Harwick Mills may pay its staff a living wage.")
