@@ -325,7 +325,7 @@ def audit_sessions(
                               workers=workers, dask=dask)
         except RunFailed as failed:
             result = failed.result
-        name = Path(path).name
+        name = str(path)  # the file as the user gave it, as every note names it
         if skips:  # counted as the file was streamed: rewrite the run's row with them
             run.counts.update({f"skip:{k}": v for k, v in skips.items()})
             if not run.counts.get("records_read"):

@@ -45,6 +45,7 @@ __all__ = [
     "name_keys",
     "os_error_reason",
     "path_fault",
+    "shown_path",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -59,6 +60,19 @@ gzipped (``.gz`` after the extension); Parquet may not (it compresses its own pa
 
 SESSION_EXTENSIONS = tuple(e for e, f in DUMP_FORMATS.items() if f in ("jsonl", "json", "parquet"))
 """Extensions of a sessions file (a ``.gz`` after the text ones is read through gzip)."""
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """Name a path in a message exactly as the user typed it.
+
+    Messages name the value given: a ``Path`` made from it drops a leading ``./``, doubled
+    slashes and a trailing slash (``Path("./x.csv")`` prints ``x.csv``), so the checks and
+    readers open their ``Path`` and name the original.
+
+    >>> shown_path("./x.csv"), str(Path("./x.csv"))
+    ('./x.csv', 'x.csv')
+    """
+    return os.fspath(path)
 
 
 def _extension(path: Path) -> str:
@@ -118,32 +132,34 @@ def path_fault(path: str | Path) -> str | None:
     return None
 
 
-def _head(path: Path, n_bytes: int) -> bytes:
+def _head(path: str | Path, n_bytes: int) -> bytes:
     """Return the first ``n_bytes`` of a file (of its gunzipped content for ``.gz``).
 
     Raises:
         ValueError: For a ``.gz`` file whose gzip data is broken.
     """
     if fault := gzip_name_fault(path):
-        raise ValueError(f"{path}: {fault}")
-    with path.open("rb") as raw:
-        if path.suffix.lower() != ".gz":
+        raise ValueError(f"{shown_path(path)}: {fault}")
+    p = Path(path)
+    with p.open("rb") as raw:
+        if p.suffix.lower() != ".gz":
             return raw.read(n_bytes)
         try:
             with gzip.open(raw) as fh:
                 return fh.read(n_bytes)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from None
+            raise ValueError(f"{shown_path(path)}: broken or truncated gzip data ({exc})") \
+                from None
 
 
 def _existing_file(path: str | Path, what: str) -> Path:
-    p = Path(path)
+    p, name = Path(path), shown_path(path)
     p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
     if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not {what}")
+        raise ValueError(f"{name}: is a directory, not {what}")
     if not p.is_file():
         if p.exists():  # a pipe (``<(…)``, ``/dev/stdin``), a socket, a device
-            raise ValueError(f"{p}: not a regular file (a pipe or a device): {what} is read "
+            raise ValueError(f"{name}: not a regular file (a pipe or a device): {what} is read "
                              "more than once; save it to a file first")
         raise FileNotFoundError(p)
     return p
@@ -162,7 +178,7 @@ def _head_fault(head: str, *, empty: str, binary: str) -> str | None:
     return None
 
 
-def claims_format(path: Path) -> str:
+def claims_format(path: str | Path) -> str:
     """Return the format of a claims file from its name: jsonl, json, csv or tsv.
 
     Raises:
@@ -171,9 +187,10 @@ def claims_format(path: Path) -> str:
     >>> claims_format(Path("claims.csv.gz"))
     'csv'
     """
-    fmt = CLAIMS_FORMATS.get(_extension(path))
+    fmt = CLAIMS_FORMATS.get(_extension(Path(path)))
     if fmt is None:
-        raise ValueError(f"unsupported claims file format {str(path)!r} (jsonl, json, csv, tsv)")
+        raise ValueError(f"unsupported claims file format {shown_path(path)!r} (jsonl, json, "
+                         "csv, tsv)")
     return fmt
 
 
@@ -214,14 +231,15 @@ def check_claims_file(path: str | Path) -> None:
         ValueError: For a directory or a pipe, an unsupported extension, broken gzip data, binary
             data or an empty file (nothing but whitespace).
     """
-    p = _existing_file(path, "a claims file")
-    claims_format(p)
-    head = decode_user_text(_head(p, SNIFF_CHARS)).text
+    _existing_file(path, "a claims file")
+    name = shown_path(path)
+    claims_format(path)
+    head = decode_user_text(_head(path, SNIFF_CHARS)).text
     if fault := _head_fault(
         head,
-        empty=f"{p}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
+        empty=f"{name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
-        binary=f"{p}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+        binary=f"{name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
     ):
         raise ValueError(fault)
 
@@ -238,19 +256,19 @@ def check_sessions_file(path: str | Path) -> None:
             Parquet, broken gzip data, an empty (or only blank) JSON or JSONL file, or binary
             data in one.
     """
-    p = _existing_file(path, "a sessions file")
+    p, name = _existing_file(path, "a sessions file"), shown_path(path)
     ext = _extension(p)
     if ext not in SESSION_EXTENSIONS:
-        raise ValueError(f"unsupported sessions file {str(p)!r} (jsonl, json, parquet)")
+        raise ValueError(f"unsupported sessions file {name!r} (jsonl, json, parquet)")
     if ext == ".parquet":
-        if _head(p, 4) != b"PAR1":
-            raise ValueError(f"{p} is not a Parquet file (no PAR1 magic bytes)")
+        if _head(path, 4) != b"PAR1":
+            raise ValueError(f"{name}: not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        decode_user_text(_head(p, SNIFF_CHARS)).text,
-        empty=f"{p}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+        decode_user_text(_head(path, SNIFF_CHARS)).text,
+        empty=f"{name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
-        binary=f"{p}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
+        binary=f"{name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
     ):
         raise ValueError(fault)
 
@@ -270,13 +288,13 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
             :func:`affidavit.tasks.sanitize.looks_binary`), or an empty file when not
             ``allow_empty``.
     """
-    p = _existing_file(path, "a file")
+    p, name = _existing_file(path, "a file"), shown_path(path)
     with p.open("rb") as fh:
         head = fh.read(SNIFF_CHARS)
     if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
-        raise ValueError(f"{p}: empty: the {what} holds no text")
+        raise ValueError(f"{name}: empty: the {what} holds no text")
     if looks_binary(decode_user_text(head).text):
-        raise ValueError(f"{p}: not text (binary or compressed data): {what}s are read as "
+        raise ValueError(f"{name}: not text (binary or compressed data): {what}s are read as "
                          "text (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 
@@ -334,7 +352,7 @@ def input_file_fault(path: str | Path) -> str | None:
     if fault := gzip_name_fault(p):
         return fault
     try:
-        head = _head(p, SNIFF_CHARS + 1)
+        head = _head(path, SNIFF_CHARS + 1)
     except (OSError, ValueError):
         return None  # unreadable or broken gzip data: the reader counts and says it
     if len(head) <= SNIFF_CHARS and not head.strip():
@@ -544,7 +562,7 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
     if fmt not in ("csv", "tsv"):
         return None
     try:
-        header = _csv_header(decode_user_text(_head(p, SNIFF_CHARS)).text, fmt)
+        header = _csv_header(decode_user_text(_head(path, SNIFF_CHARS)).text, fmt)
     except (OSError, ValueError, csv.Error):
         return None
     if header is None:
@@ -576,7 +594,7 @@ def dump_rows_fault(path: str | Path) -> str | None:
     if fmt not in ("json", "csv", "tsv") or str(path).endswith(".gz"):
         return None
     try:
-        raw = _head(p, DUMP_HEAD_BYTES + 1)
+        raw = _head(path, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError):
         return None
     if len(raw) > DUMP_HEAD_BYTES or not raw.strip():
@@ -632,7 +650,7 @@ def dump_text_fault(
             return missing_column_fault(str(path), text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
-            head = decode_user_text(_head(p, SNIFF_CHARS)).text
+            head = decode_user_text(_head(path, SNIFF_CHARS)).text
             header = _csv_header(head, fmt)
             if header is None or text_column in header:
                 return None
@@ -641,7 +659,7 @@ def dump_text_fault(
             return missing_column_fault(str(path), text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None
-        raw = _head(p, DUMP_HEAD_BYTES + 1)
+        raw = _head(path, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError, csv.Error):
         return None
     except Exception:  # noqa: BLE001 - a file pyarrow cannot read is the reader's to report
@@ -663,5 +681,5 @@ def dump_text_fault(
     if not keys:
         return None  # no object at all: the reader says what the lines are
     ordered = sorted(keys, key=lambda k: (-keys[k], k))
-    return (f"{p}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
-            f"name the {what} field with {option})")
+    return (f"{shown_path(path)}: no row has a {text_column!r} field (the rows have "
+            f"{name_keys(ordered)}; name the {what} field with {option})")

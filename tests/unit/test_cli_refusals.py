@@ -59,7 +59,7 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
 @pytest.mark.parametrize(("name", "said"), [
     ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
-    ("sessions.parquet", "sessions.parquet is not a Parquet file"),
+    ("sessions.parquet", "sessions.parquet: not a Parquet file"),
 ])
 def test_audit_with_an_unreadable_sessions_file_is_refused_before_prefect(no_prefect, tmp_path,
                                                                           name, said):
