@@ -809,6 +809,7 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
         Keyword arguments of ``affidavit.tasks.ingest_common.ColumnMapping`` (built by the
         caller, after the checks: it imports pyarrow).
     """
+    _check_dump_is_text(inputs)
     _check_dump_rows(inputs)
     _check_dump_text_columns(inputs, text_column)
     given = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
@@ -836,6 +837,18 @@ def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | Non
     if inputs and all(faults):
         more = f" (and {len(faults) - 1} more input(s) {kind})" if len(faults) > 1 else ""
         _fail(f"{faults[0]}{more}")
+
+
+def _check_dump_is_text(inputs: list[str]) -> None:
+    """Refuse up front when every input is a text dump that is not text (one line, exit 1).
+
+    Binary data, or UTF-16 saved without a byte-order mark, said as such
+    (:func:`affidavit.tasks.input_checks.dump_not_text_fault`). With one other input the run
+    goes on, and the reader counts the file.
+    """
+    from affidavit.tasks.input_checks import dump_not_text_fault
+
+    _refuse_when_every_input(inputs, dump_not_text_fault, "like it")
 
 
 def _check_dump_rows(inputs: list[str]) -> None:
@@ -1047,8 +1060,10 @@ def verify(
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
 
+    raw = b""
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
-        body = text if text is not None else decode_user_text(Path(str(file)).read_bytes()).text
+        raw = Path(str(file)).read_bytes() if text is None else b""
+        body = text if text is not None else decode_user_text(raw).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason
 
@@ -1059,6 +1074,10 @@ def verify(
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
+        from affidavit.tasks.input_checks import SNIFF_CHARS, utf16_fault
+
+        if wide := utf16_fault(raw[:SNIFF_CHARS]):
+            _fail(f"cannot verify {file}: {wide}")
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data: NUL bytes or "
               "bytes that do not decode)")
     from affidavit.tasks.sanitize import strip_control_chars

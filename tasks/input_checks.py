@@ -16,7 +16,7 @@ import os
 import zlib
 from pathlib import Path
 
-from affidavit.tasks.charset import decode_user_text
+from affidavit.tasks.charset import decode_user_text, sniff_bomless_utf16
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
@@ -38,6 +38,7 @@ __all__ = [
     "repeated_column_fault",
     "binary_dump_fault",
     "dump_text_fault",
+    "dump_not_text_fault",
     "gzip_name_fault",
     "input_file_fault",
     "json_feed_fault",
@@ -46,6 +47,7 @@ __all__ = [
     "os_error_reason",
     "path_fault",
     "shown_path",
+    "utf16_fault",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -165,16 +167,38 @@ def _existing_file(path: str | Path, what: str) -> Path:
     return p
 
 
-def _head_fault(head: str, *, empty: str, binary: str) -> str | None:
-    """Name what is wrong with a decoded file head: the ``empty`` or ``binary`` message, or None.
+def utf16_fault(raw: bytes) -> str | None:
+    r"""Say that bytes are UTF-16 text saved without a byte-order mark, or None.
 
-    ``empty`` when the head is nothing but whitespace, ``binary`` when it looks like binary
-    data (:func:`~affidavit.tasks.sanitize.looks_binary`).
+    Such a file is read as UTF-8 and is not text then (a NUL beside each character); the
+    message says what it is and how to save it
+    (:func:`affidavit.tasks.charset.sniff_bomless_utf16`).
+
+    >>> utf16_fault("id,text\n1,Zurich\n".encode("utf-16-le"))[:71]
+    'not text as UTF-8: it looks like UTF-16 (little-endian) saved without a'
+    >>> utf16_fault(b"id,text\n1,plain\n") is None
+    True
     """
+    encoding = sniff_bomless_utf16(raw)
+    if encoding is None:
+        return None
+    order = "little-endian" if encoding.endswith("le") else "big-endian"
+    return (f"not text as UTF-8: it looks like UTF-16 ({order}) saved without a byte-order mark; "
+            "save it as UTF-8, or as UTF-16 with a byte-order mark")
+
+
+def _head_fault(raw: bytes, *, name: str, empty: str, binary: str) -> str | None:
+    """Name what is wrong with a file head: the ``empty`` or ``binary`` message, or None.
+
+    ``empty`` when the decoded head is nothing but whitespace, ``binary`` when it looks like
+    binary data (:func:`~affidavit.tasks.sanitize.looks_binary`), unless its bytes are UTF-16
+    without a byte-order mark, which is said as such (:func:`utf16_fault`, after ``name``).
+    """
+    head = decode_user_text(raw).text
     if not head.strip():
         return empty
     if looks_binary(head):
-        return binary
+        return f"{name}: {wide}" if (wide := utf16_fault(raw)) else binary
     return None
 
 
@@ -234,9 +258,8 @@ def check_claims_file(path: str | Path) -> None:
     _existing_file(path, "a claims file")
     name = shown_path(path)
     claims_format(path)
-    head = decode_user_text(_head(path, SNIFF_CHARS)).text
     if fault := _head_fault(
-        head,
+        _head(path, SNIFF_CHARS), name=name,
         empty=f"{name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
         binary=f"{name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
@@ -265,7 +288,7 @@ def check_sessions_file(path: str | Path) -> None:
             raise ValueError(f"{name}: not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        decode_user_text(_head(path, SNIFF_CHARS)).text,
+        _head(path, SNIFF_CHARS), name=name,
         empty=f"{name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
         binary=f"{name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
@@ -294,6 +317,8 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
     if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
         raise ValueError(f"{name}: empty: the {what} holds no text")
     if looks_binary(decode_user_text(head).text):
+        if wide := utf16_fault(head):
+            raise ValueError(f"{name}: {wide}")
         raise ValueError(f"{name}: not text (binary or compressed data): {what}s are read as "
                          "text (UTF-8, or UTF-16/32 with a byte-order mark)")
 
@@ -436,7 +461,7 @@ def feed_file_fault(path: str | Path) -> str | None:
         data = fh.read(DUMP_HEAD_BYTES + 1)
     head = decode_user_text(data[:SNIFF_CHARS]).text
     if fault := _head_fault(
-        head,
+        data[:SNIFF_CHARS], name=str(path),
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     ):
@@ -483,12 +508,20 @@ def missing_column_fault(name: str, column: str, columns: list[str], *, where: s
             f"name the {what} column with {option})")
 
 
-def binary_dump_fault(name: str, fmt: str) -> str:
+def binary_dump_fault(name: str, fmt: str, raw: bytes = b"") -> str:
     """One line for a CSV/TSV or JSON dump whose head is binary data, not text.
+
+    Args:
+        name: The file, as the user gave it.
+        fmt: Its format (``csv``, ``tsv``, ``json``, ``jsonl``).
+        raw: The head's bytes, when known: UTF-16 without a byte-order mark is said as such
+            (:func:`utf16_fault`).
 
     >>> binary_dump_fault("a.csv", "csv")
     'a.csv: not text (binary data): a CSV dump is text, one row a line'
     """
+    if raw and (wide := utf16_fault(raw)):
+        return f"{name}: {wide}"
     return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
@@ -571,6 +604,25 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
                                  {w: c for w, c in used.items() if c in header})[0]
 
 
+def dump_not_text_fault(path: str | Path) -> str | None:
+    """Say why a CSV/TSV, JSON or JSONL dump is not text, or None.
+
+    Decided from its head (gunzipped for ``.gz``): binary data, or UTF-16 saved without a
+    byte-order mark (:func:`binary_dump_fault`). Parquet, other names and unreadable files
+    give None (left to the reader).
+    """
+    fmt = dump_format(path)
+    if fmt is None or fmt == "parquet":
+        return None
+    try:
+        raw = _head(path, SNIFF_CHARS)
+    except (OSError, ValueError):
+        return None
+    if not looks_binary(decode_user_text(raw).text):
+        return None
+    return binary_dump_fault(shown_path(path), fmt, raw)
+
+
 def dump_rows_fault(path: str | Path) -> str | None:
     r"""Say why a small JSON or CSV/TSV dump holds no row at all, or None.
 
@@ -650,12 +702,13 @@ def dump_text_fault(
             return missing_column_fault(str(path), text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
-            head = decode_user_text(_head(path, SNIFF_CHARS)).text
+            raw = _head(path, SNIFF_CHARS)
+            head = decode_user_text(raw).text
             header = _csv_header(head, fmt)
             if header is None or text_column in header:
                 return None
             if looks_binary(head):  # no header at all: not a column to name
-                return binary_dump_fault(str(path), fmt)
+                return binary_dump_fault(shown_path(path), fmt, raw)
             return missing_column_fault(str(path), text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None

@@ -580,3 +580,40 @@ def test_an_empty_column_name_is_a_bad_argument(no_prefect, tmp_path, command, o
     assert res.exit_code == 2, res.output
     assert res.output.strip() == f"error: {option} is empty: give the name of a column"
     assert not (tmp_path / "h").exists()
+
+
+_UTF16_CLAIMS = "id,text\n1,The Lumen Bridge opened on 14 May 2024.\n2,Revenue rose 12%.\n"
+_UTF16_JSONL = '{"id": "1", "text": "The Lumen Bridge opened on 14 May 2024."}\n'
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(("command", "name", "body"), [
+    (["run", "--claims"], "claims.csv", _UTF16_CLAIMS),
+    (["run", "--claims"], "claims.jsonl", _UTF16_JSONL),
+    (["backfill"], "docs.csv", _UTF16_CLAIMS),
+    (["backfill"], "docs.jsonl", _UTF16_JSONL),
+    (["backfill"], "docs.json", f"[{_UTF16_JSONL}]"),
+    (["origins"], "docs.jsonl", _UTF16_JSONL),
+    (["audit", "--sessions"], "sessions.jsonl", '{"id": "1", "answer": "It passed."}\n'),
+    (["audit"], "answer.txt", "All 12 tests pass.\n"),
+    (["verify", "--file"], "text.txt", "The Lumen Bridge opened on 14 May 2024.\n"),
+    (["run", "--feed"], "feed.xml", '<?xml version="1.0"?><rss version="2.0"><channel>'
+                                    '<item><title>T</title></item></channel></rss>'),
+])
+def test_utf16_without_a_byte_order_mark_is_said_as_such(no_prefect, tmp_path, command, name,
+                                                         body, encoding):
+    path = tmp_path / name
+    path.write_bytes(body.encode(encoding))  # no byte-order mark: read as UTF-8, not text
+    line = _refused([*command, str(path)], tmp_path / "h")
+    order = "little" if encoding.endswith("le") else "big"
+    assert f"{name}: not text as UTF-8: it looks like UTF-16 ({order}-endian) saved without a " \
+           "byte-order mark" in line
+
+
+def test_a_utf16_json_dump_among_others_is_refused_by_the_reader_in_those_words(tmp_path):
+    from affidavit.tasks.ingest_dumps import read_dump
+
+    path = tmp_path / "docs.jsonl"
+    path.write_bytes(_UTF16_JSONL.encode("utf-16-le"))
+    with pytest.raises(ValueError, match=r"docs.jsonl: not text as UTF-8: it looks like UTF-16"):
+        list(read_dump(path))

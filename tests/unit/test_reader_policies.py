@@ -165,7 +165,8 @@ def test_verify_still_refuses_nul_heavy_or_binary_data(no_prefect, tmp_path, dat
     path.write_bytes(data)
     res = _verify(path, tmp_path / "h")
     assert res.exit_code == 1
-    assert "it is not text" in res.output
+    assert "not text" in res.output
+    assert ("UTF-16" in res.output) == (data[1:2] == b"\x00")  # said as what it is
     assert not (tmp_path / "h").exists()
 
 
