@@ -742,12 +742,12 @@ def _check_feed_files(feeds: list[str]) -> None:
     That is when each is a local file that is missing, a directory, empty or binary. With one
     readable feed the run goes on, and the others are refused inputs in its notes.
     """
-    from affidavit.tasks.input_checks import feed_file_fault, path_fault
+    from affidavit.tasks.input_checks import feed_file_fault, input_path_fault
 
     local = [f for f in feeds if "://" not in f]
     if not feeds or len(local) < len(feeds):
         return
-    faults = [f"{f}: {fault}" if (fault := path_fault(f)) else feed_file_fault(f)
+    faults = [f"{f}: {fault}" if (fault := input_path_fault(f)) else feed_file_fault(f)
               for f in local]
     if all(faults):
         more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
@@ -764,13 +764,13 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     and each missing file is a refused input in its notes, as the README's exit codes say.
     """
     from affidavit.flows.reads import unsupported_scheme
-    from affidavit.tasks.input_checks import path_fault
+    from affidavit.tasks.input_checks import input_path_fault
 
     for p in inputs:
         if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
-    faults = [(p, fault) for p in inputs if "://" not in p and (fault := path_fault(p))]
+    faults = [(p, fault) for p in inputs if "://" not in p and (fault := input_path_fault(p))]
     if inputs and len(faults) == len(inputs):
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
             if len(faults) > 1 else ""

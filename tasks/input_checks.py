@@ -13,6 +13,7 @@ from __future__ import annotations
 import errno
 import gzip
 import os
+import re
 import zlib
 from pathlib import Path
 
@@ -41,6 +42,8 @@ __all__ = [
     "dump_not_text_fault",
     "gzip_name_fault",
     "input_file_fault",
+    "input_path_fault",
+    "plain_text_feed_fault",
     "json_feed_fault",
     "missing_column_fault",
     "name_keys",
@@ -132,6 +135,37 @@ def path_fault(path: str | Path) -> str | None:
     except ValueError:  # a NUL byte in the path
         return "not a valid path"
     return None
+
+
+_FILE_EXTENSION_RE = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+
+
+def _looks_like_prose(value: str) -> bool:
+    """Whether a value given as a file or URL reads as text: words, no folder, no extension."""
+    value = value.strip()
+    return (len(value.split()) >= 3 and "/" not in value and "\\" not in value
+            and not _FILE_EXTENSION_RE.search(value))
+
+
+def input_path_fault(value: str) -> str | None:
+    """Say why an input given as a file or a URL cannot be opened, or None.
+
+    As :func:`path_fault`, except that a value that names no file is said to be neither a
+    file nor a URL (it is not looked up as one: only ``http(s)://`` values are); one that
+    reads as words, not a path, is pointed to the commands that take a text.
+
+    >>> input_path_fault("nofeed.xml")
+    'no such file, and not a URL (a URL starts with http:// or https://)'
+    >>> input_path_fault("The bridge opened in 2024.")[:58]
+    'not a file or URL: to check a text use verify "TEXT" (a cl'
+    """
+    fault = path_fault(value)
+    if fault != "no such file":
+        return fault
+    if _looks_like_prose(value):
+        return ('not a file or URL: to check a text use verify "TEXT" (a claims file: run '
+                "--claims)")
+    return "no such file, and not a URL (a URL starts with http:// or https://)"
 
 
 def _head(path: str | Path, n_bytes: int) -> bytes:
@@ -366,7 +400,7 @@ def input_file_fault(path: str | Path) -> str | None:
     'not a regular file (a device or a pipe): save it to a file first'
     """
     p = Path(path)
-    if fault := path_fault(p):
+    if fault := input_path_fault(os.fspath(path)):
         return fault
     if p.is_dir():
         return "is a directory, not a file: give the files in it (a folder is not read)"
@@ -388,6 +422,30 @@ def input_file_fault(path: str | Path) -> str | None:
 
 _JSONL_EXTENSIONS = tuple(e for e, f in CLAIMS_FORMATS.items() if f == "jsonl")
 _NOT_A_FEED_HINT = "to load documents use backfill (claims: run --claims)"
+_PLAIN_TEXT_FEED_HINT = "to check its claims use verify --file (a claims file: run --claims)"
+
+
+def plain_text_feed_fault(text: str, name: str) -> str | None:
+    r"""Say that text given as a feed is plain text (no markup, no JSON), or None.
+
+    A feed is XML (it opens with ``<``, after blanks) or JSON; text with neither is told as
+    what it is, with the commands that read a text, instead of an XML parser's error at its
+    first line. Shared by the up-front check (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`).
+
+    Args:
+        text: The decoded file, or its head.
+        name: The file as the user gave it (or the URL), for the message.
+
+    >>> plain_text_feed_fault("The bridge opened in 2024.\n", "claim.txt")[:60]
+    'claim.txt: is plain text, not an RSS/Atom/JSON Feed document'
+    >>> plain_text_feed_fault(' <?xml version="1.0"?><rss/>', "f.xml") is None
+    True
+    """
+    first = text.lstrip("\ufeff \t\r\n")[:1]
+    if not first or first in "<{[" or "<" in text:
+        return None
+    return f"{name}: is plain text, not an RSS/Atom/JSON Feed document; {_PLAIN_TEXT_FEED_HINT}"
 
 
 def _is_json_lines(lines: list[str]) -> bool:
@@ -465,6 +523,8 @@ def feed_file_fault(path: str | Path) -> str | None:
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     ):
+        return fault
+    if fault := plain_text_feed_fault(head, str(path)):
         return fault
     if head.lstrip()[:1] not in ("{", "["):
         return None

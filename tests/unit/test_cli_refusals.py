@@ -617,3 +617,32 @@ def test_a_utf16_json_dump_among_others_is_refused_by_the_reader_in_those_words(
     path.write_bytes(_UTF16_JSONL.encode("utf-16-le"))
     with pytest.raises(ValueError, match=r"docs.jsonl: not text as UTF-8: it looks like UTF-16"):
         list(read_dump(path))
+
+
+@pytest.mark.parametrize("command", [["run", "--feed"], ["backfill"], ["origins"], ["source"]])
+def test_a_text_given_where_a_file_or_url_goes_is_said_to_be_neither(no_prefect, tmp_path,
+                                                                     monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    text = "Some claim text that is not a path or URL"
+    line = _refused([*command, text], tmp_path / "h")
+    assert line == f'error: {text}: not a file or URL: to check a text use verify "TEXT" (a ' \
+                   "claims file: run --claims)"
+
+
+def test_a_plain_text_file_given_as_a_feed_is_said_to_be_plain_text(no_prefect, tmp_path):
+    path = tmp_path / "claim.txt"
+    path.write_text("The council should build the bridge.\nIt would cost 40 million euros.\n",
+                    encoding="utf-8")
+    line = _refused(["run", "--feed", str(path)], tmp_path / "h")
+    assert line.startswith(f"error: {path}: is plain text, not an RSS/Atom/JSON Feed document; ")
+    assert "XML" not in line
+
+
+def test_a_plain_text_feed_among_others_is_noted_as_plain_text():
+    from affidavit.tasks.ingest_feeds import parse_feed
+
+    batch = parse_feed(b"Prices rose 5% in 2024.\nThe council voted.\n", source="claim.txt")
+    assert dict(batch.skips) == {"not_a_feed": 1}
+    assert batch.messages == ["claim.txt: is plain text, not an RSS/Atom/JSON Feed document; to "
+                              "check its claims use verify --file (a claims file: run --claims): "
+                              "refused"]
