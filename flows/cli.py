@@ -1401,9 +1401,7 @@ def audit(
               for k in ("supported", "overstated", "unsupported", "contradicted", "unlabelled")}
     console.print("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items() if v or
                                           k != "unlabelled") + f" — {res.message}")
-    skips = {k: v for k, v in res.counts.items() if k.startswith("skip:")}
-    if skips:
-        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
+    _print_ingest_counts(res.counts)  # skipped, and repaired (kept) by reason
     if res.report_path:
         console.print(f"report: {res.report_path}")
     _exit_for_refusals(res.counts)

@@ -59,7 +59,12 @@ from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.claims import split_answer_claims
 from affidavit.tasks.claims_file import pick_column
 from affidavit.tasks.input_checks import check_sessions_file, check_text_file, shown_path
-from affidavit.tasks.sanitize import UntrustedJSONError, json_type_name, loads_untrusted_json
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    json_type_name,
+    loads_untrusted_json,
+    strip_control_chars,
+)
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -340,6 +345,14 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
         if sum(len(e.output) for e in evidence) > MAX_EVIDENCE_CHARS:
             skip("evidence_too_long", n, "evidence outputs over the size cap")
             continue
+        answer, evidence, n_ctl = strip_record_controls(answer, evidence)
+        if n_ctl:  # kept, repaired: counted as the claims and dump readers count a row
+            skip("control_chars_removed", n, f"{n_ctl} control character(s) removed or "
+                 "repaired: kept")
+        if not answer.strip():
+            skip("missing_answer", n, f"the answer in column {acol!r} holds only control "
+                 "characters")
+            continue
         rid = rec.get(icol) if icol else None
         rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
         if rid in seen:
@@ -393,24 +406,63 @@ def read_sessions(
     return records, skips, notes
 
 
-def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Path]) -> AuditRecord:
+def strip_record_controls(
+    answer: str, evidence: Sequence[EvidenceItem]
+) -> tuple[str, tuple[EvidenceItem, ...], int]:
+    r"""Remove terminal escapes and control characters from an answer and its evidence.
+
+    As ``verify`` and the claims and dump readers do
+    (:func:`affidavit.tasks.sanitize.strip_control_chars`: tabs and line breaks kept, a
+    Windows-1252 character decoded as a C1 control repaired): a NUL or an escape sequence in
+    a log would otherwise reach the stored quotes and the terminal. Quotes are then located in
+    the cleaned evidence, which is what is stored.
+
+    Returns:
+        ``(answer, evidence, n)``: the cleaned texts and how many characters were removed or
+        repaired in all.
+
+    >>> ev = [EvidenceItem("shell", "pytest", "3 passed\x00")]
+    >>> a, ev, n = strip_record_controls("ok\x07", ev)
+    >>> a, ev[0].output, n
+    ('ok', '3 passed', 2)
+    """
+    answer, n = strip_control_chars(answer)
+    items = []
+    for e in evidence:
+        out, k = strip_control_chars(e.output)
+        inp, j = strip_control_chars(e.input)
+        n += k + j
+        items.append(EvidenceItem(e.tool, inp, out) if k or j else e)
+    return answer, tuple(items), n
+
+
+def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Path], *,
+                      notes: list[str] | None = None) -> AuditRecord:
     """Build one record from an answer file and evidence files (each file one tool output).
+
+    Control characters are removed from each file's text (:func:`strip_record_controls`);
+    each file that had some is noted in ``notes``.
 
     Raises:
         FileNotFoundError: When a file does not exist.
-        ValueError: When the answer is empty, or a file is not text (see
-            :func:`affidavit.tasks.input_checks.check_text_file`).
+        ValueError: When the answer is empty (or only control characters), or a file is not
+            text (see :func:`affidavit.tasks.input_checks.check_text_file`).
     """
     ap = Path(answer_path)
     check_text_file(answer_path, "answer file")
-    answer = decode_user_text(ap.read_bytes()).text
+    answer, n_ctl = strip_control_chars(decode_user_text(ap.read_bytes()).text)
     if not answer.strip():
         raise ValueError(f"{shown_path(answer_path)}: holds no answer text")
+    said = [(answer_path, n_ctl)]
     items = []
     for e in evidence_paths:
-        ep = Path(e)
         check_text_file(e, "evidence file")
-        items.append(EvidenceItem("read_file", str(e), decode_user_text(ep.read_bytes()).text))
+        output, n_ctl = strip_control_chars(decode_user_text(Path(e).read_bytes()).text)
+        said.append((e, n_ctl))
+        items.append(EvidenceItem("read_file", str(e), output))
+    if notes is not None:
+        notes += [f"{shown_path(path)}: {n} control character(s) removed or repaired"
+                  for path, n in said if n]
     return AuditRecord(ap.name, answer, tuple(items), None)
 
 
