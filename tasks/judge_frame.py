@@ -124,6 +124,22 @@ _LIGHT_VERBS = frozenset(
 ("gave the go-ahead", "reported revenue of", "shutting down completely", "stood at $640
 million")."""
 
+_SCHEDULED_VERBS = (
+    "be|start|begin|open|reopen|close|end|finish|launch|go|come|take|make|meet|visit|speak|"
+    "announce|appear|stand|run|face|attend|expire|merge|welcome|have|return|release|publish|"
+    "report|resume|arrive|leave|sign|hold|give|deliver|vote|decide|rule|testify|retire|"
+    "complete|debut|air|premiere|enter|submit|present|receive|hear|host|play|perform|fly|"
+    "travel|become|unveil|join|step|reach|pay|rise|fall|increase|double|move|hand|lift|stop|"
+    "get|set|hit|address|outline|sit|tour|conclude|expand|introduce|list|issue|lead|marry|"
+    "sail|serve|undergo|wed"
+)
+"""Base verbs of scheduled events in news register ("is due to open", "was due to testify"):
+"due to" before one of them is a schedule; before a noun phrase it gives a cause ("due to
+cosmic rays", "due to human activity"). Closed list written from general English usage."""
+
+_DUE_CAUSE_RE = re.compile(rf"\bdue to\b(?!\s+(?:{_SCHEDULED_VERBS})\b)")
+"""A causal "due to" (before anything but a scheduled event's verb): read as "caused by"."""
+
 _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
     (r"\bgave (?:the )?green light\b", "approved"),
@@ -149,6 +165,7 @@ _PHRASES = [
     (r"\bhigher(?=\s+than\b|\s+by\s+\d)", "rose"),
     (r"(%|\bpercent|\bper cent)\s+lower\b", r"\1 fell"),
     (r"\blower(?=\s+than\b|\s+by\s+\d)", "fell"),
+    (_DUE_CAUSE_RE.pattern, "caused by"),
     (r"\bper cent\b", "percent"),
     (r"\b(?:shall|must|will|may|does|did|do|would|should) not exceed\b", "at most"),
     (r"\bnot (?:less|fewer) than\b", "at least"),
@@ -224,7 +241,8 @@ that states it plainly refutes the claim, and only a negation or denial supports
 _PLAN_RE = re.compile(
     r"\b(?:will|would|shall|could|might|may(?!\s*\d)|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
-    r"aims? to|aiming to|proposes?|proposed|considering|considers|set to|due to|scheduled|"
+    r"aims? to|aiming to|proposes?|proposed|considering|considers|set to|"
+    rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled|"
     r"hopes? to|hoping to|likely|seeks? to|seeking to|wants? to|going to|"
     r"prepar(?:es|ing) to|on track to|is to|are to)\b"
 )
@@ -999,8 +1017,8 @@ class DocFrames:
 _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
-    r"go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|into service|"
-    r"went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval"
+    r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
+    r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval"
 )
 
 
@@ -1187,6 +1205,12 @@ def _negation_scopes(
                 return True
             if w in _WH_WORDS and read == 0:
                 clause = True
+            if concepts[k] in _CAUSE_CONCEPTS and concepts[k] in targets:
+                # "not caused by the Sun": what is negated is the cause named after it; it
+                # bears on the claim only when that cause is the claim's
+                return _cause_named(words, concepts, k + 1, targets) or _negation_scopes(
+                    s, targets - {concepts[k]}, window, extra
+                )
             if concepts[k] in targets:
                 return True
             if clause or w in _SCOPE_SKIP or w.endswith("ly") or w in _NEG_WORDS:
@@ -1194,6 +1218,30 @@ def _negation_scopes(
                 read += 1
                 continue
             break
+    return False
+
+
+_CAUSE_CONCEPTS = frozenset({"caus"})
+"""Concepts of causation ("cause", "caused by", a causal "due to"): a relation whose negation
+negates the cause named with it."""
+
+
+def _cause_named(
+    words: Sequence[re.Match[str]], concepts: Sequence[str], k: int, targets: frozenset[str]
+) -> bool:
+    """Whether the cause named from word ``k`` on ("by the Sun") is one of the claim's concepts.
+
+    Reads past "by", "of", "from", auxiliaries and determiners to the first content word (at
+    most 4 words).
+    """
+    for j in range(k, min(len(words), k + 4)):
+        w = words[j].group(0)
+        if w in _SCOPE_SKIP or w in ("by", "of", "from"):
+            continue
+        c = _concepts()
+        # a name of two words ("carbon dioxide") is one concept of the sentence's terms
+        pair = {c.get(t, t) for t in tokenize(" ".join(m.group(0) for m in words[j : j + 2]))}
+        return concepts[j] in targets or bool(pair & targets)
     return False
 
 
@@ -1441,13 +1489,18 @@ def judge_frames(
         denies = (has_denial and _cue_before(
             s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
         )) or (has_attrib and not frame.is_act and bool(_FALSITY_RE.search(s.folded)))
-        if bears and ((has_neg and not has_attrib) or denies) and not frame.is_negated and (
-            not strict
-        ):
+        negated_here = bears and ((has_neg and not has_attrib) or denies) and (
+            not frame.is_negated
+        )
+        if negated_here and not strict and (frame.subject or p >= cfg.opposite_rest):
             # (someone arguing or rumoured to say "not X" is not the document's denial; "X
-            # dismissed claims that ..." is)
+            # dismissed claims that ..." is). A claim that names no subject shares its words
+            # with every document on its topic: a negation refutes it only where the sentence
+            # carries nearly all of its predicate, as for a weak subject.
             keep("REFUTES", rel + 0.3, i, "negation or denial of the claim's predicate")
             continue
+        if negated_here:
+            continue  # a negation of the claim's predicate is never support for it
         if has_attrib:
             continue  # someone else's statement: not the document's assertion
         if frame.is_negated and not (has_neg or denies):

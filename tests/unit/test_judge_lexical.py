@@ -1054,3 +1054,46 @@ def test_a_fact_stated_on_another_day_does_not_support_the_claims_day():
     r = judge.judge_batch([(claim, "The Lumen Bridge in Corvallo opened on May 14th, 2024.")],
                           found=True)[0]
     assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+_MILL_PAD = (
+    " The mill employed 300 people at its peak. Its owners also run a dye works in Fennick."
+    " The town council discussed the site at its March meeting."
+)
+
+
+def test_a_causal_due_to_is_no_plan() -> None:
+    from affidavit.tasks import judge_frame as jf
+
+    # "due to" before a noun phrase gives a cause; before a verb it is a schedule
+    assert jf._rewrite("warming is due to cosmic rays") == "warming is caused by cosmic rays"
+    assert jf._rewrite("the bridge is due to open in may") == "the bridge is due to open in may"
+    claim = "Harwick Mills closed its Dunmore plant in 2023."
+    done = judge1x(claim, "Due to falling orders, Harwick Mills closed its Dunmore plant in 2023.")
+    assert done.stance is Stance.SUPPORTS, done.rationale
+    planned = judge1x(claim, "Harwick Mills is due to close its Dunmore plant in 2023.")
+    assert planned.stance is Stance.PARTIAL, planned.rationale
+
+
+def test_a_negated_cause_bears_only_on_that_cause() -> None:
+    # "not caused by the sun" denies the sun as the cause, not the claim's cause
+    claim = "Warming of the Dunmore estuary is caused by the power station."
+    other = judge1x(claim, "Warming of the Dunmore estuary is not caused by the sun.")
+    assert other.stance is not Stance.REFUTES, other.rationale
+    same = judge1x(claim, "Warming of the Dunmore estuary is not caused by the power station.")
+    assert same.stance is Stance.REFUTES, same.rationale
+
+
+def test_a_negation_against_a_claim_with_no_subject_needs_nearly_all_its_predicate() -> None:
+    # a claim that names nothing shares its words with every document on its topic: a negated
+    # sentence refutes it only when it carries nearly all of its predicate, and never supports it
+    claim = "winter rainfall in the valley has increased sharply."
+    full = judge1x(claim, "Winter rainfall in the valley has not increased sharply.")
+    assert full.stance is Stance.REFUTES, full.rationale
+    part = judge1x(claim, "In the valley, rainfall has not increased in winter.")
+    assert part.stance is Stance.NEUTRAL, part.rationale
+
+
+def judge1x(claim: str, sentence: str) -> JudgeResult:
+    """Judge a claim against a found article whose first sentence is ``sentence``."""
+    return LexicalJudge().judge_batch([(claim, sentence + _MILL_PAD)], found=True)[0]
