@@ -744,7 +744,7 @@ def _check_feed_files(feeds: list[str]) -> None:
     """
     from affidavit.tasks.input_checks import feed_file_fault, input_path_fault
 
-    local = [f for f in feeds if "://" not in f]
+    local = [f for f in feeds if not _is_url(f)]
     if not feeds or len(local) < len(feeds):
         return
     faults = [f"{f}: {fault}" if (fault := input_path_fault(f)) else feed_file_fault(f)
@@ -753,6 +753,19 @@ def _check_feed_files(feeds: list[str]) -> None:
         more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0]}{more}")
+
+
+def _is_url(value: str) -> bool:
+    """Whether an input is a URL (it opens with a scheme and ``://``), not a local path.
+
+    A text that holds a URL further on ("see https://example.org for the claim") is not one.
+
+    >>> _is_url("https://example.org/feed.xml"), _is_url("see https://example.org/x")
+    (True, False)
+    """
+    import re
+
+    return re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", value.strip()) is not None
 
 
 def _check_some_input_exists(inputs: list[str]) -> None:
@@ -770,7 +783,7 @@ def _check_some_input_exists(inputs: list[str]) -> None:
         if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
-    faults = [(p, fault) for p in inputs if "://" not in p and (fault := input_path_fault(p))]
+    faults = [(p, fault) for p in inputs if not _is_url(p) and (fault := input_path_fault(p))]
     if inputs and len(faults) == len(inputs):
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
             if len(faults) > 1 else ""
@@ -787,7 +800,7 @@ def _check_input_files(inputs: list[str]) -> None:
     """
     from affidavit.tasks.input_checks import input_file_fault
 
-    if not inputs or any("://" in p for p in inputs):
+    if not inputs or any(_is_url(p) for p in inputs):
         return
     faults = [(p, fault) for p in inputs if (fault := input_file_fault(p))]
     if len(faults) == len(inputs):
@@ -833,7 +846,7 @@ def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | Non
     inputs are ``kind`` ("like it", "without it"). With one input free of it the run goes on,
     and the readers count the others.
     """
-    faults = [None if "://" in p else fault(p) for p in inputs]
+    faults = [None if _is_url(p) else fault(p) for p in inputs]
     if inputs and all(faults):
         more = f" (and {len(faults) - 1} more input(s) {kind})" if len(faults) > 1 else ""
         _fail(f"{faults[0]}{more}")

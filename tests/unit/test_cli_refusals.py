@@ -646,3 +646,13 @@ def test_a_plain_text_feed_among_others_is_noted_as_plain_text():
     assert batch.messages == ["claim.txt: is plain text, not an RSS/Atom/JSON Feed document; to "
                               "check its claims use verify --file (a claims file: run --claims): "
                               "refused"]
+
+
+@pytest.mark.parametrize("command", [["run", "--feed"], ["backfill"]])
+def test_a_text_holding_a_url_further_on_is_not_taken_for_a_url(no_prefect, tmp_path,
+                                                                 monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    text = "see https://example.org/x for the claim"
+    line = _refused([*command, text], tmp_path / "h")
+    assert line == f"error: {text}: no such file, and not a URL (a URL starts with http:// or " \
+                   "https://)"
