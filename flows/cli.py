@@ -631,6 +631,7 @@ def backfill(
                        "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(paths)
     _check_input_files(paths)
+    _check_input_kinds(paths)
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
@@ -807,6 +808,30 @@ def _check_input_files(inputs: list[str]) -> None:
         more = f" (and {len(faults) - 1} more input(s), none of which can be read)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _check_input_kinds(inputs: list[str]) -> None:
+    """Refuse up front when no input of ``backfill`` is of a kind it reads (one line, exit 1).
+
+    A file whose name and first bytes tell neither a feed, a WARC/WET archive nor a dump (a
+    plain-text file): ``affidavit.tasks.ingest.detect_kind`` says so, with the extensions it
+    knows, before Prefect starts. Asked only when some input's name is not a dump's (the
+    readers are imported for it).
+    """
+    from affidavit.tasks.input_checks import dump_format
+
+    if all(_is_url(p) or dump_format(p) is not None for p in inputs):
+        return
+    from affidavit.tasks.ingest import detect_kind
+
+    def fault(path: str) -> str | None:
+        try:
+            detect_kind(path)
+        except (OSError, ValueError) as exc:
+            return None if isinstance(exc, OSError) else str(exc)
+        return None
+
+    _refuse_when_every_input(inputs, fault, "like it")
 
 
 def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_column: str,

@@ -656,3 +656,11 @@ def test_a_text_holding_a_url_further_on_is_not_taken_for_a_url(no_prefect, tmp_
     line = _refused([*command, text], tmp_path / "h")
     assert line == f"error: {text}: no such file, and not a URL (a URL starts with http:// or " \
                    "https://)"
+
+
+def test_a_backfill_input_of_no_kind_it_reads_is_refused_before_prefect(no_prefect, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("The bridge opened in 2024.\n", encoding="utf-8")
+    line = _refused(["backfill", str(path)], tmp_path / "h")
+    assert line.startswith(f"error: {path}: cannot tell whether this is a feed, a WARC/WET "
+                           "archive or a dump")
