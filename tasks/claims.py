@@ -18,6 +18,7 @@ The rules are lexical and deterministic. They follow DESIGN.md, *Claims*:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -647,8 +648,10 @@ def extract_claims(
     found: list[ClaimCandidate] = []
     seen: set[str] = set()
     options = _option_lines(text or "")
+    option_starts = [a for a, _ in options]
     for start, end in split_sentences(text or ""):
-        if any(a <= start < b for a, b in options):  # an option or instruction of a list
+        k = bisect.bisect_right(option_starts, start) - 1
+        if k >= 0 and start < options[k][1]:  # an option or an instruction of a list
             continue
         marker = _LINE_MARKER.match(text, start, end)
         if marker:  # "# Heading", "- item", "> quote", "3. item": the claim starts after it
