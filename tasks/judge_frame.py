@@ -534,6 +534,10 @@ class ClaimFrame:
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
             to 180"): a level stated with no change and no period of the claim ("it has 22
             employees", at some other time) does not refute it.
+        is_current: Whether the claim states a present state or an ongoing change ("polar bear
+            numbers are increasing", "the population has been growing") and names no time of
+            its own: a sentence that dates the fact to a past period ("grew rapidly in the
+            1960s") then supports it only in part.
         is_act: Whether the claim is about an agent's act of judging something untrue
             ("Postma disproved the greenhouse effect", "... has been debunked by the head of
             the IPCC"): only a sentence that names such an act bears on it; one that states
@@ -564,6 +568,7 @@ class ClaimFrame:
     is_projection: bool = False
     is_conditional: bool = False
     is_act: bool = False
+    is_current: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -627,6 +632,38 @@ _DONE_RE = re.compile(
 _FISCAL_YEAR_RE = re.compile(
     r"\b(?:year|fy|financial year|fiscal year)\s+(?:to|ending|ended|end)\s+(?:\d{1,2}\s+)?\w+"
 )
+
+_CURRENT_RE = re.compile(
+    r"\b(?:is|are|has been|have been)\s+(?:\w+ly\s+|now\s+|still\s+|also\s+)?\w+ing\b"
+    r"|\b(?:is|are)\s+(?:now|currently|still)\b"
+)
+"""A claim in the present progressive ("are increasing", "has been growing", "is now"): it
+states how things are now (closed-class English)."""
+_PAST_TENSE_RE = re.compile(r"\b(?:was|were|had|did)\b")
+
+_PAST_PERIOD_RE = re.compile(
+    r"\b(?:in|during|between|from|by|until|around)\s+(?:the\s+)?(?:early\s+|late\s+|mid-?\s*)?"
+    r"(?:1[0-9]{3}|20[0-9]{2})s?\b|\b\d{1,2}(?:st|nd|rd|th)(?:\s+and\s+\d{1,2}(?:st|nd|rd|th))?"
+    r"[- ]centur"
+)
+"""A sentence that dates what it states to a period ("in the 1960s", "between 1900 and 1950",
+"in the 16th and 17th century")."""
+_TO_NOW_RE = re.compile(
+    r"\b(?:since|past|last|recent|recently|now|currently|today|present|continu\w*|ongoing)\b"
+)
+"""Words that carry a dated fact up to the present ("since 1980", "over the past decades")."""
+
+
+def _dated_to_past(folded: str) -> str:
+    """The past period a folded sentence dates its fact to ("in the 1960s"), or "".
+
+    "" also when the sentence carries the fact up to the present ("since 1980").
+    """
+    m = _PAST_PERIOD_RE.search(folded)
+    if not m or _TO_NOW_RE.search(folded):
+        return ""
+    return m.group(0)
+
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
 _PROJECTION_RE = re.compile(r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps)\b")
@@ -927,6 +964,8 @@ def parse_claim_frame(
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
+        is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
+        and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
@@ -1221,6 +1260,84 @@ def _negation_scopes(
     return False
 
 
+_CHANGE_CONCEPTS = frozenset({"increa", "decrea"})
+"""Concepts of a rise or a fall (the concept groups of "increase" and "decrease")."""
+
+_CHANGE_CLAUSE_RE = re.compile(
+    r"[;:()\[\]\u2013\u2014]|\s-\s|\b(?:but|while|whereas|which|who|that)\b"
+)
+"""Clause joints that bound what a change word is said of."""
+
+CHANGE_REACH_WORDS = 8
+"""A change word is said of the things named before it in its clause ("Traffic in March, April
+and May 2024 was 1% higher") and of those named up to this many words after it (its object:
+"raised its full-year profit guidance"). Convention: an object with its modifiers; "Rising
+global temperatures, caused by the greenhouse effect, contribute to ..., such as the polar
+bear" names the bear 17 words on."""
+
+
+def _detached(
+    s: SentenceFrame, concepts: frozenset[str], anchors: frozenset[str]
+) -> frozenset[str]:
+    """Those of ``concepts`` that the sentence says of something other than the claim's things.
+
+    A change word ("rising", "an increase") is said of what its clause names before it and
+    of what is named up to ``CHANGE_REACH_WORDS`` words after it in its clause (clauses end
+    at ``_CHANGE_CLAUSE_RE``): it is detached when none of the claim's ``anchors`` (its
+    subject and the rest of its predicate: "polar bear", "numbers") is named there.
+
+    Args:
+        s: The sentence.
+        concepts: Change concepts the sentence holds.
+        anchors: The claim's other concepts and subject terms.
+
+    Returns:
+        The detached concepts.
+    """
+    c = _concepts()
+    starts, wc = s.starts, s.word_concepts
+    joints = [m.start() for m in _CHANGE_CLAUSE_RE.finditer(s.folded)]
+    attached: set[str] = set()
+    for k, q in enumerate(wc):
+        if q not in concepts or q in attached:
+            continue
+        lo = bisect_right(joints, starts[k])
+        a = joints[lo - 1] if lo else 0
+        end_k = min(len(starts) - 1, k + CHANGE_REACH_WORDS)
+        b = min(joints[lo] if lo < len(joints) else len(s.folded),
+                starts[end_k + 1] if end_k + 1 < len(starts) else len(s.folded))
+        terms = tokenize(s.folded[a:b])
+        if ({c.get(t, t) for t in terms} | set(terms)) & anchors:
+            attached.add(q)
+    return concepts - attached
+
+
+_POSSIBILITY_RE = re.compile(
+    r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
+)
+"""Epistemic modals and adverbs: the sentence states a possibility (closed-class English)."""
+
+
+def _hedged(
+    s: SentenceFrame, pred_here: frozenset[str], frame: ClaimFrame, cfg: FrameConfig,
+    fig_at: Sequence[int] = (),
+) -> str:
+    """The possibility cue ("could") a sentence states the claim's predicate under, or "".
+
+    A sentence that says a thing could or may be so does not state that it is: it supports
+    a claim that asserts the thing only in part. A claim that is itself a possibility, a plan
+    or a conditional ("may underestimate", "will", "if") is not asserted outright, and
+    ``frame.is_plan`` claims are weighed by the plan rules.
+    """
+    if frame.is_projection or frame.is_plan or frame.is_conditional:
+        return ""
+    found = list(_POSSIBILITY_RE.finditer(s.folded))
+    for m in found:
+        if _cue_before(s, [m.start()], pred_here, cfg.scope_window, fig_at):
+            return m.group(0)
+    return ""
+
+
 _CAUSE_CONCEPTS = frozenset({"caus"})
 """Concepts of causation ("cause", "caused by", a causal "due to"): a relation whose negation
 negates the cause named with it."""
@@ -1326,6 +1443,10 @@ def judge_frames(
         if stance not in found or score > found[stance][0]:
             found[stance] = (score, i, why)
 
+    change = (pred_keys | frozenset().union(*(opp.get(q, frozenset()) for q in pred_keys))) & (
+        _CHANGE_CONCEPTS
+    )
+    anchors = (pred_keys | frozenset(frame.subject)) - _CHANGE_CONCEPTS
     measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
     value_stated = False  # some sentence states the claim's figure for its quantity
     last_time: TimeFrame | None = None
@@ -1342,8 +1463,13 @@ def judge_frames(
             last_time = st_time
             if lede_time is None:
                 lede_time = st_time
-        p = _share(pred, s.concept_set) if pred else 0.0
-        if not (pred_keys & s.concept_set) and not frame.figures:
+        cs = s.concept_set
+        if change and change & cs:
+            # a rise or fall said of another thing ("rising global temperatures ... such as
+            # the polar bear") is not the claim's change, nor its opposite
+            cs = cs - _detached(s, change & cs, anchors)
+        p = _share(pred, cs) if pred else 0.0
+        if not (pred_keys & cs) and not frame.figures:
             continue
         if frame.is_act and not (_CLAIM_DENIAL_RE.search(s.folded) or s.has_attrib):
             continue  # states the judged thing, not the agent's act of judging it
@@ -1424,9 +1550,9 @@ def judge_frames(
         n_figs = len(frame.figures)
         on_quantity = (
             p >= cfg.predicate_with_figure
-            or any(h & s.concept_set for h in frame.heads)
+            or any(h & cs for h in frame.heads)
             or any(
-                f.unit is not None and f.unit not in MEASURED_UNITS and n & s.concept_set
+                f.unit is not None and f.unit not in MEASURED_UNITS and n & cs
                 for f, n in zip(frame.figures, frame.counted, strict=True)
             )  # "212 films": a count unit names the quantity
         )
@@ -1443,7 +1569,7 @@ def judge_frames(
             s.months & frame.months
         ):
             continue  # another month of the claim's year
-        pred_here = pred_keys & s.concept_set
+        pred_here = pred_keys & cs
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
         has_neg = _negation_scopes(s, pred_here, cfg.negation_window, fig_at)
@@ -1462,12 +1588,12 @@ def judge_frames(
             continue
         opposite = [
             q
-            for q in pred_keys - s.concept_set
-            if opp.get(q, frozenset()) & s.concept_set and not opp[q] & pred_keys
+            for q in pred_keys - cs
+            if opp.get(q, frozenset()) & cs and not opp[q] & pred_keys
         ]
         if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []
-        rest = _share({k: v for k, v in pred.items() if k not in opposite}, s.concept_set)
+        rest = _share({k: v for k, v in pred.items() if k not in opposite}, cs)
         if opposite and rest >= cfg.opposite_rest and not frame.is_negated and (
             not n_figs or matched or p >= cfg.predicate_refute
         ):
@@ -1476,7 +1602,7 @@ def judge_frames(
                 continue
         if opposite and not frame.is_negated:
             continue  # the opposite of the claim's predicate is never support for it
-        frame_share = _share({**frame.subject, **pred}, s.concept_set)
+        frame_share = _share({**frame.subject, **pred}, cs)
         if measured:
             # a claim of a measured quantity is negated only where its figure is stated
             bears = bool(matched and on_quantity)
@@ -1519,12 +1645,16 @@ def judge_frames(
             value_stated = True
             if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
+            elif hedge := _hedged(s, pred_here, frame, cfg, fig_at):
+                keep("PARTIAL", rel, i, f"states the claim's figure as a possibility ('{hedge}')")
             elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
                 # a round figure ("2 degrees", "100 years") is found in many sentences: with
                 # little of the claim's predicate around it, it is partial support at most
                 keep("PARTIAL", rel, i, "a round figure with little of the predicate")
             elif lacks := missing_degree(frame.degrees, [s.folded]):
                 keep("PARTIAL", rel, i, f"states the claim's figure, not its degree ('{lacks}')")
+            elif frame.is_current and (then := _dated_to_past(s.folded)):
+                keep("PARTIAL", rel, i, f"states the claim's figure of a past period ('{then}')")
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
             continue
@@ -1533,14 +1663,19 @@ def judge_frames(
         if _GENERIC_RE.match(s.folded):
             continue  # "Once a pool closes, it never comes back": a generality, not the fact
         if p >= cfg.predicate_support:
-            missing = len(pred_keys - s.concept_set)
+            missing = len(pred_keys - cs)
             if has_plan and frame.is_done:
                 keep("PARTIAL", p, i, "planned or expected, not done")
+            elif hedge := _hedged(s, pred_here, frame, cfg):
+                keep("PARTIAL", p, i, f"stated as a possibility ('{hedge}'), the claim is not")
             elif missing > cfg.missing_concepts:
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim; {missing} parts absent")
             elif lacks := missing_degree(frame.degrees, [s.folded]):
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
                      f"degree ('{lacks}')")
+            elif frame.is_current and (then := _dated_to_past(s.folded)):
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, of a past "
+                     f"period ('{then}'), not now")
             else:
                 keep("SUPPORTS", p, i, f"carries {p:.0%} of the claim's predicate")
     if "FIGURE" in found and (not value_stated or _is_correction(doc)):

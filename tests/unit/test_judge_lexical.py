@@ -1097,3 +1097,44 @@ def test_a_negation_against_a_claim_with_no_subject_needs_nearly_all_its_predica
 def judge1x(claim: str, sentence: str) -> JudgeResult:
     """Judge a claim against a found article whose first sentence is ``sentence``."""
     return LexicalJudge().judge_batch([(claim, sentence + _MILL_PAD)], found=True)[0]
+
+
+def test_a_rise_said_of_another_thing_is_not_the_claims_rise() -> None:
+    # "rising" is said of the temperatures; the claim's numbers are named 17 words on
+    claim = "Skerry seal numbers are increasing."
+    other = judge1x(
+        claim,
+        "Rising sea temperatures, caused by the warm current, bring more storms to the coast,"
+        " endangering various animals, such as Skerry seal pups and their numbers.",
+    )
+    assert other.stance is not Stance.SUPPORTS, other.rationale
+    same = judge1x(claim, "Skerry seal numbers are increasing, the survey found.")
+    assert same.stance is Stance.SUPPORTS, same.rationale
+    # the things named before a change word in its clause are what it is said of
+    claim = "Traffic through the Gorran Tunnel rose by 8 percent after the toll increase."
+    before = judge1x(
+        claim, "Traffic through the Gorran Tunnel in March, April and May was 8% higher after"
+        " the toll increase."
+    )
+    assert before.stance is Stance.SUPPORTS, before.rationale
+
+
+def test_a_fact_dated_to_a_past_period_supports_a_present_claim_in_part() -> None:
+    claim = "Skerry seal numbers are increasing."
+    then = judge1x(claim, "Skerry seal numbers were increasing rapidly in the 1960s.")
+    assert then.stance is Stance.PARTIAL, then.rationale
+    assert "past period" in then.rationale
+    since = judge1x(claim, "Skerry seal numbers have been increasing since the 1960s.")
+    assert since.stance is Stance.SUPPORTS, since.rationale
+
+
+def test_a_possibility_supports_a_plain_claim_only_in_part() -> None:
+    claim = "Harwick Mills pays its staff a living wage."
+    could = judge1x(claim, "Harwick Mills could pay its staff a living wage.")
+    assert could.stance is Stance.PARTIAL, could.rationale
+    does = judge1x(claim, "Harwick Mills pays its staff a living wage.")
+    assert does.stance is Stance.SUPPORTS, does.rationale
+    # a claim that is itself a possibility is supported by one
+    maybe = judge1x("Harwick Mills may pay its staff a living wage.",
+                    "Harwick Mills may pay its staff a living wage.")
+    assert maybe.stance is Stance.SUPPORTS, maybe.rationale
