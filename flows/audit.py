@@ -53,6 +53,7 @@ from affidavit.tasks.audit import (
     iter_sessions,
     record_from_files,
 )
+from affidavit.tasks.ingest_common import REPAIRS
 from affidavit.warehouse.store import Warehouse
 
 __all__ = ["AUDITORS", "AuditRunResult", "audit_answer", "audit_batch", "audit_sessions",
@@ -325,9 +326,10 @@ def audit_sessions(
                               workers=workers, dask=dask)
         except RunFailed as failed:
             result = failed.result
-        name = Path(path).name
+        name = str(path)  # the file as the user gave it, as every note names it
         if skips:  # counted as the file was streamed: rewrite the run's row with them
-            run.counts.update({f"skip:{k}": v for k, v in skips.items()})
+            run.counts.update({(f"repaired:{k}" if k in REPAIRS else f"skip:{k}"): v
+                               for k, v in skips.items()})
             if not run.counts.get("records_read"):
                 # nothing readable in the file: refused, as every command refuses such input
                 run.counts["sources_refused"] = 1
@@ -366,7 +368,11 @@ def audit_answer(
     run = RunRecord(wh, "audit_answer", {"answer": answer_path, "evidence": list(evidence_paths),
                                          "auditor": auditor, "card": card_path}).start()
     try:
-        record = record_from_files(answer_path, evidence_paths)
+        notes: list[str] = []
+        record = record_from_files(answer_path, evidence_paths, notes=notes)
+        if notes:  # control characters removed: kept, counted as a repair (one a file)
+            run.counts["repaired:control_chars_removed"] += len(notes)
+            run.messages.extend(notes)
         return _execute(wh, run, [record], auditor=auditor, card_path=card_path,
                         source=f"answer:{answer_path}", batch_size=1, progress=None)
     except BaseException as exc:

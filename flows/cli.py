@@ -631,6 +631,7 @@ def backfill(
                        "--date-column": date_column, "--wayback-column": wayback_column})
     _check_some_input_exists(paths)
     _check_input_files(paths)
+    _check_input_kinds(paths)
     columns = _dump_columns(paths, id_column=id_column, url_column=url_column,
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
@@ -742,17 +743,30 @@ def _check_feed_files(feeds: list[str]) -> None:
     That is when each is a local file that is missing, a directory, empty or binary. With one
     readable feed the run goes on, and the others are refused inputs in its notes.
     """
-    from affidavit.tasks.input_checks import feed_file_fault, path_fault
+    from affidavit.tasks.input_checks import feed_file_fault, input_path_fault
 
-    local = [f for f in feeds if "://" not in f]
+    local = [f for f in feeds if not _is_url(f)]
     if not feeds or len(local) < len(feeds):
         return
-    faults = [f"{f}: {fault}" if (fault := path_fault(f)) else feed_file_fault(f)
+    faults = [f"{f}: {fault}" if (fault := input_path_fault(f)) else feed_file_fault(f)
               for f in local]
     if all(faults):
         more = f" (and {len(faults) - 1} more feed(s) that cannot be read)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0]}{more}")
+
+
+def _is_url(value: str) -> bool:
+    """Whether an input is a URL (it opens with a scheme and ``://``), not a local path.
+
+    A text that holds a URL further on ("see https://example.org for the claim") is not one.
+
+    >>> _is_url("https://example.org/feed.xml"), _is_url("see https://example.org/x")
+    (True, False)
+    """
+    import re
+
+    return re.match(r"[A-Za-z][A-Za-z0-9+.-]*://", value.strip()) is not None
 
 
 def _check_some_input_exists(inputs: list[str]) -> None:
@@ -764,13 +778,13 @@ def _check_some_input_exists(inputs: list[str]) -> None:
     and each missing file is a refused input in its notes, as the README's exit codes say.
     """
     from affidavit.flows.reads import unsupported_scheme
-    from affidavit.tasks.input_checks import path_fault
+    from affidavit.tasks.input_checks import input_path_fault
 
     for p in inputs:
         if scheme := unsupported_scheme(p):
             _fail(f"{p}: the {scheme}:// scheme is not supported: give http:// or https:// "
                   "URLs, or paths of local files")
-    faults = [(p, fault) for p in inputs if "://" not in p and (fault := path_fault(p))]
+    faults = [(p, fault) for p in inputs if not _is_url(p) and (fault := input_path_fault(p))]
     if inputs and len(faults) == len(inputs):
         more = f" (and {len(faults) - 1} more input(s), none of which can be opened)" \
             if len(faults) > 1 else ""
@@ -787,13 +801,37 @@ def _check_input_files(inputs: list[str]) -> None:
     """
     from affidavit.tasks.input_checks import input_file_fault
 
-    if not inputs or any("://" in p for p in inputs):
+    if not inputs or any(_is_url(p) for p in inputs):
         return
     faults = [(p, fault) for p in inputs if (fault := input_file_fault(p))]
     if len(faults) == len(inputs):
         more = f" (and {len(faults) - 1} more input(s), none of which can be read)" \
             if len(faults) > 1 else ""
         _fail(f"{faults[0][0]}: {faults[0][1]}{more}")
+
+
+def _check_input_kinds(inputs: list[str]) -> None:
+    """Refuse up front when no input of ``backfill`` is of a kind it reads (one line, exit 1).
+
+    A file whose name and first bytes tell neither a feed, a WARC/WET archive nor a dump (a
+    plain-text file): ``affidavit.tasks.ingest.detect_kind`` says so, with the extensions it
+    knows, before Prefect starts. Asked only when some input's name is not a dump's (the
+    readers are imported for it).
+    """
+    from affidavit.tasks.input_checks import dump_format
+
+    if all(_is_url(p) or dump_format(p) is not None for p in inputs):
+        return
+    from affidavit.tasks.ingest import detect_kind
+
+    def fault(path: str) -> str | None:
+        try:
+            detect_kind(path)
+        except (OSError, ValueError) as exc:
+            return None if isinstance(exc, OSError) else str(exc)
+        return None
+
+    _refuse_when_every_input(inputs, fault, "like it")
 
 
 def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_column: str,
@@ -809,6 +847,7 @@ def _dump_columns(inputs: list[str], *, id_column: str, url_column: str, title_c
         Keyword arguments of ``affidavit.tasks.ingest_common.ColumnMapping`` (built by the
         caller, after the checks: it imports pyarrow).
     """
+    _check_dump_is_text(inputs)
     _check_dump_rows(inputs)
     _check_dump_text_columns(inputs, text_column)
     given = {"--id-column": ("id", id_column, "id"), "--url-column": ("url", url_column, "URL"),
@@ -832,10 +871,22 @@ def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | Non
     inputs are ``kind`` ("like it", "without it"). With one input free of it the run goes on,
     and the readers count the others.
     """
-    faults = [None if "://" in p else fault(p) for p in inputs]
+    faults = [None if _is_url(p) else fault(p) for p in inputs]
     if inputs and all(faults):
         more = f" (and {len(faults) - 1} more input(s) {kind})" if len(faults) > 1 else ""
         _fail(f"{faults[0]}{more}")
+
+
+def _check_dump_is_text(inputs: list[str]) -> None:
+    """Refuse up front when every input is a text dump that is not text (one line, exit 1).
+
+    Binary data, or UTF-16 saved without a byte-order mark, said as such
+    (:func:`affidavit.tasks.input_checks.dump_not_text_fault`). With one other input the run
+    goes on, and the reader counts the file.
+    """
+    from affidavit.tasks.input_checks import dump_not_text_fault
+
+    _refuse_when_every_input(inputs, dump_not_text_fault, "like it")
 
 
 def _check_dump_rows(inputs: list[str]) -> None:
@@ -1047,8 +1098,10 @@ def verify(
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
 
+    raw = b""
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
-        body = text if text is not None else decode_user_text(Path(str(file)).read_bytes()).text
+        raw = Path(str(file)).read_bytes() if text is None else b""
+        body = text if text is not None else decode_user_text(raw).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason
 
@@ -1059,6 +1112,10 @@ def verify(
     from affidavit.tasks.sanitize import looks_binary
 
     if looks_binary(body):
+        from affidavit.tasks.input_checks import SNIFF_CHARS, utf16_fault
+
+        if wide := utf16_fault(raw[:SNIFF_CHARS]):
+            _fail(f"cannot verify {file}: {wide}")
         _fail(f"cannot verify {file or 'the text'}: it is not text (binary data: NUL bytes or "
               "bytes that do not decode)")
     from affidavit.tasks.sanitize import strip_control_chars
@@ -1382,9 +1439,7 @@ def audit(
               for k in ("supported", "overstated", "unsupported", "contradicted", "unlabelled")}
     console.print("summary: " + ", ".join(f"{k} {v}" for k, v in totals.items() if v or
                                           k != "unlabelled") + f" — {res.message}")
-    skips = {k: v for k, v in res.counts.items() if k.startswith("skip:")}
-    if skips:
-        console.print("skipped: " + ", ".join(f"{k[5:]} {v}" for k, v in skips.items()))
+    _print_ingest_counts(res.counts)  # skipped, and repaired (kept) by reason
     if res.report_path:
         console.print(f"report: {res.report_path}")
     _exit_for_refusals(res.counts)

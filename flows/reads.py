@@ -134,9 +134,9 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         if path.is_dir():
             raise ValueError(f"{target}: is a directory, not an HTML file")
         if not path.is_file():
-            from affidavit.tasks.input_checks import path_fault
+            from affidavit.tasks.input_checks import input_path_fault
 
-            raise ValueError(f"{target}: {path_fault(path) or 'not a regular file'}")
+            raise ValueError(f"{target}: {input_path_fault(target) or 'not a regular file'}")
         try:
             data = path.read_bytes()
         except OSError as exc:

@@ -58,8 +58,13 @@ from affidavit.tasks.audit_scanner import (
 from affidavit.tasks.charset import decode_user_text
 from affidavit.tasks.claims import split_answer_claims
 from affidavit.tasks.claims_file import pick_column
-from affidavit.tasks.input_checks import check_sessions_file, check_text_file
-from affidavit.tasks.sanitize import UntrustedJSONError, json_type_name, loads_untrusted_json
+from affidavit.tasks.input_checks import check_sessions_file, check_text_file, shown_path
+from affidavit.tasks.sanitize import (
+    UntrustedJSONError,
+    json_type_name,
+    loads_untrusted_json,
+    strip_control_chars,
+)
 
 __all__ = [
     "AUDIT_MIN_QUOTE_CHARS",
@@ -132,8 +137,11 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
     return tuple(items)
 
 
-def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tuple[int, Any]]:
+def _iter_raw(path: str | Path, skips: Counter[str],
+              notes: list[str]) -> Iterator[tuple[int, Any]]:
     """Yield ``(line or record number, raw record)``; bad JSON lines are counted skips."""
+    name, path = shown_path(path), Path(path)
+
     def note(msg: str) -> None:
         if len(notes) < _MAX_MESSAGES:
             notes.append(msg)
@@ -146,7 +154,7 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
         try:
             pf = pq.ParquetFile(path)
         except Exception as exc:  # noqa: BLE001 - any reader error is a bad file
-            raise ValueError(f"{path} is not a readable Parquet file: {exc}") from None
+            raise ValueError(f"{name}: not a readable Parquet file: {exc}") from None
         n = 0
         for batch in pf.iter_batches(batch_size=1024):
             for row in batch.to_pylist():
@@ -176,15 +184,15 @@ def _iter_raw(path: Path, skips: Counter[str], notes: list[str]) -> Iterator[tup
             try:
                 data = loads_untrusted_json(fh.read())
             except UntrustedJSONError as exc:
-                raise ValueError(f"{path} is not valid JSON: {exc}") from None
+                raise ValueError(f"{name}: not valid JSON: {exc}") from None
             if isinstance(data, dict):
                 lists = [v for v in data.values() if isinstance(v, list)]
                 data = lists[0] if len(lists) == 1 else [data]
             if not isinstance(data, list):
-                raise ValueError(f"{path} holds neither a list nor an object of records")
+                raise ValueError(f"{name}: holds neither a list nor an object of records")
             yield from enumerate(data, 1)
         else:
-            raise ValueError(f"unsupported sessions file {str(path)!r} (jsonl, json, parquet)")
+            raise ValueError(f"unsupported sessions file {name!r} (jsonl, json, parquet)")
 
 
 def iter_sessions(
@@ -208,11 +216,10 @@ def iter_sessions(
             refuses (binary data, an unsupported extension) or a negative ``limit`` (at the
             call), or an unreadable JSON or Parquet file (at the first record).
     """
-    p = Path(path)
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    check_sessions_file(p)
-    return _records(p, skips, notes, (id_column, answer_column, evidence_column), limit)
+    check_sessions_file(path)
+    return _records(path, skips, notes, (id_column, answer_column, evidence_column), limit)
 
 
 SESSIONS_CHECK_MAX_BYTES = 64 * 1024 * 1024
@@ -246,7 +253,7 @@ def check_sessions_columns(
     """
     from affidavit.tasks.input_checks import name_keys
 
-    p = Path(path)
+    p, name = Path(path), shown_path(path)
     rec: Mapping[str, Any] | None = None
     if p.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
@@ -261,7 +268,7 @@ def check_sessions_columns(
         n_read, bad = 0, Counter[str]()
         # a file that is not JSON, or a JSON document that is not records, raises here: it is
         # refused up front with the reader's own reason
-        for n, raw in _iter_raw(p, bad, []):
+        for n, raw in _iter_raw(path, bad, []):
             n_read += 1
             if isinstance(raw, Mapping):
                 rec = raw
@@ -269,7 +276,7 @@ def check_sessions_columns(
             if n >= _FIRST_OBJECT_WITHIN:
                 break
         if n_read == 0 and not bad:  # (lines that are not JSON: the reader says which)
-            raise ValueError(f"{p}: holds no record: a sessions file holds records "
+            raise ValueError(f"{name}: holds no record: a sessions file holds records "
                              "{id, answer, evidence}, one per line (JSONL), a JSON list of them, "
                              "or Parquet")
     if rec is None:
@@ -280,19 +287,19 @@ def check_sessions_columns(
     for flag, column in (("--id-column", id_column), ("--answer-column", answer_column),
                          ("--evidence-column", evidence_column)):
         if column is not None and column not in rec:
-            raise ValueError(f"{p}: no column {column!r} ({flag}): {has}")
+            raise ValueError(f"{name}: no column {column!r} ({flag}): {has}")
     if answer_column is None and pick_column(rec, None, ANSWER_COLUMNS) is None:
-        raise ValueError(f"{p}: no answer column: looked for {', '.join(ANSWER_COLUMNS)}; "
+        raise ValueError(f"{name}: no answer column: looked for {', '.join(ANSWER_COLUMNS)}; "
                          f"{has} (name it with --answer-column)")
 
 
-def _records(p: Path, skips: Counter[str], notes: list[str],
+def _records(path: str | Path, skips: Counter[str], notes: list[str],
              explicit: tuple[str | None, str | None, str | None],
              limit: int | None) -> Iterator[AuditRecord]:
     seen: set[str] = set()
     cols: tuple[str | None, str | None, str | None] | None = None
     n_good = 0
-    ext = ([s.lower() for s in p.suffixes if s.lower() != ".gz"] or [""])[-1]
+    ext = ([s.lower() for s in Path(path).suffixes if s.lower() != ".gz"] or [""])[-1]
     # notes count from 1 in every format: a JSONL line, a Parquet row, a JSON list's record
     unit = {".parquet": "row", ".json": "record"}.get(ext, "line")
 
@@ -303,7 +310,7 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
 
     if limit == 0:
         return
-    for n, rec in _iter_raw(p, skips, notes):
+    for n, rec in _iter_raw(path, skips, notes):
         if not isinstance(rec, Mapping):
             skip("not_an_object", n, "not an object")
             continue
@@ -337,6 +344,14 @@ def _records(p: Path, skips: Counter[str], notes: list[str],
             continue
         if sum(len(e.output) for e in evidence) > MAX_EVIDENCE_CHARS:
             skip("evidence_too_long", n, "evidence outputs over the size cap")
+            continue
+        answer, evidence, n_ctl = strip_record_controls(answer, evidence)
+        if n_ctl:  # kept, repaired: counted as the claims and dump readers count a row
+            skip("control_chars_removed", n, f"{n_ctl} control character(s) removed or "
+                 "repaired: kept")
+        if not answer.strip():
+            skip("missing_answer", n, f"the answer in column {acol!r} holds only control "
+                 "characters")
             continue
         rid = rec.get(icol) if icol else None
         rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
@@ -391,24 +406,63 @@ def read_sessions(
     return records, skips, notes
 
 
-def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Path]) -> AuditRecord:
+def strip_record_controls(
+    answer: str, evidence: Sequence[EvidenceItem]
+) -> tuple[str, tuple[EvidenceItem, ...], int]:
+    r"""Remove terminal escapes and control characters from an answer and its evidence.
+
+    As ``verify`` and the claims and dump readers do
+    (:func:`affidavit.tasks.sanitize.strip_control_chars`: tabs and line breaks kept, a
+    Windows-1252 character decoded as a C1 control repaired): a NUL or an escape sequence in
+    a log would otherwise reach the stored quotes and the terminal. Quotes are then located in
+    the cleaned evidence, which is what is stored.
+
+    Returns:
+        ``(answer, evidence, n)``: the cleaned texts and how many characters were removed or
+        repaired in all.
+
+    >>> ev = [EvidenceItem("shell", "pytest", "3 passed\x00")]
+    >>> a, ev, n = strip_record_controls("ok\x07", ev)
+    >>> a, ev[0].output, n
+    ('ok', '3 passed', 2)
+    """
+    answer, n = strip_control_chars(answer)
+    items = []
+    for e in evidence:
+        out, k = strip_control_chars(e.output)
+        inp, j = strip_control_chars(e.input)
+        n += k + j
+        items.append(EvidenceItem(e.tool, inp, out) if k or j else e)
+    return answer, tuple(items), n
+
+
+def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Path], *,
+                      notes: list[str] | None = None) -> AuditRecord:
     """Build one record from an answer file and evidence files (each file one tool output).
+
+    Control characters are removed from each file's text (:func:`strip_record_controls`);
+    each file that had some is noted in ``notes``.
 
     Raises:
         FileNotFoundError: When a file does not exist.
-        ValueError: When the answer is empty, or a file is not text (see
-            :func:`affidavit.tasks.input_checks.check_text_file`).
+        ValueError: When the answer is empty (or only control characters), or a file is not
+            text (see :func:`affidavit.tasks.input_checks.check_text_file`).
     """
     ap = Path(answer_path)
-    check_text_file(ap, "answer file")
-    answer = decode_user_text(ap.read_bytes()).text
+    check_text_file(answer_path, "answer file")
+    answer, n_ctl = strip_control_chars(decode_user_text(ap.read_bytes()).text)
     if not answer.strip():
-        raise ValueError(f"{ap} holds no answer text")
+        raise ValueError(f"{shown_path(answer_path)}: holds no answer text")
+    said = [(answer_path, n_ctl)]
     items = []
     for e in evidence_paths:
-        ep = Path(e)
-        check_text_file(ep, "evidence file")
-        items.append(EvidenceItem("read_file", str(e), decode_user_text(ep.read_bytes()).text))
+        check_text_file(e, "evidence file")
+        output, n_ctl = strip_control_chars(decode_user_text(Path(e).read_bytes()).text)
+        said.append((e, n_ctl))
+        items.append(EvidenceItem("read_file", str(e), output))
+    if notes is not None:
+        notes += [f"{shown_path(path)}: {n} control character(s) removed or repaired"
+                  for path, n in said if n]
     return AuditRecord(ap.name, answer, tuple(items), None)
 
 

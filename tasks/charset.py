@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["DecodedText", "cp1252_char", "decode_document", "decode_user_text", "open_user_bytes",
-           "open_user_text", "repair_escaped_bytes"]
+           "open_user_text", "repair_escaped_bytes", "sniff_bomless_utf16"]
 
 _BOMS = (
     (codecs.BOM_UTF8, "utf-8"),
@@ -222,6 +222,50 @@ def decode_user_text(data: bytes) -> DecodedText:
     text, n = repair_escaped_bytes(text)
     return DecodedText(text, "utf-8", "default", n_repaired=n, first_repair_line=first_line)
 
+
+
+UTF16_SNIFF_MIN_BYTES = 16
+"""Fewest bytes :func:`sniff_bomless_utf16` judges (8 characters: shorter heads say too little)."""
+UTF16_NUL_SHARE = 1 / 2
+"""Share of one parity's bytes that must be NUL for :func:`sniff_bomless_utf16` (text in a Latin
+script has one on every character: nearly all of them; half leaves room for other scripts)."""
+UTF16_OTHER_NUL_SHARE = 1 / 20
+"""Largest share of NULs at the other parity (binary data has them at both; one in twenty, as
+:data:`affidavit.tasks.sanitize.NOT_TEXT_SHARE` tells text from binary data)."""
+
+
+def sniff_bomless_utf16(data: bytes) -> str | None:
+    r"""Tell UTF-16 text saved without a byte-order mark, which is read as UTF-8 (not text).
+
+    Text in a Latin script saved as UTF-16 has a NUL byte beside each character: at the odd
+    offsets for little-endian, at the even ones for big-endian, and next to none at the other
+    parity; binary data has NULs at both. A file that starts with a byte-order mark is not
+    judged (:func:`decode_user_text` reads it).
+
+    Args:
+        data: The head of a file (an odd last byte is ignored).
+
+    Returns:
+        ``"utf-16-le"`` or ``"utf-16-be"``, or None.
+
+    >>> sniff_bomless_utf16("id,text\n1,Z\u00fcrich\n".encode("utf-16-le"))
+    'utf-16-le'
+    >>> sniff_bomless_utf16("id,text\n1,Z\u00fcrich\n".encode("utf-16-be"))
+    'utf-16-be'
+    >>> sniff_bomless_utf16(bytes(range(256))), sniff_bomless_utf16(b"plain text, UTF-8 here")
+    (None, None)
+    """
+    if any(data.startswith(bom) for bom, _ in _BOMS):
+        return None
+    n = len(data) // 2 * 2
+    if n < UTF16_SNIFF_MIN_BYTES:
+        return None
+    half = n // 2
+    even, odd = data[0:n:2].count(0), data[1:n:2].count(0)
+    for nuls, others, name in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
+        if nuls >= half * UTF16_NUL_SHARE and others <= half * UTF16_OTHER_NUL_SHARE:
+            return name
+    return None
 
 
 _WIDE_BOMS = tuple((bom, name) for bom, name in _BOMS if not name.startswith("utf-8"))

@@ -18,6 +18,7 @@ The rules are lexical and deterministic. They follow DESIGN.md, *Claims*:
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -315,9 +316,108 @@ def _not_checkable_alone(sentence: str, low: str) -> bool:
 _LINE_MARKER = re.compile(r"[ \t]*(?:#{1,6}|[-*•>·]|\d{1,2}[.)])[ \t]+")
 """Markdown heading, bullet, block-quote or list-number marker at the start of a line."""
 
+_LIST_ITEM = re.compile(r"[ \t]*(?:[-*•·]|\(?(?:[1-9]\d?|[a-hA-H])[.)])[ \t]+")
+"""A list item's marker at the start of a line: a bullet, a number or a letter ("1.", "2)",
+"(3)", "a)", "B.")."""
+_QUESTION_END = re.compile(r"\?[)\]]*\s*$")
+"""A line that ends with a question of its own (closing brackets after the mark; not quotes:
+a paragraph ending in a quoted question is not a poll's)."""
+_FIRST_ITEM = re.compile(r"[ \t]*(?:[-*•·]|\(?(?:1|a|A)[.)])[ \t]+")
+"""The marker of a list's first item: a bullet, 1, a or A."""
+_IMPERATIVE_VERBS = frozenset(
+    """abolish accept add allow approve ban build buy cancel change close create cut delay
+    demolish do end expand extend fix fund give hire hold improve increase introduce invest
+    keep leave let limit lower make move oppose pay plan protect put raise reduce reject
+    remove repair replace require restore restrict scrap sell spend start stop support take
+    tax use vote wait widen""".split()
+)
+"""Verbs that open an option or an instruction in their base form ("Build the bridge by 2027",
+"Do nothing until 2030"): the policy and planning verbs of poll options and to-do lists,
+written by hand. A word of the list opens a statement only as a noun, and a statement then
+has a verb of its own further on ("Increase in sales was 12%."), which keeps it a claim."""
+_OPTION_DETERMINERS = frozenset("""a an the this that these those its their our his her no all
+    more less nothing everything something new""".split())
+"""Words that follow a verb of an imperative directly ("Keep the plan", "Do nothing")."""
+
 
 def _words(text: str) -> list[str]:
     return _WORD.findall(text)
+
+
+def _later_finite_verb(words: list[str]) -> bool:
+    """Whether a word after the first is a finite verb.
+
+    A lowercase auxiliary, common verb or -ed form (a capitalised one is a name there: "in
+    May", "Will Smith").
+    """
+    return any(w[0].islower() and (w in _AUX or w in _COMMON_VERBS
+                                   or (len(w) > 4 and w.endswith("ed")))
+               for w in words[1:])
+
+
+def _is_fragment_item(item: str) -> bool:
+    """Whether a list item is an option or an instruction with no subject, not a statement.
+
+    An infinitive ("To repair the old bridge"), an imperative (a verb of
+    :data:`_IMPERATIVE_VERBS`, or a word followed by an article or "nothing": "Build the
+    bridge by 2027") with no finite verb after it, or an auxiliary with its subject left out
+    ("Do nothing until 2030", "Should unlock the iPhone", "Was founded in 1990"): none names
+    what it is about, so none can be checked alone. A statement ("Revenue rose 12% to 40
+    million euros in 2024.") has its subject first and a verb after it.
+    """
+    words = _words(item)
+    if len(words) < 2:
+        return False
+    first, second = words[0].lower(), words[1].lower()
+    if first in _AUX:  # "May sales rose 5%", "Will Smith's film has topped ...": a subject
+        return not any(w[0].islower() and (w in _AUX or w in _COMMON_VERBS) for w in words[1:])
+    if first == "to":
+        return not _later_finite_verb(words[1:])
+    if first in _IMPERATIVE_VERBS:
+        return not _later_finite_verb(words)
+    # another word before an article: a verb unless a finite verb follows, an -s form too
+    # ("Currently the firm employs 400 people"; "the bridges" is a noun after its article)
+    return (first not in STOP_WORDS and first.isalpha() and second in _OPTION_DETERMINERS
+            and not _later_finite_verb(words)
+            and not any(_verb_form(w) and words[i].lower() not in _DETERMINERS
+                        for i, w in enumerate(words[2:], 1)))
+
+
+def _option_lines(text: str) -> list[tuple[int, int]]:
+    r"""Spans of the list items of a text that are options or instructions, not statements.
+
+    Each list item (:data:`_LIST_ITEM`) that is a fragment (:func:`_is_fragment_item`), and
+    each item of a list that answers a question (the line before the list ends with "?" and
+    the list starts at its first item: a poll's or a survey's options) unless it is a whole
+    sentence of its own (it ends with a period). The lines right after such a question that
+    are fragments are its options too (an HTML list arrives without its markers). A numbered
+    list of statements keeps its claims.
+
+    >>> t = "What should the council do?\n1. Build the bridge by 2027\n2. A new ferry line\n"
+    >>> [t[a:b] for a, b in _option_lines(t)]
+    ['1. Build the bridge by 2027', '2. A new ferry line']
+    >>> _option_lines("Results:\n1. Revenue rose 12% to 40 million euros in 2024.")
+    []
+    """
+    out: list[tuple[int, int]] = []
+    after_question = first_item = False
+    for start, end in logical_lines(text):
+        marker = _LIST_ITEM.match(text, start, end)
+        if marker is None:
+            if after_question and _is_fragment_item(text[start:end]):
+                out.append((start, end))  # an option whose list marker was lost (HTML <li>)
+                continue
+            after_question = bool(_QUESTION_END.search(text, start, end))
+            first_item = True
+            continue
+        if first_item and not _FIRST_ITEM.match(text, start, end):
+            after_question = False  # a list that goes on from before, not the question's
+        first_item = False
+        item = text[marker.end():end].strip()
+        sentence = item.rstrip("\"'”’)]").endswith(".")
+        if _is_fragment_item(item) or (after_question and not sentence):
+            out.append((start, end))
+    return out
 
 
 def _has_verb(sentence: str) -> bool:
@@ -547,7 +647,12 @@ def extract_claims(
         raise ValueError(f"max_claims must be >= 0, got {max_claims}")
     found: list[ClaimCandidate] = []
     seen: set[str] = set()
+    options = _option_lines(text or "")
+    option_starts = [a for a, _ in options]
     for start, end in split_sentences(text or ""):
+        k = bisect.bisect_right(option_starts, start) - 1
+        if k >= 0 and start < options[k][1]:  # an option or an instruction of a list
+            continue
         marker = _LINE_MARKER.match(text, start, end)
         if marker:  # "# Heading", "- item", "> quote", "3. item": the claim starts after it
             start = marker.end()

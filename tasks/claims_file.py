@@ -17,7 +17,12 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from affidavit.tasks.input_checks import claims_format, gzip_name_fault, repeated_column_fault
+from affidavit.tasks.input_checks import (
+    claims_format,
+    gzip_name_fault,
+    repeated_column_fault,
+    shown_path,
+)
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
     find_lone_surrogate,
@@ -52,7 +57,7 @@ MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
 """Largest claims file read (bytes, after decompression): 10^6 claims of 500 bytes."""
 
 
-def _open_text(path: Path, skips: Counter[str] | None = None,
+def _open_text(path: str | Path, skips: Counter[str] | None = None,
                messages: list[str] | None = None) -> io.TextIOBase:
     """The file as text: gunzipped, decoded by the readers' one policy, repairs counted.
 
@@ -61,28 +66,30 @@ def _open_text(path: Path, skips: Counter[str] | None = None,
     """
     from affidavit.tasks.charset import decode_user_text
 
+    name = shown_path(path)
     if fault := gzip_name_fault(path):  # a plain file named .gz: said as backfill says it
-        raise ValueError(f"{path}: {fault}")
-    with path.open("rb") as raw:
-        fh = gzip.open(raw) if path.suffix == ".gz" else raw
+        raise ValueError(f"{name}: {fault}")
+    p = Path(path)
+    with p.open("rb") as raw:
+        fh = gzip.open(raw) if p.suffix == ".gz" else raw
         try:
             data = fh.read(MAX_CLAIMS_FILE_BYTES + 1)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from exc
+            raise ValueError(f"{name}: broken or truncated gzip data ({exc})") from exc
     if len(data) > MAX_CLAIMS_FILE_BYTES:
-        raise ValueError(f"{path}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
+        raise ValueError(f"{name}: larger than {MAX_CLAIMS_FILE_BYTES} bytes: refused")
     dec = decode_user_text(data)
     if skips is not None and dec.n_repaired:
         skips["non_utf8_text"] += dec.n_repaired
         if messages is not None and len(messages) < _MAX_MESSAGES:
-            messages.append(f"{path}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
+            messages.append(f"{name}: {dec.n_repaired} byte(s) that are not UTF-8 read as "
                             f"Windows-1252 (first on line {dec.first_repair_line}): kept")
     if skips is not None and dec.n_replaced:  # a UTF-16/32 file with a broken sequence
         skips["replacement_chars"] += dec.n_replaced
     return io.StringIO(dec.text, newline="")
 
 
-def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str],
+def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: list[str],
                   faults: list[str] | None = None,
                   header: list[str] | None = None) -> Iterator[tuple[str, Any]]:
     """Yield ``(where, record)`` for each record of a claims file.
@@ -94,6 +101,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
     :func:`check_claims_columns` to say when the file gives no record at all. ``header``
     receives a CSV/TSV file's column names, repeats included (a record keeps one of them).
     """
+    name = shown_path(path)
 
     def note(msg: str) -> None:
         if len(messages) < _MAX_MESSAGES:
@@ -112,7 +120,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                     rec = loads_untrusted_json(line)
                 except UntrustedJSONError as exc:
                     skips["bad_json"] += 1
-                    note(f"{path}: line {lineno}: {exc}: skipped")
+                    note(f"{name}: line {lineno}: {exc}: skipped")
                     if skips["bad_json"] == 1:
                         fault(f"no line is a JSON record (line {lineno}: {exc})")
                     continue
@@ -122,7 +130,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 data = loads_untrusted_json(fh.read())
             except UntrustedJSONError as exc:
                 skips["bad_json"] += 1
-                note(f"{path}: {exc}: file skipped")
+                note(f"{name}: {exc}: file skipped")
                 fault(str(exc))
                 return
             if isinstance(data, dict):
@@ -135,7 +143,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                     data = [data]
             if not isinstance(data, list):
                 skips["not_an_object"] += 1
-                note(f"{path}: the JSON document is {json_type_name(data)}, not a list "
+                note(f"{name}: the JSON document is {json_type_name(data)}, not a list "
                      "of claims: file skipped")
                 fault(f"is {json_type_name(data).replace('a ', 'a JSON ', 1)}, not a list of "
                       "claims")
@@ -155,7 +163,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 for rec in reader:
                     if None in rec:  # more fields than the header
                         skips["bad_csv_row"] += 1
-                        note(f"{path}: line {reader.line_num}: more fields than the "
+                        note(f"{name}: line {reader.line_num}: more fields than the "
                              "header: skipped")
                     else:
                         yield f"line {start}", rec
@@ -166,7 +174,7 @@ def _iter_records(path: Path, fmt: str, skips: Counter[str], messages: list[str]
                 last = max(reader.reader.line_num, start)  # the DictReader lags
                 skips["bad_csv_row"] += last - start + 1
                 unclosed = "unexpected end of data" in str(exc)
-                note(f"{path}: line {start}: " + (
+                note(f"{name}: line {start}: " + (
                     "a quote is never closed" if unclosed else f"{exc} (a quote not closed?)")
                     + f"; lines {start}-{last} ({last - start + 1}) skipped")
                 fault(f"unclosed quote at line {start}" if unclosed
@@ -219,12 +227,12 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
             document that is not a list, a quote never closed before the first row): the
             message says which (:func:`no_claim_reason`).
     """
-    p = Path(path)
-    fmt = claims_format(p)
+    p, name = Path(path), shown_path(path)
+    fmt = claims_format(path)
     n_seen = 0
     faults: list[str] = []
     header: list[str] = []
-    for _, rec in _iter_records(p, fmt, Counter(), [], faults, header):
+    for _, rec in _iter_records(path, fmt, Counter(), [], faults, header):
         n_seen += 1
         if not isinstance(rec, dict):
             if n_seen >= 1000:
@@ -235,21 +243,21 @@ def check_claims_columns(path: str | Path, *, text_column: str | None = None) ->
         shown = (", ".join(keys[:_MAX_KEYS_NAMED]) or "none") + (
             f" and {more} more" if more > 0 else "")
         if text_column is None and pick_column(rec, None, TEXT_COLUMNS) is None:
-            raise ValueError(f"{p}: no claim text column among its keys ({shown}); "
+            raise ValueError(f"{name}: no claim text column among its keys ({shown}); "
                              f"looked for {', '.join(TEXT_COLUMNS)}: name it with "
                              "--text-column")
         if text_column is not None and text_column not in rec:
             where = "header" if fmt in ("csv", "tsv") else "first record"
-            raise ValueError(f"{p}: no column {text_column!r} (--text-column) in its "
+            raise ValueError(f"{name}: no column {text_column!r} (--text-column) in its "
                              f"{where} ({shown})")
         _check_repeated_columns(path, header, (pick_column(rec, text_column, TEXT_COLUMNS),
                                                pick_column(rec, None, ID_COLUMNS),
                                                pick_column(rec, None, LABEL_COLUMNS)))
         return
     if n_seen:
-        raise ValueError(f"{p}: no record is an object with a claim text (JSONL: one "
+        raise ValueError(f"{name}: no record is an object with a claim text (JSONL: one "
                          "object a line; JSON: a list of objects)")
-    raise ValueError(f"{path}: {no_claim_reason(p, fmt, faults)}")
+    raise ValueError(f"{name}: {no_claim_reason(p, fmt, faults)}")
 
 
 def _check_repeated_columns(path: str | Path, header: list[str],
@@ -263,7 +271,7 @@ def _check_repeated_columns(path: str | Path, header: list[str],
         ValueError: When the text, id or label column appears more than once in the header.
     """
     refusal, note = repeated_column_fault(
-        str(path), header, dict(zip(("claim text", "id", "label"), cols, strict=True)))
+        shown_path(path), header, dict(zip(("claim text", "id", "label"), cols, strict=True)))
     if refusal:
         raise ValueError(refusal)
     return note
@@ -331,13 +339,13 @@ def read_claims_file(
         FileNotFoundError: When the file does not exist.
         ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
     """
-    p = Path(path)
+    p, name = Path(path), shown_path(path)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
     if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not a claims file")
+        raise ValueError(f"{name}: is a directory, not a claims file")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
-    fmt = claims_format(p)
+    fmt = claims_format(path)
     rows: list[dict[str, str | None]] = []
     skips: Counter[str] = Counter()
     messages: list[str] = []
@@ -345,11 +353,11 @@ def read_claims_file(
     if limit == 0:
         return rows, skips, messages
     header: list[str] = []
-    for where, rec in _iter_records(p, fmt, skips, messages, None, header):
+    for where, rec in _iter_records(path, fmt, skips, messages, None, header):
         if not isinstance(rec, dict):
             skips["not_an_object"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p}: {where}: not an object: skipped")
+                messages.append(f"{name}: {where}: not an object: skipped")
             continue
         if cols is None:
             cols = (
@@ -371,7 +379,7 @@ def read_claims_file(
             if tcol is not None and len(messages) < _MAX_MESSAGES:
                 keys = ", ".join(sorted(map(str, rec))[:_MAX_KEYS_NAMED]) or "none"
                 more = len(rec) - _MAX_KEYS_NAMED
-                messages.append(f"{p}: {where}: no {tcol!r} (the claim text column); "
+                messages.append(f"{name}: {where}: no {tcol!r} (the claim text column); "
                                 f"its keys: {keys}{f' and {more} more' if more > 0 else ''}: "
                                 "skipped")
             continue
@@ -379,13 +387,13 @@ def read_claims_file(
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p}: {where}: {tcol} is a "
+                messages.append(f"{name}: {where}: {tcol} is a "
                                 f"{type(value).__name__}, not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p}: {where}: a lone UTF-16 surrogate: skipped")
+                messages.append(f"{name}: {where}: a lone UTF-16 surrogate: skipped")
             continue
         text = _as_str(value)
         if text is not None:
@@ -397,7 +405,7 @@ def read_claims_file(
         if not text:
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{p}: {where}: the claim is empty: skipped")
+                messages.append(f"{name}: {where}: the claim is empty: skipped")
             continue
         rows.append(
             {
@@ -409,5 +417,5 @@ def read_claims_file(
         if limit is not None and len(rows) >= limit:
             break
     if cols is not None and cols[0] is not None and not rows and skips.total():
-        messages.append(f"no claims read from {p}")
+        messages.append(f"no claims read from {name}")
     return rows, skips, messages

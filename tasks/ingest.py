@@ -113,7 +113,7 @@ def detect_kind(path: str | Path) -> Literal["feed", "warc", "dump"]:
             return "feed"
         return "dump"
     raise ValueError(
-        f"{p}: cannot tell whether this is a feed, a WARC/WET archive or a dump (known "
+        f"{path}: cannot tell whether this is a feed, a WARC/WET archive or a dump (known "
         f"extensions: feeds {' '.join(_FEED_SUFFIXES)} .json; archives {' '.join(_WARC_SUFFIXES)}; "
         f"dumps {dump_extensions()})"
     )

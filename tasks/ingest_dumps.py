@@ -36,6 +36,7 @@ from affidavit.tasks.input_checks import (
     missing_column_fault,
     name_keys,
     repeated_column_fault,
+    utf16_fault,
 )
 from affidavit.tasks.sanitize import (
     UntrustedJSONError,
@@ -61,6 +62,10 @@ MAX_JSON_FILE_BYTES = 256 * 1024 * 1024
 streamed, so a larger one (or a gzip bomb) is a counted skip (``json_file_too_large``)."""
 """Longest JSONL line read (bytes). The longest line of the project's corpora is under 1 MB;
 a longer line is skipped (``"line_too_long"``), which also stops a gzip bomb without newlines."""
+
+_UTF16_PEEK_BYTES = 4096
+"""Head bytes of a JSON/JSONL dump looked at for UTF-16 without a byte-order mark (a few
+lines: its NULs show at once)."""
 
 _JSON_LIST_KEYS = ("items", "documents", "data", "rows", "records")
 
@@ -299,7 +304,8 @@ def _iter_csv(
         shown = header
         fmt = "csv" if delimiter == "," else "tsv"
         if looks_binary(",".join(shown)):  # no header at all: not a column to name
-            raise ValueError(binary_dump_fault(name, fmt))
+            raise ValueError(binary_dump_fault(
+                name, fmt, ",".join(shown).encode("utf-8", "surrogateescape")))
         raise ValueError(missing_column_fault(name, mapping.text, shown))
     used = {"text": mapping.text, "id": mapping.id, "URL": mapping.url, "title": mapping.title,
             "date": mapping.published_at, "author": mapping.author, "host": mapping.host,
@@ -435,6 +441,11 @@ def read_dump(
     pending = _Pending()
     yielded = seen_skips = False
     with _open_binary(p) as fh:
+        # UTF-16 without a byte-order mark: not a line of it reads, so it is refused whole and
+        # said as what it is (a CSV/TSV header says it in _iter_csv)
+        if fmt != "csv" and fmt != "tsv" and hasattr(fh, "peek") and (
+                wide := utf16_fault(fh.peek(_UTF16_PEEK_BYTES)[:_UTF16_PEEK_BYTES])):
+            raise ValueError(f"{name}: {wide}")
         if fmt == "jsonl":
             steps = _iter_jsonl(fh, name, mapping, pending)
         elif fmt == "json":

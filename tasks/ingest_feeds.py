@@ -45,8 +45,9 @@ from affidavit.tasks.ingest_common import (
     parse_datetime,
     rows_to_documents,
 )
-from affidavit.tasks.input_checks import json_feed_fault
+from affidavit.tasks.input_checks import json_feed_fault, plain_text_feed_fault
 from affidavit.tasks.sanitize import (
+    SNIFF_CHARS,
     UntrustedJSONError,
     find_lone_surrogate,
     json_type_name,
@@ -222,6 +223,10 @@ def _parse_xml_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[s
         if hasattr(bozo_exc, "getLineNumber"):
             where = f" at line {bozo_exc.getLineNumber()}"
         if not any(_entry_text(e) for e in entries):
+            if fault := plain_text_feed_fault(data[:SNIFF_CHARS].decode("utf-8", "replace"),
+                                              source):  # no markup at all: said as what it is
+                batch.add_skip("not_a_feed", f"{fault}: refused")
+                return []
             batch.add_skip(
                 "malformed_feed", f"{source}: not well-formed XML{where} ({bozo_exc}): skipped"
             )

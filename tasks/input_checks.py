@@ -13,10 +13,11 @@ from __future__ import annotations
 import errno
 import gzip
 import os
+import re
 import zlib
 from pathlib import Path
 
-from affidavit.tasks.charset import decode_user_text
+from affidavit.tasks.charset import decode_user_text, sniff_bomless_utf16
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
@@ -38,13 +39,18 @@ __all__ = [
     "repeated_column_fault",
     "binary_dump_fault",
     "dump_text_fault",
+    "dump_not_text_fault",
     "gzip_name_fault",
     "input_file_fault",
+    "input_path_fault",
+    "plain_text_feed_fault",
     "json_feed_fault",
     "missing_column_fault",
     "name_keys",
     "os_error_reason",
     "path_fault",
+    "shown_path",
+    "utf16_fault",
 ]
 
 CLAIMS_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".jsonlines": "jsonl", ".json": "json",
@@ -59,6 +65,19 @@ gzipped (``.gz`` after the extension); Parquet may not (it compresses its own pa
 
 SESSION_EXTENSIONS = tuple(e for e, f in DUMP_FORMATS.items() if f in ("jsonl", "json", "parquet"))
 """Extensions of a sessions file (a ``.gz`` after the text ones is read through gzip)."""
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """Name a path in a message exactly as the user typed it.
+
+    Messages name the value given: a ``Path`` made from it drops a leading ``./``, doubled
+    slashes and a trailing slash (``Path("./x.csv")`` prints ``x.csv``), so the checks and
+    readers open their ``Path`` and name the original.
+
+    >>> shown_path("./x.csv"), str(Path("./x.csv"))
+    ('./x.csv', 'x.csv')
+    """
+    return os.fspath(path)
 
 
 def _extension(path: Path) -> str:
@@ -118,51 +137,106 @@ def path_fault(path: str | Path) -> str | None:
     return None
 
 
-def _head(path: Path, n_bytes: int) -> bytes:
+_FILE_EXTENSION_RE = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+
+
+def _looks_like_prose(value: str) -> bool:
+    """Whether a value given as a file or URL reads as text: words, no folder, no extension."""
+    value = value.strip()
+    return (len(value.split()) >= 3 and "/" not in value and "\\" not in value
+            and not _FILE_EXTENSION_RE.search(value))
+
+
+def input_path_fault(value: str) -> str | None:
+    """Say why an input given as a file or a URL cannot be opened, or None.
+
+    As :func:`path_fault`, except that a value that names no file is said to be neither a
+    file nor a URL (it is not looked up as one: only ``http(s)://`` values are); one that
+    reads as words, not a path, is pointed to the commands that take a text.
+
+    >>> input_path_fault("nofeed.xml")
+    'no such file, and not a URL (a URL starts with http:// or https://)'
+    >>> input_path_fault("The bridge opened in 2024.")[:58]
+    'not a file or URL: to check a text use verify "TEXT" (a cl'
+    """
+    fault = path_fault(value)
+    if fault != "no such file":
+        return fault
+    if _looks_like_prose(value):
+        return ('not a file or URL: to check a text use verify "TEXT" (a claims file: run '
+                "--claims)")
+    return "no such file, and not a URL (a URL starts with http:// or https://)"
+
+
+def _head(path: str | Path, n_bytes: int) -> bytes:
     """Return the first ``n_bytes`` of a file (of its gunzipped content for ``.gz``).
 
     Raises:
         ValueError: For a ``.gz`` file whose gzip data is broken.
     """
     if fault := gzip_name_fault(path):
-        raise ValueError(f"{path}: {fault}")
-    with path.open("rb") as raw:
-        if path.suffix.lower() != ".gz":
+        raise ValueError(f"{shown_path(path)}: {fault}")
+    p = Path(path)
+    with p.open("rb") as raw:
+        if p.suffix.lower() != ".gz":
             return raw.read(n_bytes)
         try:
             with gzip.open(raw) as fh:
                 return fh.read(n_bytes)
         except (EOFError, OSError, zlib.error) as exc:
-            raise ValueError(f"{path}: broken or truncated gzip data ({exc})") from None
+            raise ValueError(f"{shown_path(path)}: broken or truncated gzip data ({exc})") \
+                from None
 
 
 def _existing_file(path: str | Path, what: str) -> Path:
-    p = Path(path)
+    p, name = Path(path), shown_path(path)
     p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
     if p.is_dir():
-        raise ValueError(f"{p}: is a directory, not {what}")
+        raise ValueError(f"{name}: is a directory, not {what}")
     if not p.is_file():
         if p.exists():  # a pipe (``<(…)``, ``/dev/stdin``), a socket, a device
-            raise ValueError(f"{p}: not a regular file (a pipe or a device): {what} is read "
+            raise ValueError(f"{name}: not a regular file (a pipe or a device): {what} is read "
                              "more than once; save it to a file first")
         raise FileNotFoundError(p)
     return p
 
 
-def _head_fault(head: str, *, empty: str, binary: str) -> str | None:
-    """Name what is wrong with a decoded file head: the ``empty`` or ``binary`` message, or None.
+def utf16_fault(raw: bytes) -> str | None:
+    r"""Say that bytes are UTF-16 text saved without a byte-order mark, or None.
 
-    ``empty`` when the head is nothing but whitespace, ``binary`` when it looks like binary
-    data (:func:`~affidavit.tasks.sanitize.looks_binary`).
+    Such a file is read as UTF-8 and is not text then (a NUL beside each character); the
+    message says what it is and how to save it
+    (:func:`affidavit.tasks.charset.sniff_bomless_utf16`).
+
+    >>> utf16_fault("id,text\n1,Zurich\n".encode("utf-16-le"))[:71]
+    'not text as UTF-8: it looks like UTF-16 (little-endian) saved without a'
+    >>> utf16_fault(b"id,text\n1,plain\n") is None
+    True
     """
+    encoding = sniff_bomless_utf16(raw)
+    if encoding is None:
+        return None
+    order = "little-endian" if encoding.endswith("le") else "big-endian"
+    return (f"not text as UTF-8: it looks like UTF-16 ({order}) saved without a byte-order mark; "
+            "save it as UTF-8, or as UTF-16 with a byte-order mark")
+
+
+def _head_fault(raw: bytes, *, name: str, empty: str, binary: str) -> str | None:
+    """Name what is wrong with a file head: the ``empty`` or ``binary`` message, or None.
+
+    ``empty`` when the decoded head is nothing but whitespace, ``binary`` when it looks like
+    binary data (:func:`~affidavit.tasks.sanitize.looks_binary`), unless its bytes are UTF-16
+    without a byte-order mark, which is said as such (:func:`utf16_fault`, after ``name``).
+    """
+    head = decode_user_text(raw).text
     if not head.strip():
         return empty
     if looks_binary(head):
-        return binary
+        return f"{name}: {wide}" if (wide := utf16_fault(raw)) else binary
     return None
 
 
-def claims_format(path: Path) -> str:
+def claims_format(path: str | Path) -> str:
     """Return the format of a claims file from its name: jsonl, json, csv or tsv.
 
     Raises:
@@ -171,9 +245,10 @@ def claims_format(path: Path) -> str:
     >>> claims_format(Path("claims.csv.gz"))
     'csv'
     """
-    fmt = CLAIMS_FORMATS.get(_extension(path))
+    fmt = CLAIMS_FORMATS.get(_extension(Path(path)))
     if fmt is None:
-        raise ValueError(f"unsupported claims file format {str(path)!r} (jsonl, json, csv, tsv)")
+        raise ValueError(f"unsupported claims file format {shown_path(path)!r} (jsonl, json, "
+                         "csv, tsv)")
     return fmt
 
 
@@ -214,14 +289,14 @@ def check_claims_file(path: str | Path) -> None:
         ValueError: For a directory or a pipe, an unsupported extension, broken gzip data, binary
             data or an empty file (nothing but whitespace).
     """
-    p = _existing_file(path, "a claims file")
-    claims_format(p)
-    head = decode_user_text(_head(p, SNIFF_CHARS)).text
+    _existing_file(path, "a claims file")
+    name = shown_path(path)
+    claims_format(path)
     if fault := _head_fault(
-        head,
-        empty=f"{p}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
+        _head(path, SNIFF_CHARS), name=name,
+        empty=f"{name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
-        binary=f"{p}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+        binary=f"{name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
     ):
         raise ValueError(fault)
 
@@ -238,19 +313,19 @@ def check_sessions_file(path: str | Path) -> None:
             Parquet, broken gzip data, an empty (or only blank) JSON or JSONL file, or binary
             data in one.
     """
-    p = _existing_file(path, "a sessions file")
+    p, name = _existing_file(path, "a sessions file"), shown_path(path)
     ext = _extension(p)
     if ext not in SESSION_EXTENSIONS:
-        raise ValueError(f"unsupported sessions file {str(p)!r} (jsonl, json, parquet)")
+        raise ValueError(f"unsupported sessions file {name!r} (jsonl, json, parquet)")
     if ext == ".parquet":
-        if _head(p, 4) != b"PAR1":
-            raise ValueError(f"{p} is not a Parquet file (no PAR1 magic bytes)")
+        if _head(path, 4) != b"PAR1":
+            raise ValueError(f"{name}: not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        decode_user_text(_head(p, SNIFF_CHARS)).text,
-        empty=f"{p}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+        _head(path, SNIFF_CHARS), name=name,
+        empty=f"{name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
         "line (JSONL), a JSON list of them, or Parquet",
-        binary=f"{p}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
+        binary=f"{name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
     ):
         raise ValueError(fault)
 
@@ -270,13 +345,15 @@ def check_text_file(path: str | Path, what: str, *, allow_empty: bool = True) ->
             :func:`affidavit.tasks.sanitize.looks_binary`), or an empty file when not
             ``allow_empty``.
     """
-    p = _existing_file(path, "a file")
+    p, name = _existing_file(path, "a file"), shown_path(path)
     with p.open("rb") as fh:
         head = fh.read(SNIFF_CHARS)
     if not allow_empty and not head.strip() and p.stat().st_size <= SNIFF_CHARS:
-        raise ValueError(f"{p}: empty: the {what} holds no text")
+        raise ValueError(f"{name}: empty: the {what} holds no text")
     if looks_binary(decode_user_text(head).text):
-        raise ValueError(f"{p}: not text (binary or compressed data): {what}s are read as "
+        if wide := utf16_fault(head):
+            raise ValueError(f"{name}: {wide}")
+        raise ValueError(f"{name}: not text (binary or compressed data): {what}s are read as "
                          "text (UTF-8, or UTF-16/32 with a byte-order mark)")
 
 
@@ -323,7 +400,7 @@ def input_file_fault(path: str | Path) -> str | None:
     'not a regular file (a device or a pipe): save it to a file first'
     """
     p = Path(path)
-    if fault := path_fault(p):
+    if fault := input_path_fault(os.fspath(path)):
         return fault
     if p.is_dir():
         return "is a directory, not a file: give the files in it (a folder is not read)"
@@ -334,7 +411,7 @@ def input_file_fault(path: str | Path) -> str | None:
     if fault := gzip_name_fault(p):
         return fault
     try:
-        head = _head(p, SNIFF_CHARS + 1)
+        head = _head(path, SNIFF_CHARS + 1)
     except (OSError, ValueError):
         return None  # unreadable or broken gzip data: the reader counts and says it
     if len(head) <= SNIFF_CHARS and not head.strip():
@@ -345,6 +422,30 @@ def input_file_fault(path: str | Path) -> str | None:
 
 _JSONL_EXTENSIONS = tuple(e for e, f in CLAIMS_FORMATS.items() if f == "jsonl")
 _NOT_A_FEED_HINT = "to load documents use backfill (claims: run --claims)"
+_PLAIN_TEXT_FEED_HINT = "to check its claims use verify --file (a claims file: run --claims)"
+
+
+def plain_text_feed_fault(text: str, name: str) -> str | None:
+    r"""Say that text given as a feed is plain text (no markup, no JSON), or None.
+
+    A feed is XML (it opens with ``<``, after blanks) or JSON; text with neither is told as
+    what it is, with the commands that read a text, instead of an XML parser's error at its
+    first line. Shared by the up-front check (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`).
+
+    Args:
+        text: The decoded file, or its head.
+        name: The file as the user gave it (or the URL), for the message.
+
+    >>> plain_text_feed_fault("The bridge opened in 2024.\n", "claim.txt")[:60]
+    'claim.txt: is plain text, not an RSS/Atom/JSON Feed document'
+    >>> plain_text_feed_fault(' <?xml version="1.0"?><rss/>', "f.xml") is None
+    True
+    """
+    first = text.lstrip("\ufeff \t\r\n")[:1]
+    if not first or first in "<{[" or "<" in text:
+        return None
+    return f"{name}: is plain text, not an RSS/Atom/JSON Feed document; {_PLAIN_TEXT_FEED_HINT}"
 
 
 def _is_json_lines(lines: list[str]) -> bool:
@@ -418,10 +519,12 @@ def feed_file_fault(path: str | Path) -> str | None:
         data = fh.read(DUMP_HEAD_BYTES + 1)
     head = decode_user_text(data[:SNIFF_CHARS]).text
     if fault := _head_fault(
-        head,
+        data[:SNIFF_CHARS], name=str(path),
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     ):
+        return fault
+    if fault := plain_text_feed_fault(head, str(path)):
         return fault
     if head.lstrip()[:1] not in ("{", "["):
         return None
@@ -465,12 +568,20 @@ def missing_column_fault(name: str, column: str, columns: list[str], *, where: s
             f"name the {what} column with {option})")
 
 
-def binary_dump_fault(name: str, fmt: str) -> str:
+def binary_dump_fault(name: str, fmt: str, raw: bytes = b"") -> str:
     """One line for a CSV/TSV or JSON dump whose head is binary data, not text.
+
+    Args:
+        name: The file, as the user gave it.
+        fmt: Its format (``csv``, ``tsv``, ``json``, ``jsonl``).
+        raw: The head's bytes, when known: UTF-16 without a byte-order mark is said as such
+            (:func:`utf16_fault`).
 
     >>> binary_dump_fault("a.csv", "csv")
     'a.csv: not text (binary data): a CSV dump is text, one row a line'
     """
+    if raw and (wide := utf16_fault(raw)):
+        return f"{name}: {wide}"
     return f"{name}: not text (binary data): a {fmt.upper()} dump is text, one row a line"
 
 
@@ -544,13 +655,32 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
     if fmt not in ("csv", "tsv"):
         return None
     try:
-        header = _csv_header(decode_user_text(_head(p, SNIFF_CHARS)).text, fmt)
+        header = _csv_header(decode_user_text(_head(path, SNIFF_CHARS)).text, fmt)
     except (OSError, ValueError, csv.Error):
         return None
     if header is None:
         return None
     return repeated_column_fault(str(path), header,
                                  {w: c for w, c in used.items() if c in header})[0]
+
+
+def dump_not_text_fault(path: str | Path) -> str | None:
+    """Say why a CSV/TSV, JSON or JSONL dump is not text, or None.
+
+    Decided from its head (gunzipped for ``.gz``): binary data, or UTF-16 saved without a
+    byte-order mark (:func:`binary_dump_fault`). Parquet, other names and unreadable files
+    give None (left to the reader).
+    """
+    fmt = dump_format(path)
+    if fmt is None or fmt == "parquet":
+        return None
+    try:
+        raw = _head(path, SNIFF_CHARS)
+    except (OSError, ValueError):
+        return None
+    if not looks_binary(decode_user_text(raw).text):
+        return None
+    return binary_dump_fault(shown_path(path), fmt, raw)
 
 
 def dump_rows_fault(path: str | Path) -> str | None:
@@ -576,7 +706,7 @@ def dump_rows_fault(path: str | Path) -> str | None:
     if fmt not in ("json", "csv", "tsv") or str(path).endswith(".gz"):
         return None
     try:
-        raw = _head(p, DUMP_HEAD_BYTES + 1)
+        raw = _head(path, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError):
         return None
     if len(raw) > DUMP_HEAD_BYTES or not raw.strip():
@@ -632,16 +762,17 @@ def dump_text_fault(
             return missing_column_fault(str(path), text_column, names, where="Parquet schema",
                                         option=option, what=what)
         if fmt in ("csv", "tsv"):
-            head = decode_user_text(_head(p, SNIFF_CHARS)).text
+            raw = _head(path, SNIFF_CHARS)
+            head = decode_user_text(raw).text
             header = _csv_header(head, fmt)
             if header is None or text_column in header:
                 return None
             if looks_binary(head):  # no header at all: not a column to name
-                return binary_dump_fault(str(path), fmt)
+                return binary_dump_fault(shown_path(path), fmt, raw)
             return missing_column_fault(str(path), text_column, header, option=option, what=what)
         if fmt != "jsonl":
             return None
-        raw = _head(p, DUMP_HEAD_BYTES + 1)
+        raw = _head(path, DUMP_HEAD_BYTES + 1)
     except (OSError, ValueError, csv.Error):
         return None
     except Exception:  # noqa: BLE001 - a file pyarrow cannot read is the reader's to report
@@ -663,5 +794,5 @@ def dump_text_fault(
     if not keys:
         return None  # no object at all: the reader says what the lines are
     ordered = sorted(keys, key=lambda k: (-keys[k], k))
-    return (f"{p}: no row has a {text_column!r} field (the rows have {name_keys(ordered)}; "
-            f"name the {what} field with {option})")
+    return (f"{shown_path(path)}: no row has a {text_column!r} field (the rows have "
+            f"{name_keys(ordered)}; name the {what} field with {option})")

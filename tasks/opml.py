@@ -169,6 +169,6 @@ def read_opml(path: str | Path) -> OpmlList:
     p = Path(path)
     size = p.stat().st_size
     if size > MAX_OPML_BYTES:
-        raise OpmlError(f"{p}: {size} bytes is more than the {MAX_OPML_BYTES} an OPML list may "
+        raise OpmlError(f"{path}: {size} bytes is more than the {MAX_OPML_BYTES} an OPML list may "
                         "have")
-    return parse_opml(p.read_bytes(), source=str(p))
+    return parse_opml(p.read_bytes(), source=str(path))

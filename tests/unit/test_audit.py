@@ -576,3 +576,35 @@ def test_session_notes_name_a_number_answer_and_evidence_items_from_1(tmp_path):
 ])
 def test_an_all_pass_claim_is_supported_when_the_run_covers_every_test(answer, output, label):
     assert _audit(answer, output) == {answer.rstrip("."): label}
+
+
+def test_control_characters_in_answer_and_evidence_files_are_removed_and_noted(tmp_path):
+    from affidavit.tasks.audit import record_from_files
+
+    answer = tmp_path / "answer.txt"
+    answer.write_bytes(b"All 12 tests pass\x07 in 3.1s.\n")
+    log = tmp_path / "pytest.txt"
+    log.write_bytes(b"\x1b[32mPASSED\x1b[0m tests/test_a.py::test_reads_a_bridge_record\n" * 10
+                    + b"== 12 passed\x00 in 3.1s ==\n")  # colours and a stray NUL: text
+    notes: list[str] = []
+    rec = record_from_files(str(answer), [str(log)], notes=notes)
+    assert rec.answer == "All 12 tests pass in 3.1s.\n"
+    assert rec.evidence[0].output.endswith("== 12 passed in 3.1s ==\n")
+    assert not any(c in rec.evidence[0].output for c in "\x00\x1b\x07")
+    assert notes == [f"{answer}: 1 control character(s) removed or repaired",
+                     f"{log}: {10 * 9 + 1} control character(s) removed or repaired"]
+
+
+def test_control_characters_in_session_records_are_removed_and_counted(tmp_path):
+    from affidavit.tasks.audit import read_sessions
+
+    path = tmp_path / "s.jsonl"
+    path.write_text(json.dumps({"id": "r1", "answer": "It passed.\u0007", "evidence": [
+        {"tool": "shell", "input": "pytest\u001b[2J", "output": "3 passed\u0000"}]}) + "\n"
+        + json.dumps({"id": "r2", "answer": "\u0000\u0007", "evidence": []}) + "\n",
+        encoding="utf-8")
+    records, skips, notes = read_sessions(path)
+    assert [(r.answer, r.evidence[0].input, r.evidence[0].output) for r in records] == [
+        ("It passed.", "pytest", "3 passed")]
+    assert skips == {"control_chars_removed": 2, "missing_answer": 1}
+    assert "line 1: 6 control character(s) removed or repaired: kept" in notes

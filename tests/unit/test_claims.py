@@ -818,3 +818,38 @@ def test_a_line_of_numbered_options_is_not_a_claim() -> None:
         "The plan has two parts: (a) a tax cut of 5 percent and (b) a rebate of 200 dollars "
         "for families."
     ) > 0.3
+
+
+@pytest.mark.parametrize("text", [
+    "What should the council do?\n1. Build the bridge by 2027\n2. Repair the old bridge\n"
+    "3. Do nothing until 2030",
+    "What should the council do?\n1. Build the bridge by 2027.\n2. Repair the old bridge.\n"
+    "3. Do nothing until 2030.",
+    "Poll: which plan do you back?\na) Build the bridge by 2027\nb) A ferry line from 2026\n"
+    "c) Nothing before 2030",
+    "Which is true?\n(1) Taxes rose 5% in 2024\n(2) Taxes fell 2% in 2024",
+    # an HTML list arrives without its markers (<ol><li> become lines)
+    "What should the council do?\nBuild the bridge by 2027\nRepair the old bridge\n"
+    "Do nothing until 2030",
+    # options and instructions with no question before them
+    "Plans for 2026:\n- Raise taxes by 5% in 2025\n- To hire 400 teachers by 2027\n"
+    "- Should close the old bridge in May 2026",
+])
+def test_the_options_of_a_question_or_a_list_of_instructions_are_not_claims(text) -> None:
+    assert [c.text for c in extract_claims(text)] == []
+
+
+def test_a_numbered_list_of_statements_keeps_its_claims() -> None:
+    text = ("Results for 2024:\n1. Revenue rose 12% to 40 million euros in 2024.\n"
+            "2. May sales fell 3% from a year earlier, the company said.\n")
+    assert [c.text for c in extract_claims(text)] == [
+        "Revenue rose 12% to 40 million euros in 2024.",
+        "May sales fell 3% from a year earlier, the company said."]
+    # under a question, a list of whole sentences is its answer, not a poll's options
+    text = ("Why did revenue rise?\n1. Sales in Asia grew 20% in 2024.\n"
+            "2. Prices rose 5% in March, the filing said.\n")
+    assert len(extract_claims(text)) == 2
+    # a numbered list going on after a paragraph ending in a quoted question
+    text = ("\u201cWhat is he hiding in his taxes?\u201d Cruz asked.\n"
+            "2. In March, Cruz called him a \u201ccoward\u201d on CNN")
+    assert [c.text for c in extract_claims(text)][-1].startswith("In March, Cruz called")

@@ -59,7 +59,7 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
 @pytest.mark.parametrize(("name", "said"), [
     ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
-    ("sessions.parquet", "sessions.parquet is not a Parquet file"),
+    ("sessions.parquet", "sessions.parquet: not a Parquet file"),
 ])
 def test_audit_with_an_unreadable_sessions_file_is_refused_before_prefect(no_prefect, tmp_path,
                                                                           name, said):
@@ -580,3 +580,87 @@ def test_an_empty_column_name_is_a_bad_argument(no_prefect, tmp_path, command, o
     assert res.exit_code == 2, res.output
     assert res.output.strip() == f"error: {option} is empty: give the name of a column"
     assert not (tmp_path / "h").exists()
+
+
+_UTF16_CLAIMS = "id,text\n1,The Lumen Bridge opened on 14 May 2024.\n2,Revenue rose 12%.\n"
+_UTF16_JSONL = '{"id": "1", "text": "The Lumen Bridge opened on 14 May 2024."}\n'
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+@pytest.mark.parametrize(("command", "name", "body"), [
+    (["run", "--claims"], "claims.csv", _UTF16_CLAIMS),
+    (["run", "--claims"], "claims.jsonl", _UTF16_JSONL),
+    (["backfill"], "docs.csv", _UTF16_CLAIMS),
+    (["backfill"], "docs.jsonl", _UTF16_JSONL),
+    (["backfill"], "docs.json", f"[{_UTF16_JSONL}]"),
+    (["origins"], "docs.jsonl", _UTF16_JSONL),
+    (["audit", "--sessions"], "sessions.jsonl", '{"id": "1", "answer": "It passed."}\n'),
+    (["audit"], "answer.txt", "All 12 tests pass.\n"),
+    (["verify", "--file"], "text.txt", "The Lumen Bridge opened on 14 May 2024.\n"),
+    (["run", "--feed"], "feed.xml", '<?xml version="1.0"?><rss version="2.0"><channel>'
+                                    '<item><title>T</title></item></channel></rss>'),
+])
+def test_utf16_without_a_byte_order_mark_is_said_as_such(no_prefect, tmp_path, command, name,
+                                                         body, encoding):
+    path = tmp_path / name
+    path.write_bytes(body.encode(encoding))  # no byte-order mark: read as UTF-8, not text
+    line = _refused([*command, str(path)], tmp_path / "h")
+    order = "little" if encoding.endswith("le") else "big"
+    assert f"{name}: not text as UTF-8: it looks like UTF-16 ({order}-endian) saved without a " \
+           "byte-order mark" in line
+
+
+def test_a_utf16_json_dump_among_others_is_refused_by_the_reader_in_those_words(tmp_path):
+    from affidavit.tasks.ingest_dumps import read_dump
+
+    path = tmp_path / "docs.jsonl"
+    path.write_bytes(_UTF16_JSONL.encode("utf-16-le"))
+    with pytest.raises(ValueError, match=r"docs.jsonl: not text as UTF-8: it looks like UTF-16"):
+        list(read_dump(path))
+
+
+@pytest.mark.parametrize("command", [["run", "--feed"], ["backfill"], ["origins"], ["source"]])
+def test_a_text_given_where_a_file_or_url_goes_is_said_to_be_neither(no_prefect, tmp_path,
+                                                                     monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    text = "Some claim text that is not a path or URL"
+    line = _refused([*command, text], tmp_path / "h")
+    assert line == f'error: {text}: not a file or URL: to check a text use verify "TEXT" (a ' \
+                   "claims file: run --claims)"
+
+
+def test_a_plain_text_file_given_as_a_feed_is_said_to_be_plain_text(no_prefect, tmp_path):
+    path = tmp_path / "claim.txt"
+    path.write_text("The council should build the bridge.\nIt would cost 40 million euros.\n",
+                    encoding="utf-8")
+    line = _refused(["run", "--feed", str(path)], tmp_path / "h")
+    assert line.startswith(f"error: {path}: is plain text, not an RSS/Atom/JSON Feed document; ")
+    assert "XML" not in line
+
+
+def test_a_plain_text_feed_among_others_is_noted_as_plain_text():
+    from affidavit.tasks.ingest_feeds import parse_feed
+
+    batch = parse_feed(b"Prices rose 5% in 2024.\nThe council voted.\n", source="claim.txt")
+    assert dict(batch.skips) == {"not_a_feed": 1}
+    assert batch.messages == ["claim.txt: is plain text, not an RSS/Atom/JSON Feed document; to "
+                              "check its claims use verify --file (a claims file: run --claims): "
+                              "refused"]
+
+
+@pytest.mark.parametrize("command", [["run", "--feed"], ["backfill"]])
+def test_a_text_holding_a_url_further_on_is_not_taken_for_a_url(no_prefect, tmp_path,
+                                                                 monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    text = "see https://example.org/x for the claim"
+    line = _refused([*command, text], tmp_path / "h")
+    assert line == f"error: {text}: no such file, and not a URL (a URL starts with http:// or " \
+                   "https://)"
+
+
+def test_a_backfill_input_of_no_kind_it_reads_is_refused_before_prefect(no_prefect, tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("The bridge opened in 2024.\n", encoding="utf-8")
+    line = _refused(["backfill", str(path)], tmp_path / "h")
+    assert line.startswith(f"error: {path}: cannot tell whether this is a feed, a WARC/WET "
+                           "archive or a dump")

@@ -32,3 +32,24 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE,
                              report=True, verbose=False)
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples failed in {name}"
+
+
+def test_no_example_names_an_exception_by_its_module_path() -> None:
+    """An expected traceback names its exception without the module path.
+
+    The module is ``affidavit.tasks.sanitize`` when imported, ``tasks.sanitize`` under
+    ``pytest --doctest-modules tasks/sanitize.py``: an example that spells the path out holds
+    under one of the two only.
+    """
+    finder = doctest.DocTestFinder()
+    qualified = []
+    for name in _modules():
+        for test in finder.find(importlib.import_module(name)):
+            for example in test.examples:
+                if example.exc_msg is None:
+                    continue
+                last = example.want.rstrip("\n").splitlines()[-1]
+                exc_name = last.split(":", 1)[0]
+                if "." in exc_name:
+                    qualified.append(f"{test.name}: {exc_name}")
+    assert not qualified, qualified

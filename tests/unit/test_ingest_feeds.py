@@ -143,7 +143,7 @@ def test_external_doctype_without_subset_is_accepted() -> None:
     [
         (b"", "empty_feed"),
         (b"   \n", "empty_feed"),
-        (b"https://example.com/feed.xml", "malformed_feed"),  # bytes: never fetched
+        (b"https://example.com/feed.xml", "not_a_feed"),  # bytes: never fetched; plain text
         (b"<html><body><p>not a feed</p></body></html>", "not_a_feed"),
         (b'{"version": "https://jsonfeed.org/version/1", "items": [', "malformed_feed"),
         (b'{"title": "no items"}', "not_a_feed"),
@@ -162,7 +162,7 @@ def test_path_like_bytes_are_not_opened(tmp_path: Path) -> None:
     feed.write_bytes((FIXTURES / "atom_small.xml").read_bytes())
     batch = parse_feed(str(feed).encode(), source="x")
     assert batch.documents.num_rows == 0
-    assert batch.skips["malformed_feed"] == 1
+    assert batch.skips["not_a_feed"] == 1  # a path is plain text, not a feed
 
 
 def test_gzipped_feed_bytes() -> None:

@@ -165,7 +165,8 @@ def test_verify_still_refuses_nul_heavy_or_binary_data(no_prefect, tmp_path, dat
     path.write_bytes(data)
     res = _verify(path, tmp_path / "h")
     assert res.exit_code == 1
-    assert "it is not text" in res.output
+    assert "not text" in res.output
+    assert ("UTF-16" in res.output) == (data[1:2] == b"\x00")  # said as what it is
     assert not (tmp_path / "h").exists()
 
 
@@ -319,3 +320,35 @@ def test_a_refused_feed_input_is_noted_once_in_feed_words(name, data):
     assert tally.messages[0].endswith(": refused")
     assert "no record of it held a document" not in tally.messages[0]
     assert tally.counts["sources_refused"] == 1
+
+
+@pytest.mark.parametrize(("args", "files"), [
+    (["run", "--claims", "./x.csv"], {"x.csv": b""}),
+    (["run", "--claims", "./x.csv"], {"x.csv": b"id,body\n1,Prices rose.\n"}),
+    (["run", "--claims", "./x.csv"], {"x.csv": bytes(range(256)) * 8}),
+    (["run", "--claims", "./x.json"], {"x.json": b"[]"}),
+    (["run", "--claims", "./x/"], {"x/y": b""}),
+    (["audit", "--sessions", "./x.jsonl"], {"x.jsonl": b'{"id": 1}\n'}),
+    (["audit", "--sessions", "./x.json"], {"x.json": b'"a string"'}),
+    (["audit", "./x.txt"], {"x.txt": b"  \n"}),
+    (["audit", "a.txt", "--evidence", ".//x.txt"], {"a.txt": b"It passed.", "x.txt": b"\0" * 9}),
+])
+def test_a_refusal_names_the_file_as_it_was_typed(no_prefect, tmp_path, monkeypatch, args, files):
+    monkeypatch.chdir(tmp_path)
+    for rel, data in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    typed = next(a for a in args if "/x" in a)  # "./x.csv" (a Path would print "x.csv")
+    res = CliRunner().invoke(app, [*args, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert f"error: {typed}: " in res.output or f"{typed!r}" in res.output, res.output
+
+
+def test_claims_file_notes_name_the_file_as_it_was_typed(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.jsonl").write_text('not json\n{"claim": " "}\n{"claim": "It rose."}\n',
+                                      encoding="utf-8")
+    _, _, notes = read_claims_file("./c.jsonl")
+    file_notes = [n for n in notes if not n.startswith("claims read from column")]
+    assert len(file_notes) == 2
+    assert all(n.startswith("./c.jsonl: line ") for n in file_notes), file_notes
