@@ -755,7 +755,7 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
 
 
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
-    """Concepts around a figure: up to four content words before it and two after.
+    """Concepts around a figure: up to six content words before it and two after.
 
     These name the quantity ("order backlog stood at $640 million", "150 new staff"); the
     unit is compared separately.
