@@ -49,6 +49,7 @@ from affidavit.tasks.judge_lexical import (
     without_names,
 )
 from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
+from affidavit.tasks.judge_lexical import _days as day_dates
 from affidavit.tasks.judge_lexical import _fold as fold_text
 from affidavit.tasks.judge_lexical import _stem as stem
 
@@ -538,6 +539,9 @@ class ClaimFrame:
             numbers are increasing", "the population has been growing") and names no time of
             its own: a sentence that dates the fact to a past period ("grew rapidly in the
             1960s") then supports it only in part.
+        is_dated_event: Whether the claim dates its fact to exactly one day ("launched on 20
+            January 2025"): a sentence that dates the same fact to a day of another month
+            then speaks of the same event, not of another period.
         is_act: Whether the claim is about an agent's act of judging something untrue
             ("Postma disproved the greenhouse effect", "... has been debunked by the head of
             the IPCC"): only a sentence that names such an act bears on it; one that states
@@ -569,6 +573,7 @@ class ClaimFrame:
     is_conditional: bool = False
     is_act: bool = False
     is_current: bool = False
+    is_dated_event: bool = False
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -964,6 +969,7 @@ def parse_claim_frame(
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
+        is_dated_event=len(day_dates(claim)) == 1,
         is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
         and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
@@ -1566,8 +1572,10 @@ def judge_frames(
             continue  # another period (a sentence naming the claim's month names its period)
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
-        ):
-            continue  # another month of the claim's year
+        ) and not (frame.is_dated_event and day_dates(s.raw)):
+            # another month of the claim's year; but an event the claim dates to one day and
+            # the sentence to another is the same event on another date (``other_date``)
+            continue
         pred_here = pred_keys & cs
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]

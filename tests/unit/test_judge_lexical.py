@@ -1142,3 +1142,18 @@ def test_a_possibility_supports_a_plain_claim_only_in_part() -> None:
     maybe = judge1x("Harwick Mills may pay its staff a living wage.",
                     "Harwick Mills may pay its staff a living wage.")
     assert maybe.stance is Stance.SUPPORTS, maybe.rationale
+
+
+def test_an_event_dated_to_a_day_of_another_month_is_the_same_event_on_another_date() -> None:
+    pad = (" The rocket is built by Orbex Dynamics in Tarrow. The company employs 400 people."
+           " Its chief executive is Ida Marsh.")
+    claim = "Orbex launched the Falcon rocket on 20 January 2025."
+    other = LexicalJudge().judge_batch(
+        [(claim, "Orbex launched the Falcon rocket on 2 February 2025." + pad)], found=True)[0]
+    assert other.stance is Stance.REFUTES, other.rationale
+    assert "2 February" in other.rationale
+    # a measure of another month is another period, not a contradiction
+    sales = LexicalJudge().judge_batch(
+        [("Orbex sales rose 5% in January 2025.", "Orbex sales rose 7% in February 2025." + pad)],
+        found=True)[0]
+    assert sales.stance is Stance.NEUTRAL, sales.rationale
