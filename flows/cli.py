@@ -880,7 +880,8 @@ def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | Non
 def _check_dump_is_text(inputs: list[str]) -> None:
     """Refuse up front when every input is a text dump that is not text (one line, exit 1).
 
-    Binary data, or UTF-16 saved without a byte-order mark, said as such
+    Binary data, UTF-16 saved without a byte-order mark, or a ``.parquet`` file that is not
+    Parquet (no ``PAR1`` magic bytes), said as such
     (:func:`affidavit.tasks.input_checks.dump_not_text_fault`). With one other input the run
     goes on, and the reader counts the file.
     """
