@@ -1479,18 +1479,21 @@ def export_claimreview_cmd(
         if x == "UNVERIFIED":
             _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
                   "finding); see the README", 2)
-    _env(home, must_exist=True)  # it shows what a home holds: a missing one is refused
+    # it only reads the home, as ``verdicts`` does: no lock, no Prefect, nothing written
+    # there (a read-only home works); a missing one is refused
+    paths = _read_home(home)
     import os
 
-    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.context import utcnow
     from affidavit.flows.publish import export_claimreview, publish_config_from_env
+    from affidavit.warehouse.store import Warehouse
 
     env = dict(os.environ)
     if base_url:
         env["AFFIDAVIT_PUBLISH_BASE_URL"] = base_url
     try:
         config = publish_config_from_env(env)
-        nodes, left_out, n = export_claimreview(open_warehouse(home), run_id=run_id,
+        nodes, left_out, n = export_claimreview(Warehouse(paths), run_id=run_id,
                                                 statuses=statuses, now=utcnow(), config=config)
     except ValueError as exc:
         _fail(str(exc), 2)

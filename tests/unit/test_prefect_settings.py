@@ -148,3 +148,18 @@ def test_parse_source_reports_unreadable_sources_like_the_driver(tmp_path):
         [], "no such file")
     assert parse_source(str(tmp_path), ColumnMapping(), None) == (
         [], "is a directory, not a file")
+
+
+@pytest.mark.parametrize("command", [["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"]])
+def test_read_only_commands_write_nothing_in_the_home_and_start_no_prefect(tmp_path, command):
+    """What lets them read a home on a read-only disk: no lock, no write check, no Prefect."""
+    from affidavit.warehouse.store import Warehouse
+
+    home = tmp_path / "h"
+    Warehouse(resolve_home(str(home)))  # an empty home
+    before = sorted((str(p), p.stat().st_mtime_ns) for p in home.rglob("*"))
+    res = _cli([*command, "--home", str(home)], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().endswith("NO_PREFECT")
+    assert sorted((str(p), p.stat().st_mtime_ns) for p in home.rglob("*")) == before
