@@ -49,8 +49,18 @@ def _root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
         help="print the version and exit")] = False,
+    home: Annotated[str | None, typer.Option(
+        "--home", help="affidavit home of the command that follows (as its own --home, "
+        "which wins when both are given)")] = None,
 ) -> None:
     """Check claims against sources; see the commands below."""
+    if home is not None:  # ``affidavit --home DIR COMMAND``: the home the command defaults to
+        import os
+
+        if not home.strip():
+            _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+                  "./.affidavit)", 2)
+        os.environ["AFFIDAVIT_HOME"] = home
 
 
 err = Console(stderr=True)
