@@ -267,6 +267,9 @@ def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, st
     assert row["status"] == status
     assert row["finished_at"] is not None
     assert message in (row.get("message") or "")
+    # the home's DuckDB file is made as the run starts: its views show the stopped run
+    with duckdb.connect(str(wh.paths.duckdb), read_only=True) as con:
+        assert con.sql("select status from runs").fetchall() == [(status,)]
 
 
 def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path):
