@@ -218,22 +218,33 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
         try:
             yield wh, run
         except BaseException as exc:
-            from prefect.exceptions import TerminationSignal
-
-            # Ctrl-C, the stop that follows it, or a SIGTERM of its own (``timeout``,
-            # systemd, ``docker stop``: Prefect's TerminationSignal)
-            stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
-            if stopped:
-                # Prefect's services fail to reach the local server the interrupt also
-                # stopped, and log each failure at length: not the user's concern (this
-                # process is ending; its own messages go to the console, not to logging)
-                quiet_logs()
-                if run.status is RunStatus.RUNNING:
-                    run.finish(RunStatus.ABANDONED, stop_message(exc))
-                raise
-            if run.status is RunStatus.RUNNING:
-                run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            finish_after_error(run, exc)
             raise
+
+
+def finish_after_error(run: RunRecord, exc: BaseException, *, failed_anyway: bool = False
+                       ) -> None:
+    """Record the end of a run that raised ``exc``: ``abandoned`` when stopped, else ``failed``.
+
+    Stopped: by Ctrl-C (``KeyboardInterrupt``, or any error after :data:`INTERRUPTED` was set,
+    such as Prefect's own errors in the task it stopped) or by a SIGTERM of its own
+    (``timeout``, systemd, ``docker stop``: Prefect's ``TerminationSignal``), recorded
+    with :func:`stop_message`. A run that recorded its own end is left as it is, unless
+    ``failed_anyway`` (an error after it is then recorded ``failed``, a stop still not).
+    """
+    from prefect.exceptions import TerminationSignal
+
+    stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
+    if stopped:
+        # Prefect's services fail to reach the local server the interrupt also
+        # stopped, and log each failure at length: not the user's concern (this
+        # process is ending; its own messages go to the console, not to logging)
+        quiet_logs()
+        if run.status is RunStatus.RUNNING:
+            run.finish(RunStatus.ABANDONED, stop_message(exc))
+        return
+    if run.status is RunStatus.RUNNING or failed_anyway:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
 
 
 def summary_markdown(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, message: str,
