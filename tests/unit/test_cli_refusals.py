@@ -686,3 +686,25 @@ def test_a_real_parquet_dump_is_not_refused_as_not_parquet(tmp_path):
     path = tmp_path / "docs.parquet"
     pq.write_table(pa.table({"id": ["1"], "text": ["Some text."]}), path)
     assert dump_not_text_fault(path) is None
+
+
+def test_after_ctrl_c_an_error_is_not_printed_and_the_exit_is_130(tmp_path, monkeypatch, capsys):
+    """What fails once Ctrl-C was pressed fails because of it (Prefect's task engine, stopped
+    under it, raises errors such as "Task run is not set"): one interrupted line is said, by
+    the supervisor, not the error."""
+    import sys
+
+    from affidavit.flows import cli, supervise
+
+    monkeypatch.setenv("AFFIDAVIT_SUPERVISED", "1")  # the supervisor says it was interrupted
+    monkeypatch.setattr(sys, "argv", ["affidavit", "verdicts", "--home", str(tmp_path / "no")])
+    usage = next(c for c in cli.typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    click = next(c for c in cli.typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    assert cli._run_app(usage, click) == 1
+    assert "no affidavit home" in capsys.readouterr().err
+    supervise.INTERRUPTED.set()
+    try:
+        assert cli._run_app(usage, click) == supervise.EXIT_INTERRUPTED
+    finally:
+        supervise.INTERRUPTED.clear()
+    assert capsys.readouterr().err == ""
