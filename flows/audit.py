@@ -161,6 +161,7 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
     degradations: list[str] = []
     failed: list[str] = []
     n_audits = n_claims = 0
+    earlier: list[str] = []  # audit ids of records audited before (skipped, reported as stored)
     it = iter(records)
     # the first two batches are read ahead: a pool of processes pays off from two batches
     ahead = [b for b in (list(islice(it, batch_size)), list(islice(it, batch_size))) if b]
@@ -203,6 +204,10 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
                         not in known["audits"] and k not in submitted]
                 submitted.update((audit_key(r, engine.name),) for r in todo)
                 run.counts["already_audited"] += len(batch) - len(todo)
+                if len(earlier) < REPORT_MAX_AUDITS:
+                    earlier += [k for r in batch
+                                if ((k := audit_key(r, engine.name)),) in known["audits"]][
+                        : REPORT_MAX_AUDITS - len(earlier)]
                 fut = None
                 if todo:
                     run.counts[f"batches_{pool.kind}"] += 1
@@ -220,6 +225,13 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
     if failures:
         run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
         run.messages += [f"llm: {d}" for d in degradations[:20]]
+    room = REPORT_MAX_AUDITS - len(kept_audits)
+    if earlier and room > 0:
+        # a record audited before is reported with its stored audit, so that a re-run (say
+        # with --json) shows the labels instead of an empty list
+        a, c = _stored_audits(wh, earlier[:room])
+        kept_audits += a
+        kept_claims += c
     if n_audits > len(kept_audits):
         run.messages.append(f"the report lists the first {len(kept_audits)} of {n_audits} "
                             "audits; the audits table holds them all")
@@ -240,6 +252,18 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
     if failed:
         raise RunFailed(msg, result)
     return result
+
+
+def _stored_audits(wh: Warehouse, ids: list[str]) -> tuple[list[dict[str, Any]],
+                                                            list[dict[str, Any]]]:
+    """The stored ``audits`` and ``audit_claims`` rows of these audit ids (in their order)."""
+    audits = wh.query("select * from audits where audit_id in (select unnest($ids))",
+                      {"ids": ids}).to_dicts()
+    claims = wh.query("select * from audit_claims where audit_id in (select unnest($ids))",
+                      {"ids": ids}).to_dicts()
+    order = {k: i for i, k in enumerate(ids)}
+    audits.sort(key=lambda r: order.get(r["audit_id"], len(order)))
+    return audits, claims
 
 
 def _land_next(pending: deque[tuple[int, int, int, Any]],

@@ -218,6 +218,74 @@ def _other_version(text: str, claimed: Sequence[str], terms: Sequence[str]) -> b
     return False
 
 
+_NAMED_VERSION = re.compile(r"([A-Za-z][\w+\-]*)\s+v?(\d+(?:\.\d+)+)(?!\w|\.\w)")
+"""A version written after its name ("Python 3.11.4", "node v20.1.0")."""
+
+
+def _same_name_other_version(claim: str, claimed: Sequence[str], output: str) -> str:
+    """The version an output gives a name the claim versions otherwise, or "".
+
+    "The build uses Python 3.12" against an output ``Python 3.11.4``: the same name, written
+    right before each version, with a version that is not the claim's and does not start
+    with it (``3.12.1`` is a 3.12). Returns the output's "Name version".
+
+    >>> _same_name_other_version("The build uses Python 3.12.", ["3.12"], "Python 3.11.4")
+    'Python 3.11.4'
+    >>> _same_name_other_version("The build uses Python 3.12.", ["3.12"], "Python 3.12.1")
+    ''
+    """
+    mine = {t.lstrip("v") for t in claimed}
+    names = {m.group(1).lower(): m.group(2) for m in _NAMED_VERSION.finditer(claim)
+             if m.group(2) in mine}
+    for m in _NAMED_VERSION.finditer(output):
+        want = names.get(m.group(1).lower())
+        got = m.group(2)
+        if want and got != want and not got.startswith(want + ".") and not want.startswith(
+            got + "."
+        ):
+            return f"{m.group(1)} {got}"
+    return ""
+
+
+_SETTING = re.compile(r"(?m)^\s*\"?([A-Za-z][\w.\-]*)\"?\s*[=:]\s*\"?(\d+(?:\.\d+)?)\"?\s*,?\s*$")
+"""A configuration line that sets a key to a bare number (``timeout = 60``, ``"port": 8080``)."""
+_KEY_UNIT = re.compile(r"[_\-.](ns|us|ms|s|sec|secs|seconds|m|min|mins|minutes|h|hours|"
+                       r"b|kb|mb|gb|kib|mib|gib|bytes|days?)$", re.IGNORECASE)
+
+
+def _setting_otherwise(claim: str, measure: str, output: str) -> str:
+    """The setting an output gives a key the claim sets to another measure, or "".
+
+    "The config sets timeout to 30 seconds" against a line ``timeout = 60``: the claim names
+    the key as a word, the key carries no unit of its own (``timeout_ms`` might hold 30000 for
+    30 seconds, so a unit suffix is only compared when it is the claim's own unit), and its
+    value is not the claim's number. Returns the output's ``key = value``.
+
+    >>> _setting_otherwise("The config sets timeout to 30 seconds.", "30 seconds", "timeout = 60")
+    'timeout = 60'
+    >>> _setting_otherwise("The config sets timeout to 30 seconds.", "30 seconds",
+    ...                    "timeout_ms = 30000")
+    ''
+    """
+    m = re.match(r"\s*(\d+(?:\.\d+)?)[\s\-]*(\S*)", measure)
+    if not m:
+        return ""
+    value, unit = float(m.group(1)), m.group(2).lower()
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", claim)}
+    for sm in _SETTING.finditer(output):
+        key, got = sm.group(1), float(sm.group(2))
+        suffix = _KEY_UNIT.search(key)
+        base = key[: suffix.start()] if suffix else key
+        if suffix and _UNIT_SECONDS.get(suffix.group(1).lower(), suffix.group(1).lower()) != (
+            _UNIT_SECONDS.get(unit, unit)
+        ):
+            continue
+        parts = {w.lower() for w in re.split(r"[_.\-]", base) if w}
+        if parts and parts <= words and got != value:
+            return f"{key} = {sm.group(2)}"
+    return ""
+
+
 _MONTHS = {m: f"{i:02d}" for i, m in enumerate(
     "jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?"
@@ -729,6 +797,11 @@ class LexicalAuditor:
             def ok(p: _Passage) -> bool:
                 return bool(_dates(p.text))
         elif h.kind == "version":
+            for p in ev.passages:
+                if other := _same_name_other_version(text, h.tokens, p.text):
+                    return _Finding(AuditLabel.CONTRADICTED,
+                                    f"the evidence gives {other}, not {h.text}", p)
+
             def ok(p: _Passage) -> bool:
                 return _other_version(p.text, h.tokens, re.findall(r"[A-Za-z][\w-]*", text))
         elif h.kind == "percent":
@@ -736,6 +809,10 @@ class LexicalAuditor:
                 return "%" in p.text or "percent" in p.text.lower()
         else:
             unit = re.sub(r"^[\d\s\-]+", "", h.text)
+            for p in ev.passages:
+                if setting := _setting_otherwise(text, h.text, p.text):
+                    return _Finding(AuditLabel.CONTRADICTED,
+                                    f"the evidence sets {setting}, not {h.text}", p)
             family = _TIME_UNIT_WORDS if unit.lower() in _TIME_UNIT_WORDS else None
             glued = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[ \-]?(?:" + "|".join(
                 re.escape(u) for u in sorted(family or (unit,), key=len, reverse=True))

@@ -240,7 +240,7 @@ _CLAIM_DENIAL_RE = re.compile(
 """A claim that something was denied, disproved or is a myth negates that thing: a sentence
 that states it plainly refutes the claim, and only a negation or denial supports it."""
 _PLAN_RE = re.compile(
-    r"\b(?:will|would|shall|could|might|may(?!\s*\d)|plans? to|planned|planning to|"
+    r"\b(?:will|would|shall|could|might|(?<!\d )may(?!\s*\d)|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
     r"aims? to|aiming to|proposes?|proposed|considering|considers|set to|"
     rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled|"
@@ -671,7 +671,7 @@ def _dated_to_past(folded: str) -> str:
 
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
-_PROJECTION_RE = re.compile(r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps)\b")
+_PROJECTION_RE = re.compile(r"\b(?:could|might|(?<!\d )may(?!\s*\d)|possibly|perhaps)\b")
 """Epistemic modals: the claim states a possibility (closed-class English)."""
 _CHANGE_STEMS = (
     r"doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|cut|"
@@ -733,6 +733,14 @@ def short_form_names(claim: str, text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_PREPOSITIONS = frozenset(
+    """across along around without beyond toward towards near behind beside beneath inside
+    outside onto despite throughout via per""".split()
+)
+"""Prepositions the stopword list lacks: they end the noun run a count counts ("six lanes
+across the river" counts lanes)."""
+
+
 def _counted(folded: str, fig: Figure) -> frozenset[str]:
     """Concept of the noun a count counts: the last word of the run right after it.
 
@@ -744,7 +752,7 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
     run: list[str] = []
     for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
         t = stem(m.group(0))
-        if t in stop or m.group(0).isdigit() or len(run) == 3:
+        if t in stop or m.group(0).isdigit() or m.group(0) in _PREPOSITIONS or len(run) == 3:
             break
         if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
             break
@@ -1319,7 +1327,7 @@ def _detached(
 
 
 _POSSIBILITY_RE = re.compile(
-    r"\b(?:could|might|may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
+    r"\b(?:could|might|(?<!\d )may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
 )
 """Epistemic modals and adverbs: the sentence states a possibility (closed-class English)."""
 
@@ -1568,8 +1576,10 @@ def judge_frames(
             continue
         if _time_clash(frame.time, st_time, context) and not (
             frame.months and s.months & frame.months and not st_time.years
-        ):
-            continue  # another period (a sentence naming the claim's month names its period)
+        ) and not (frame.is_dated_event and day_dates(s.raw)):
+            # another period (a sentence naming the claim's month names its period); an
+            # event dated to a day on both sides is one event (``other_date`` compares them)
+            continue
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
         ) and not (frame.is_dated_event and day_dates(s.raw)):

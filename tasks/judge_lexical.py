@@ -1097,7 +1097,7 @@ class LexicalJudge:
                 f for f in normalize_figures(_fold(claim))
                 if f.unit is not None or f.token not in name_numbers(claim)
             ],
-            hedged=any(t in hedge for t in terms),
+            hedged=_is_hedged(claim, terms, hedge),
             folded=folded,
             subject=subject,
             subject_words=tuple(subject_words),
@@ -1317,7 +1317,7 @@ class LexicalJudge:
             # The claim's measured figure (money, percent, a unit) is not stated for its
             # quantity in the passage: no support (a refutation read above stands).
             return framed
-        s_hedged = any(t in hedge for t in sent_terms)
+        s_hedged = _is_hedged(raw_best, sent_terms, hedge)
         if cov_window >= cfg.support_coverage:
             if s_hedged and not claim.hedged:
                 return result(Stance.PARTIAL, "covers the claim with a qualifier")
@@ -1715,6 +1715,42 @@ def _days(text: str) -> set[tuple[int, int]]:
     return out
 
 
+_MONTH_MAY_RE = re.compile(r"\d\s+May\b|\bMay\s+\d")
+""""May" as a month in a date ("14 May 2024", "May 14"), not the modal verb."""
+
+
+def _is_hedged(text: str, terms: Sequence[str], hedge: frozenset[str]) -> bool:
+    """Whether a text's terms hold a qualifier word (``HEDGES``), the month May excepted.
+
+    >>> h = frozenset({"may"})
+    >>> _is_hedged("It opened on 14 May 2024.", ["open", "may"], h)
+    False
+    >>> _is_hedged("It may open in June.", ["may", "open"], h)
+    True
+    """
+    found = [t for t in terms if t in hedge]
+    if found and set(found) == {"may"} and _MONTH_MAY_RE.search(text) and not re.search(
+        r"\bmay\b(?!\s+\d)", re.sub(r"\d\s+May\b", " ", text)
+    ):
+        return False
+    return bool(found)
+
+
+_DATE_YEAR_RE = re.compile(r"\s*,?\s*((?:1[89]|20)\d\d)\b")
+
+
+def _dated_days(text: str) -> dict[tuple[int, int], set[int | None]]:
+    """The year written right after each day-and-month date ("14 May 2024"; None if none)."""
+    out: dict[tuple[int, int], set[int | None]] = {}
+    for m in _DAY_MONTH_RE.finditer(text):
+        day = int(m.group("d1") or m.group("d2"))
+        month = _MONTH_NUM[(m.group("m1") or m.group("m2")).lower()]
+        if 1 <= day <= 31:
+            y = _DATE_YEAR_RE.match(text, m.end())
+            out.setdefault((month, day), set()).add(int(y.group(1)) if y else None)
+    return out
+
+
 def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     """The claim's date and another date the quote gives instead, if any.
 
@@ -1722,7 +1758,8 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     sentence that states the fact on another day ("opened on 16 May 2024"): the day is part of
     what the claim states, and a day and month are not figures the judge compares (they are a
     date, not a quantity). Only a claim with exactly one day-and-month date is read, and only a
-    quote that gives a day-and-month date and never the claim's own.
+    quote that gives a day-and-month date and never the claim's own, or the claim's day and
+    month with another year written after them and never the claim's year.
 
     Args:
         claim: The claim as written.
@@ -1735,14 +1772,26 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     ('14 May', '16 May')
     >>> other_date("The bridge opened on 14 May 2024.", "Opened May 14, not 16 May.") is None
     True
+    >>> other_date("The bridge opened on 14 May 2023.", "It opened on 14 May 2024.")
+    ('14 May 2023', '14 May 2024')
     """
     claimed = _days(claim)
     if len(claimed) != 1:
         return None
     given = _days(quote)
     (month, day), = claimed
-    if not given or (month, day) in given:
+    if not given:
         return None
+    if (month, day) in given:
+        # the claim's day: another year written with it ("14 May 2024" for "14 May 2023") is
+        # another date, unless the quote also writes the claim's year for it
+        years, gyears = _dated_days(claim)[(month, day)], _dated_days(quote)[(month, day)]
+        (year,) = years if len(years) == 1 else (None,)
+        if year is None or None in gyears or year in gyears:
+            return None
+        other = min(y for y in gyears if y is not None)
+        name = f"{day} {_MONTH_NAMES[month - 1]}"
+        return f"{name} {year}", f"{name} {other}"
     om, od = sorted(given)[0]
     return f"{day} {_MONTH_NAMES[month - 1]}", f"{od} {_MONTH_NAMES[om - 1]}"
 
@@ -1857,14 +1906,41 @@ def _figure_conflict(
     claim_figs = [f for f in claim_figs if not is_estimate_figure(claim_folded, f)]
     sent_figs = [f for f in sent_figs if not is_estimate_figure(sent_folded, f)]
     for cf in claim_figs:
+        if cf.unit is None:
+            # a bare count is compared with the sentence's counts of the same noun only
+            # ("six lanes" against "four lanes", not against "4 cycle paths")
+            noun = _counted_noun(claim_folded, cf)
+            same = [sf for sf in sent_figs if sf.unit is None and noun
+                    and _counted_noun(sent_folded, sf) == noun]
+            if same and not any(_close(cf, sf) for sf in sent_figs if sf.unit is None):
+                return f"figure {same[0].value:g} {noun} against the claim's {cf.value:g}"
+            continue
         same_unit = [sf for sf in sent_figs if sf.unit == cf.unit]
-        if not same_unit or cf.unit is None:
+        if not same_unit:
             continue
         if any(_close(cf, sf) for sf in same_unit):
             continue
         other = same_unit[0]
         return f"figure {cf.value:g} {cf.unit} against {other.value:g} {other.unit}"
     return None
+
+
+def _counted_noun(folded: str, fig: Figure) -> str:
+    """The stem of the word a bare count counts ("six lanes" -> "lan"), or "".
+
+    Only the word right after the figure is read; a month ("14 May"), a function word or a
+    number is no counted noun.
+
+    >>> _counted_noun("it carries four lanes", normalize_figures("it carries four lanes")[0])
+    'lan'
+    """
+    m = re.match(r"\s+([a-z][a-z\-]+)", folded[fig.end : fig.end + 40])
+    if not m:
+        return ""
+    word = m.group(1)
+    if word in STOPWORDS or word in MONTHS or word in NUMBER_WORDS or word in SCALES:
+        return ""
+    return _stem(word)
 
 
 def _close(a: Figure, b: Figure) -> bool:

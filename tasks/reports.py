@@ -486,7 +486,8 @@ def claimreview_nodes(
 
     Returns:
         ``(nodes, left_out)``: nodes in the given order; ``left_out`` counts the verdicts not
-        written by reason (``status:UNVERIFIED``, ``status_filter``, ``no_text``).
+        written by reason (``status:UNVERIFIED``, ``status_filter``, ``no_text``,
+        ``question``: a question asserts nothing to rate).
     """
     wanted = {s.upper() for s in statuses} if statuses is not None else None
     nodes: list[dict[str, Any]] = []
@@ -499,8 +500,14 @@ def claimreview_nodes(
         if status not in CLAIMREVIEW_RATINGS:
             left_out[f"status:{status or 'missing'}"] += 1
             continue
-        if not str(v.get("claim_text") or "").strip():
+        text = str(v.get("claim_text") or "").strip()
+        if not text:
             left_out["no_text"] += 1
+            continue
+        if text.rstrip("\"'”’»)] ").endswith("?"):
+            # a question ("Did Elmstead ban leaf blowers?", from ``research``) asserts nothing:
+            # a ClaimReview rating it "False" would publish a rating of no claim
+            left_out["question"] += 1
             continue
         nodes.append(claimreview_jsonld(v, config=config, now=now))
     return nodes, left_out

@@ -59,6 +59,11 @@ def test_sessions_cli_writes_tables_once_and_counts_the_bad_line(prefect_harness
     assert [r[:2] for r in runs] == [("audit_sessions", "completed")] * 2
     assert json.loads(runs[1][2]).get("audits_written", 0) == 0
     assert json.loads(runs[1][2])["already_audited"] == 2
+    # a re-run with --json reports the stored audits of what it skipped
+    third = runner.invoke(app, ["audit", "--sessions", str(src), "--home", str(home), "--json"])
+    assert third.exit_code == 0, third.output
+    out3 = json.loads(third.stdout[third.stdout.index("{"):])
+    assert {a["record_id"]: a["n_contradicted"] for a in out3["audits"]} == {"s1": 1, "s2": 0}
 
 
 def test_a_sessions_file_with_nothing_readable_is_refused(prefect_harness, tmp_path):

@@ -608,3 +608,26 @@ def test_control_characters_in_session_records_are_removed_and_counted(tmp_path)
         ("It passed.", "pytest", "3 passed")]
     assert skips == {"control_chars_removed": 2, "missing_answer": 1}
     assert "line 1: 6 control character(s) removed or repaired: kept" in notes
+
+
+@pytest.mark.parametrize(
+    ("answer", "output", "why"),
+    [
+        ("The build uses Python 3.12.", "40 passed in 2.1s\nPython 3.11.4", "Python 3.11.4"),
+        ("The config sets timeout to 30 seconds.", "[http]\ntimeout = 60\n", "timeout = 60"),
+        ("The config sets the timeout to 30 s.", "timeout_s = 60", "timeout_s = 60"),
+    ],
+)
+def test_a_version_or_setting_the_evidence_gives_otherwise_is_contradicted(answer, output, why):
+    rec = AuditRecord("r", answer, (EvidenceItem("bash", "cat", output),))
+    (res,) = audit_lexical([rec])
+    assert [c.label for c in res.claims] == [AuditLabel.CONTRADICTED], res.claims
+    assert why in res.claims[0].reason
+
+
+def test_a_setting_in_another_unit_or_the_same_version_line_is_no_contradiction():
+    for answer, output in [("The config sets timeout to 30 seconds.", "timeout_ms = 30000"),
+                           ("The build uses Python 3.12.", "Python 3.12.1")]:
+        rec = AuditRecord("r", answer, (EvidenceItem("bash", "cat", output),))
+        (res,) = audit_lexical([rec])
+        assert res.claims[0].label is not AuditLabel.CONTRADICTED, res.claims

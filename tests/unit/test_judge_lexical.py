@@ -1157,3 +1157,36 @@ def test_an_event_dated_to_a_day_of_another_month_is_the_same_event_on_another_d
         [("Orbex sales rose 5% in January 2025.", "Orbex sales rose 7% in February 2025." + pad)],
         found=True)[0]
     assert sales.stance is Stance.NEUTRAL, sales.rationale
+
+
+_BRIDGE = (
+    "After four years of construction, the Lumen Bridge in Corvallo opened to traffic on 14 May"
+    " 2024. The cable-stayed bridge carries four lanes and a cycle path across the Aster River."
+    " Mayor Ilse Varga cut the ribbon in front of several hundred residents."
+)
+
+
+def test_the_month_may_is_no_hedge() -> None:
+    r = LexicalJudge().judge_batch([("The Lumen Bridge opened in 2024.", _BRIDGE)], found=True)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_count_of_the_same_noun_with_another_value_refutes() -> None:
+    six = "The Lumen Bridge carries six lanes across the Aster River."
+    r = LexicalJudge().judge_batch([(six, _BRIDGE)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+    four = six.replace("six", "four")
+    assert LexicalJudge().judge_batch([(four, _BRIDGE)], found=True)[0].stance is Stance.SUPPORTS
+    # a count of another noun is no conflict
+    cyc = "The Lumen Bridge has six cycle racks."
+    assert LexicalJudge().judge_batch([(cyc, _BRIDGE)], found=True)[0].stance is not (
+        Stance.REFUTES)
+
+
+def test_an_event_dated_to_another_year_is_refuted() -> None:
+    claim = "The Lumen Bridge in Corvallo opened to traffic on 14 May 2023."
+    short = LexicalJudge().judge_batch([(claim, _BRIDGE)], found=True)[0]
+    assert short.stance is Stance.REFUTES, short.rationale
+    assert "14 May 2024" in short.rationale
+    long = judge1x(claim, "The Lumen Bridge in Corvallo opened to traffic on 14 May 2024.")
+    assert long.stance is Stance.REFUTES, long.rationale

@@ -528,3 +528,12 @@ def test_audit_report_shows_no_escape_or_bidi_control_from_an_answer():
     assert "\u202e" not in html
     assert "\x07" not in html
     assert "cleared 5 GB" in html
+
+
+def test_a_question_is_no_claim_to_rate() -> None:
+    verdicts = [_verdict("c1", "CONTRADICTED", claim_text="Did Elmstead ban leaf blowers?"),
+                _verdict("c2", "CONTRADICTED", claim_text='"Is the bridge open?" '),
+                _verdict("c3", "CONTRADICTED", claim_text="Elmstead banned leaf blowers.")]
+    nodes, left_out = claimreview_nodes(verdicts, now=NOW)
+    assert [n["url"].rsplit("/", 1)[-1] for n in nodes] == ["c3.html"]
+    assert left_out == {"question": 2}
