@@ -89,8 +89,8 @@ def command():
     supervise.note_interrupts()  # as the CLI does
     if {completed}:
         supervise.note_run_completed()  # the run is recorded completed, its outputs written
-    open({ready!r}, "w").close()
     try:
+        open({ready!r}, "w").close()
         for _ in range(20):  # 2 s of work (or of printing the summary): Ctrl-C comes meanwhile
             time.sleep(0.1)
         if {start_another}:
