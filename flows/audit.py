@@ -27,6 +27,7 @@ from prefect.cache_policies import NO_CACHE
 from affidavit.flows.context import (
     RunFailed,
     RunRecord,
+    finish_after_error,
     open_warehouse,
     sync_views,
     utcnow,
@@ -366,8 +367,8 @@ def audit_sessions(
         return result
     except RunFailed:
         raise
-    except BaseException as exc:
-        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+    except BaseException as exc:  # a stop (Ctrl-C, SIGTERM) is recorded abandoned
+        finish_after_error(run, exc, failed_anyway=True)
         raise
 
 
@@ -399,6 +400,6 @@ def audit_answer(
             run.messages.extend(notes)
         return _execute(wh, run, [record], auditor=auditor, card_path=card_path,
                         source=f"answer:{answer_path}", batch_size=1, progress=None)
-    except BaseException as exc:
-        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+    except BaseException as exc:  # a stop (Ctrl-C, SIGTERM) is recorded abandoned
+        finish_after_error(run, exc, failed_anyway=True)
         raise

@@ -49,8 +49,18 @@ def _root(
     version: Annotated[bool, typer.Option(
         "--version", callback=_print_version, is_eager=True,
         help="print the version and exit")] = False,
+    home: Annotated[str | None, typer.Option(
+        "--home", help="affidavit home of the command that follows (as its own --home, "
+        "which wins when both are given)")] = None,
 ) -> None:
     """Check claims against sources; see the commands below."""
+    if home is not None:  # ``affidavit --home DIR COMMAND``: the home the command defaults to
+        import os
+
+        if not home.strip():
+            _fail("--home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+                  "./.affidavit)", 2)
+        os.environ["AFFIDAVIT_HOME"] = home
 
 
 err = Console(stderr=True)
@@ -313,7 +323,16 @@ def _no_empty_columns(columns: dict[str, str | None]) -> None:
 
 
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
-    err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
+    """Print ``error: message`` on stderr and exit with ``code``.
+
+    After Ctrl-C nothing is printed: what failed then failed because of it (Prefect's task
+    engine, stopped under it, raises errors of its own), and the command exits 130 saying it
+    was interrupted (:func:`_main`).
+    """
+    from affidavit.flows.supervise import INTERRUPTED
+
+    if not INTERRUPTED.is_set():
+        err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -880,7 +899,8 @@ def _refuse_when_every_input(inputs: list[str], fault: Callable[[str], str | Non
 def _check_dump_is_text(inputs: list[str]) -> None:
     """Refuse up front when every input is a text dump that is not text (one line, exit 1).
 
-    Binary data, or UTF-16 saved without a byte-order mark, said as such
+    Binary data, UTF-16 saved without a byte-order mark, or a ``.parquet`` file that is not
+    Parquet (no ``PAR1`` magic bytes), said as such
     (:func:`affidavit.tasks.input_checks.dump_not_text_fault`). With one other input the run
     goes on, and the reader counts the file.
     """
@@ -1478,18 +1498,21 @@ def export_claimreview_cmd(
         if x == "UNVERIFIED":
             _fail("UNVERIFIED verdicts are not published as ClaimReview (they carry no "
                   "finding); see the README", 2)
-    _env(home, must_exist=True)  # it shows what a home holds: a missing one is refused
+    # it only reads the home, as ``verdicts`` does: no lock, no Prefect, nothing written
+    # there (a read-only home works); a missing one is refused
+    paths = _read_home(home)
     import os
 
-    from affidavit.flows.context import open_warehouse, utcnow
+    from affidavit.flows.context import utcnow
     from affidavit.flows.publish import export_claimreview, publish_config_from_env
+    from affidavit.warehouse.store import Warehouse
 
     env = dict(os.environ)
     if base_url:
         env["AFFIDAVIT_PUBLISH_BASE_URL"] = base_url
     try:
         config = publish_config_from_env(env)
-        nodes, left_out, n = export_claimreview(open_warehouse(home), run_id=run_id,
+        nodes, left_out, n = export_claimreview(Warehouse(paths), run_id=run_id,
                                                 statuses=statuses, now=utcnow(), config=config)
     except ValueError as exc:
         _fail(str(exc), 2)
@@ -1516,16 +1539,40 @@ def export_claimreview_cmd(
 def _main() -> None:
     import os
 
-    from rich.markup import escape
-
     # typer carries its own click: its error classes are reached through a public one
     usage_error = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
     click_exception = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
     )
-    from affidavit.flows.supervise import note_interrupts
+    from affidavit.flows.supervise import EXIT_INTERRUPTED, INTERRUPTED, note_interrupts
 
     note_interrupts()
+    try:
+        code = _run_app(usage_error, click_exception)
+    except (KeyboardInterrupt, SystemExit):
+        if not INTERRUPTED.is_set():
+            raise
+        code = EXIT_INTERRUPTED
+    if code == EXIT_INTERRUPTED and not os.environ.get("AFFIDAVIT_SUPERVISED"):
+        # unsupervised (not Linux), no supervisor says it (affidavit.flows.supervise)
+        err.print("[red]error:[/red] interrupted (Ctrl-C); what was written before stays")
+    raise SystemExit(code)
+
+
+def _run_app(usage_error: type[Exception], click_exception: type[Exception]) -> int:
+    """Run the commands; return the exit status (every error said in one line on stderr).
+
+    After Ctrl-C (:data:`~affidavit.flows.supervise.INTERRUPTED`) the status is 130 whatever
+    the command ended with, and its errors are not printed: the supervisor says it was
+    interrupted. A Ctrl-C that came after the command's run was completed set nothing
+    (``note_run_completed``): the command ends as it would have.
+    """
+    import os
+
+    from rich.markup import escape
+
+    from affidavit.flows.supervise import EXIT_INTERRUPTED, INTERRUPTED
+
     try:
         # not standalone: a usage error comes back here, to be printed as one plain line
         code = app(standalone_mode=False, prog_name="affidavit")
@@ -1546,6 +1593,8 @@ def _main() -> None:
     except Exception as exc:  # one line, not a traceback (AFFIDAVIT_DEBUG=1 shows it)
         if os.environ.get("AFFIDAVIT_DEBUG"):
             raise
+        if INTERRUPTED.is_set():  # failed because of the Ctrl-C: the supervisor says it
+            return EXIT_INTERRUPTED
         message = describe_error(exc)
         if _HOME_URL:  # an error of the object store: name the home and what to set
             from affidavit.warehouse.object_store import object_store_error_message
@@ -1556,9 +1605,11 @@ def _main() -> None:
             message += (" (PREFECT_API_URL): start that Prefect server, or unset "
                         "PREFECT_API_URL to run on the embedded local one")
         err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
-        raise SystemExit(EXIT_ERROR) from None
+        return EXIT_ERROR
+    if INTERRUPTED.is_set():
+        return EXIT_INTERRUPTED
     # the commands return nothing: what comes back is the code of a typer.Exit (or None)
-    raise SystemExit(code if isinstance(code, int) else EXIT_OK)
+    return code if isinstance(code, int) else EXIT_OK
 
 
 def main() -> None:

@@ -131,10 +131,14 @@ class RunRecord:
 
         Raises:
             ValueError: When ``AFFIDAVIT_ALLOW_PRIVATE`` cannot be parsed.
+            KeyboardInterrupt: When Ctrl-C came after the command's previous run was
+                completed (``affidavit.flows.supervise.note_run_started``).
         """
+        from affidavit.flows.supervise import note_run_started
         from affidavit.tasks.fetch import allow_list_from_env
         from affidavit.warehouse.runs import RunLock, close_out_abandoned_runs
 
+        note_run_started()  # raises KeyboardInterrupt after a Ctrl-C that came between runs
         if "allow_private" not in self.parameters:
             self.parameters["allow_private"] = allow_list_from_env().describe()
         closed = close_out_abandoned_runs(self.wh, now=utcnow())
@@ -147,7 +151,14 @@ class RunRecord:
         return self
 
     def finish(self, status: RunStatus, message: str | None = None) -> None:
-        """Rewrite the run's row with its final status, counts and message; drop its lock."""
+        """Rewrite the run's row with its final status, counts and message; drop its lock.
+
+        A run that ended by itself (not ``abandoned``, no Ctrl-C before) is done: a Ctrl-C
+        from then on does not stop the command
+        (``affidavit.flows.supervise.note_run_completed``).
+        """
+        from affidavit.flows.supervise import note_run_completed
+
         self.status = status
         self.wh.write(
             "runs", _table([self._row(utcnow(), message)]), part=f"run-{self.run_id}"
@@ -155,6 +166,8 @@ class RunRecord:
         lock = getattr(self, "_lock", None)
         if lock is not None:
             lock.release()
+        if status not in (RunStatus.RUNNING, RunStatus.ABANDONED) and not INTERRUPTED.is_set():
+            note_run_completed()
 
 
 def stop_message(exc: BaseException) -> str:
@@ -190,32 +203,48 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
     error after :data:`INTERRUPTED` was set, such as Prefect's ``TerminationSignal`` on the
     SIGTERM that follows it) or by a SIGTERM of its own (``TerminationSignal``) is recorded
     abandoned at once, as the next run would record it, saying which
-    (:func:`stop_message`).
+    (:func:`stop_message`). A home without ``warehouse.duckdb`` gets it when the run starts
+    (:func:`sync_views`), so that the file is there however the run ends.
     """
     paths = resolve_home(home)
     with home_lock(paths.root, on_wait=lambda root: log.warning(
             "waiting: another affidavit run is writing %s", root)):
         wh = open_warehouse(paths.spec)
         run = RunRecord(wh, flow, parameters).start()
+        if not wh.paths.duckdb.exists():
+            # its views read the Parquet datasets as they are when queried: made now, the
+            # file shows the rows of a run stopped before its end (Ctrl-C, killed)
+            sync_views(wh, run)
         try:
             yield wh, run
         except BaseException as exc:
-            from prefect.exceptions import TerminationSignal
-
-            # Ctrl-C, the stop that follows it, or a SIGTERM of its own (``timeout``,
-            # systemd, ``docker stop``: Prefect's TerminationSignal)
-            stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
-            if stopped:
-                # Prefect's services fail to reach the local server the interrupt also
-                # stopped, and log each failure at length: not the user's concern (this
-                # process is ending; its own messages go to the console, not to logging)
-                quiet_logs()
-                if run.status is RunStatus.RUNNING:
-                    run.finish(RunStatus.ABANDONED, stop_message(exc))
-                raise
-            if run.status is RunStatus.RUNNING:
-                run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+            finish_after_error(run, exc)
             raise
+
+
+def finish_after_error(run: RunRecord, exc: BaseException, *, failed_anyway: bool = False
+                       ) -> None:
+    """Record the end of a run that raised ``exc``: ``abandoned`` when stopped, else ``failed``.
+
+    Stopped: by Ctrl-C (``KeyboardInterrupt``, or any error after :data:`INTERRUPTED` was set,
+    such as Prefect's own errors in the task it stopped) or by a SIGTERM of its own
+    (``timeout``, systemd, ``docker stop``: Prefect's ``TerminationSignal``), recorded
+    with :func:`stop_message`. A run that recorded its own end is left as it is, unless
+    ``failed_anyway`` (an error after it is then recorded ``failed``, a stop still not).
+    """
+    from prefect.exceptions import TerminationSignal
+
+    stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
+    if stopped:
+        # Prefect's services fail to reach the local server the interrupt also
+        # stopped, and log each failure at length: not the user's concern (this
+        # process is ending; its own messages go to the console, not to logging)
+        quiet_logs()
+        if run.status is RunStatus.RUNNING:
+            run.finish(RunStatus.ABANDONED, stop_message(exc))
+        return
+    if run.status is RunStatus.RUNNING or failed_anyway:
+        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
 
 
 def summary_markdown(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, message: str,

@@ -22,7 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 __all__ = [
-    "INTERRUPTED", "note_interrupts", "quiet_logs", "retry_unless_interrupted", "run_supervised",
+    "INTERRUPTED", "note_interrupts", "note_run_completed", "note_run_started", "quiet_logs",
+    "retry_unless_interrupted", "run_supervised",
 ]
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -45,6 +46,13 @@ INTERRUPTED = threading.Event()
 """Set when this process got Ctrl-C (:func:`note_interrupts`): no batch is retried after it,
 and the run is recorded abandoned."""
 
+_WORK_DONE = threading.Event()
+"""Set from the moment the command's run is recorded completed until another run starts
+(:func:`note_run_completed`, :func:`note_run_started`): a Ctrl-C then stops nothing."""
+
+_LATE_INTERRUPT = threading.Event()
+"""Set by a Ctrl-C that came while :data:`_WORK_DONE` was set."""
+
 
 def note_interrupts() -> None:
     """Record Ctrl-C before Python raises ``KeyboardInterrupt`` for it (main thread only).
@@ -56,15 +64,48 @@ def note_interrupts() -> None:
     (:func:`quiet_logs`: Prefect's event service logs each event it can no longer deliver, at
     length), and raises
     ``KeyboardInterrupt`` as Python's own handler does.
+
+    Under the supervisor (:func:`run_supervised`) a Ctrl-C reaches this process twice, from
+    the terminal and passed on by the supervisor (which alone gets a ``kill -INT`` of its
+    process id): the repeats are ignored here, and a second press is the supervisor's to
+    act on (SIGTERM). A Ctrl-C that comes once the command's run is recorded completed
+    (:func:`note_run_completed`) raises nothing: the command prints its summary and exits as
+    it would have; a run the command starts after it is not started
+    (:func:`note_run_started`).
     """
+    supervised = bool(os.environ.get(_ENV_FLAG))
 
     def on_sigint(signum: int, frame: object) -> None:
+        if _WORK_DONE.is_set():
+            _LATE_INTERRUPT.set()
+            return
+        if INTERRUPTED.is_set() and supervised:
+            return
         INTERRUPTED.set()
         quiet_logs()
         signal.default_int_handler(signum, frame)
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, on_sigint)
+
+
+def note_run_started() -> None:
+    """Say that the command starts a run: Ctrl-C stops it again.
+
+    Raises:
+        KeyboardInterrupt: When Ctrl-C came after the command's previous run was completed
+            (:func:`note_run_completed`): the run is not started.
+    """
+    _WORK_DONE.clear()
+    if _LATE_INTERRUPT.is_set():
+        INTERRUPTED.set()
+        quiet_logs()
+        raise KeyboardInterrupt
+
+
+def note_run_completed() -> None:
+    """Say that the command's run is recorded completed: a Ctrl-C from now on stops nothing."""
+    _WORK_DONE.set()
 
 
 def quiet_logs() -> None:
@@ -159,7 +200,11 @@ def run_supervised(command: Callable[[], None]) -> None:
     (Ctrl-C) reaches both from the terminal: the command gets :data:`_INTERRUPT_GRACE_S`
     seconds to stop by itself, then (or at a second Ctrl-C) SIGTERM, and :data:`_STOP_GRACE_S`
     seconds after that SIGKILL; an interrupted command exits 130. What it wrote before stays
-    (parts are written whole, then renamed).
+    (parts are written whole, then renamed). The first Ctrl-C is also passed on to the command,
+    so that ``kill -INT`` of the supervisor's process id stops it as Ctrl-C does (the command
+    ignores the repeat, :func:`note_interrupts`). A command that exits by itself with another
+    status than 130 after a Ctrl-C had done its work before it (:func:`note_run_completed`):
+    its status is kept, and nothing is said.
 
     Args:
         command: The command's entry (runs in the child).
@@ -201,6 +246,7 @@ def run_supervised(command: Callable[[], None]) -> None:
             terminate()
             return
         interrupted = True
+        forward(signal.SIGINT, None)  # a ``kill -INT`` reaches the supervisor alone
         signal.alarm(_INTERRUPT_GRACE_S)
 
     stopped = False  # a SIGTERM was passed on (``timeout``, systemd, ``docker stop``)
@@ -222,6 +268,9 @@ def run_supervised(command: Callable[[], None]) -> None:
             continue
     signal.alarm(0)
     n_left = _reap_orphans()
+    if interrupted and os.WIFEXITED(status) and os.WEXITSTATUS(status) != EXIT_INTERRUPTED:
+        # the command ended by itself, not stopped: Ctrl-C came after its work was done
+        sys.exit(os.WEXITSTATUS(status))
     if interrupted:
         extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
         print(f"error: interrupted (Ctrl-C){extra}; what was written before stays",

@@ -36,6 +36,7 @@ __all__ = [
     "ID_COLUMNS",
     "LABEL_COLUMNS",
     "MAX_CLAIMS_FILE_BYTES",
+    "MAX_CLAIM_CHARS",
     "TEXT_COLUMNS",
     "check_claims_columns",
     "pick_column",
@@ -55,6 +56,14 @@ _MAX_KEYS_NAMED = 12
 
 MAX_CLAIMS_FILE_BYTES = 512 * 1024 * 1024
 """Largest claims file read (bytes, after decompression): 10^6 claims of 500 bytes."""
+
+
+MAX_CLAIM_CHARS = 10_000
+"""Longest claim text kept (characters, after whitespace is collapsed); a longer row is a
+counted skip (``claim_too_long``) naming its line, not stored. Claims of more than
+``affidavit.tasks.claims.MAX_CLAIM_WORDS`` (150) words are kept but not researched; at about
+6.5 characters a word (English prose, spaces included) this is ten times that: a whole
+document, not a claim."""
 
 
 def _open_text(path: str | Path, skips: Counter[str] | None = None,
@@ -332,7 +341,8 @@ def read_claims_file(
         ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
         ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
         records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
-        ``missing_text``, ``empty_text``); ``messages`` says which columns were used and gives
+        ``missing_text``, ``empty_text``, ``claim_too_long`` (over :data:`MAX_CLAIM_CHARS`
+        characters)); ``messages`` says which columns were used and gives
         the first few skip details.
 
     Raises:
@@ -406,6 +416,12 @@ def read_claims_file(
             skips["empty_text"] += 1
             if len(messages) < _MAX_MESSAGES:
                 messages.append(f"{name}: {where}: the claim is empty: skipped")
+            continue
+        if len(text) > MAX_CLAIM_CHARS:
+            skips["claim_too_long"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{name}: {where}: a claim of {len(text):,} characters (at "
+                                f"most {MAX_CLAIM_CHARS:,}): skipped")
             continue
         rows.append(
             {

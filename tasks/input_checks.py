@@ -665,15 +665,24 @@ def dump_header_fault(path: str | Path, used: dict[str, str]) -> str | None:
 
 
 def dump_not_text_fault(path: str | Path) -> str | None:
-    """Say why a CSV/TSV, JSON or JSONL dump is not text, or None.
+    """Say why a CSV/TSV, JSON or JSONL dump is not text, or a Parquet dump not Parquet, or None.
 
     Decided from its head (gunzipped for ``.gz``): binary data, or UTF-16 saved without a
-    byte-order mark (:func:`binary_dump_fault`). Parquet, other names and unreadable files
-    give None (left to the reader).
+    byte-order mark (:func:`binary_dump_fault`); a ``.parquet`` file that does not start and
+    end with Parquet's magic bytes ``PAR1`` (the format's specification), such as a text file
+    so named. Other names and unreadable files give None (left to the reader).
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "fake.parquet").write_text('{"id": 1}')
+    >>> dump_not_text_fault(d / "fake.parquet").split(": ", 1)[1]
+    "not a Parquet file (it does not start and end with the bytes 'PAR1'; it looks like text)"
     """
     fmt = dump_format(path)
-    if fmt is None or fmt == "parquet":
+    if fmt is None:
         return None
+    if fmt == "parquet":
+        return _parquet_magic_fault(path)
     try:
         raw = _head(path, SNIFF_CHARS)
     except (OSError, ValueError):
@@ -681,6 +690,33 @@ def dump_not_text_fault(path: str | Path) -> str | None:
     if not looks_binary(decode_user_text(raw).text):
         return None
     return binary_dump_fault(shown_path(path), fmt, raw)
+
+
+_PARQUET_MAGIC = b"PAR1"
+"""First and last four bytes of every Parquet file (Apache Parquet format specification)."""
+
+
+def _parquet_magic_fault(path: str | Path) -> str | None:
+    """Say why a ``.parquet`` file is not Parquet (no ``PAR1`` at both ends), or None.
+
+    Empty and unreadable files give None (refused or counted elsewhere).
+    """
+    try:
+        with Path(path).open("rb") as fh:
+            head = fh.read(SNIFF_CHARS)
+            size = fh.seek(0, 2)
+            if size == 0:
+                return None
+            fh.seek(max(0, size - len(_PARQUET_MAGIC)))
+            tail = fh.read()
+    except OSError:
+        return None
+    if size >= 2 * len(_PARQUET_MAGIC) and head.startswith(_PARQUET_MAGIC) \
+            and tail == _PARQUET_MAGIC:
+        return None
+    looks = "binary data" if looks_binary(decode_user_text(head).text) else "text"
+    return (f"{shown_path(path)}: not a Parquet file (it does not start and end with the bytes "
+            f"'PAR1'; it looks like {looks})")
 
 
 def dump_rows_fault(path: str | Path) -> str | None:

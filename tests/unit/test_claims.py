@@ -853,3 +853,18 @@ def test_a_numbered_list_of_statements_keeps_its_claims() -> None:
     text = ("\u201cWhat is he hiding in his taxes?\u201d Cruz asked.\n"
             "2. In March, Cruz called him a \u201ccoward\u201d on CNN")
     assert [c.text for c in extract_claims(text)][-1].startswith("In March, Cruz called")
+
+
+def test_a_claim_over_the_maximum_length_is_a_counted_skip_naming_its_line(tmp_path) -> None:
+    from affidavit.tasks.claims_file import MAX_CLAIM_CHARS, read_claims_file
+
+    p = tmp_path / "claims.jsonl"
+    short = "Northwind Robotics reported revenue of 42 million dollars."
+    longest = ("x" * (MAX_CLAIM_CHARS - 1)) + " y"  # MAX_CLAIM_CHARS + 1 characters
+    p.write_text("\n".join(json.dumps({"claim": t}) for t in
+                           (short, longest, "z" * MAX_CLAIM_CHARS)) + "\n")
+    rows, skips, messages = read_claims_file(p)
+    assert [len(r["text"]) for r in rows] == [len(short), MAX_CLAIM_CHARS]
+    assert skips["claim_too_long"] == 1
+    assert any("line 2: a claim of 10,001 characters" in m and m.endswith("skipped")
+               for m in messages), messages

@@ -664,3 +664,47 @@ def test_a_backfill_input_of_no_kind_it_reads_is_refused_before_prefect(no_prefe
     line = _refused(["backfill", str(path)], tmp_path / "h")
     assert line.startswith(f"error: {path}: cannot tell whether this is a feed, a WARC/WET "
                            "archive or a dump")
+
+
+@pytest.mark.parametrize(("content", "looks"), [(b'{"id": "1", "text": "Some text."}\n', "text"),
+                                                (BINARY, "binary data")])
+def test_backfill_of_a_parquet_name_that_is_not_parquet_is_refused_before_prefect(
+        no_prefect, tmp_path, content, looks):
+    path = tmp_path / "docs.parquet"
+    path.write_bytes(content)
+    line = _refused(["backfill", str(path)], tmp_path / "h")
+    assert f"docs.parquet: not a Parquet file (it does not start and end with the bytes 'PAR1'; " \
+           f"it looks like {looks})" in line
+
+
+def test_a_real_parquet_dump_is_not_refused_as_not_parquet(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from affidavit.tasks.input_checks import dump_not_text_fault
+
+    path = tmp_path / "docs.parquet"
+    pq.write_table(pa.table({"id": ["1"], "text": ["Some text."]}), path)
+    assert dump_not_text_fault(path) is None
+
+
+def test_after_ctrl_c_an_error_is_not_printed_and_the_exit_is_130(tmp_path, monkeypatch, capsys):
+    """What fails once Ctrl-C was pressed fails because of it (Prefect's task engine, stopped
+    under it, raises errors such as "Task run is not set"): one interrupted line is said, by
+    the supervisor, not the error."""
+    import sys
+
+    from affidavit.flows import cli, supervise
+
+    monkeypatch.setenv("AFFIDAVIT_SUPERVISED", "1")  # the supervisor says it was interrupted
+    monkeypatch.setattr(sys, "argv", ["affidavit", "verdicts", "--home", str(tmp_path / "no")])
+    usage = next(c for c in cli.typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+    click = next(c for c in cli.typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    assert cli._run_app(usage, click) == 1
+    assert "no affidavit home" in capsys.readouterr().err
+    supervise.INTERRUPTED.set()
+    try:
+        assert cli._run_app(usage, click) == supervise.EXIT_INTERRUPTED
+    finally:
+        supervise.INTERRUPTED.clear()
+    assert capsys.readouterr().err == ""

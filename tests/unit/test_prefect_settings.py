@@ -148,3 +148,37 @@ def test_parse_source_reports_unreadable_sources_like_the_driver(tmp_path):
         [], "no such file")
     assert parse_source(str(tmp_path), ColumnMapping(), None) == (
         [], "is a directory, not a file")
+
+
+@pytest.mark.parametrize("command", [["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"]])
+def test_read_only_commands_write_nothing_in_the_home_and_start_no_prefect(tmp_path, command):
+    """What lets them read a home on a read-only disk: no lock, no write check, no Prefect."""
+    from affidavit.warehouse.store import Warehouse
+
+    home = tmp_path / "h"
+    Warehouse(resolve_home(str(home)))  # an empty home
+    before = sorted((str(p), p.stat().st_mtime_ns) for p in home.rglob("*"))
+    res = _cli([*command, "--home", str(home)], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip().endswith("NO_PREFECT")
+    assert sorted((str(p), p.stat().st_mtime_ns) for p in home.rglob("*")) == before
+
+
+def test_home_may_come_before_the_command(tmp_path):
+    from affidavit.warehouse.store import Warehouse
+
+    home = tmp_path / "h"
+    Warehouse(resolve_home(str(home)))  # an empty home
+    res = _cli(["--home", str(home), "verdicts"], tmp_path)
+    assert res.returncode == 0, res.stderr
+    assert "all claims:" in res.stdout
+    # the command's own --home wins: a home that does not exist is refused by name
+    res = _cli(["--home", str(home), "verdicts", "--home", str(tmp_path / "nowhere")], tmp_path)
+    assert res.returncode == 1
+    assert f"no affidavit home at {tmp_path / 'nowhere'}" in res.stderr
+    res = _cli(["--home", "", "verdicts"], tmp_path)
+    assert res.returncode == 2
+    assert res.stderr.strip().splitlines() == [
+        "error: --home is empty: give a folder (or leave it out for $AFFIDAVIT_HOME or "
+        "./.affidavit)"]

@@ -78,3 +78,82 @@ def test_sigterm_stops_a_command_that_ignores_it(tmp_path):
             proc.communicate()
     assert proc.returncode == 128 + signal.SIGTERM
     assert "stopped by SIGTERM" in err
+
+
+CTRL_C_SCRIPT = """
+import sys, time
+from affidavit.flows import supervise
+supervise._INTERRUPT_GRACE_S = 5
+
+def command():
+    supervise.note_interrupts()  # as the CLI does
+    if {completed}:
+        supervise.note_run_completed()  # the run is recorded completed, its outputs written
+    try:
+        open({ready!r}, "w").close()
+        for _ in range(20):  # 2 s of work (or of printing the summary): Ctrl-C comes meanwhile
+            time.sleep(0.1)
+        if {start_another}:
+            supervise.note_run_started()
+        print("summary")
+    except KeyboardInterrupt:
+        for _ in range(10):  # cleaning up: a repeat of the same Ctrl-C must not cut this short
+            time.sleep(0.1)
+        open({ready!r} + ".cleaned", "w").close()
+        sys.exit(130)
+
+supervise.run_supervised(command)
+"""
+
+
+def _ctrl_c(tmp_path: Path, *, to_group: bool, completed: bool = False,
+            start_another: bool = False) -> tuple[int, str, str]:
+    """Run ``CTRL_C_SCRIPT`` supervised, send SIGINT once it is ready; return (code, out, err)."""
+    ready = tmp_path / "ready"
+    script = tmp_path / "cmd.py"
+    script.write_text(CTRL_C_SCRIPT.format(ready=str(ready), completed=completed,
+                                           start_another=start_another), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "AFFIDAVIT_SUPERVISED"}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not ready.exists():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the command did not start"
+            time.sleep(0.05)
+        if to_group:
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal sends it to both
+        else:
+            os.kill(proc.pid, signal.SIGINT)  # ``kill -INT <pid>``: the supervisor alone
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    return proc.returncode, out, err
+
+
+@pytest.mark.parametrize("to_group", [False, True])
+def test_ctrl_c_reaches_the_command_once_however_it_is_sent(tmp_path, to_group):
+    """``kill -INT`` of the supervisor stops the command as Ctrl-C does (not by SIGTERM after
+    the grace), and the terminal's Ctrl-C plus the one passed on are one interrupt."""
+    code, out, err = _ctrl_c(tmp_path, to_group=to_group)
+    assert code == 130
+    assert (tmp_path / "ready.cleaned").exists()  # it cleaned up: not stopped by SIGTERM
+    assert "summary" not in out
+    assert err.strip().splitlines() == ["error: interrupted (Ctrl-C); what was written before "
+                                        "stays"]
+
+
+@pytest.mark.parametrize("to_group", [False, True])
+def test_ctrl_c_after_the_run_completed_leaves_the_command_its_outcome(tmp_path, to_group):
+    code, out, err = _ctrl_c(tmp_path, to_group=to_group, completed=True)
+    assert (code, out.strip(), err) == (0, "summary", "")
+
+
+def test_ctrl_c_after_a_completed_run_stops_the_next_one_before_it_starts(tmp_path):
+    code, out, err = _ctrl_c(tmp_path, to_group=True, completed=True, start_another=True)
+    assert code == 130
+    assert "summary" not in out
+    assert "interrupted (Ctrl-C)" in err

@@ -267,6 +267,9 @@ def test_a_run_stopped_by_ctrl_c_is_recorded_abandoned_at_once(tmp_path, exc, st
     assert row["status"] == status
     assert row["finished_at"] is not None
     assert message in (row.get("message") or "")
+    # the home's DuckDB file is made as the run starts: its views show the stopped run
+    with duckdb.connect(str(wh.paths.duckdb), read_only=True) as con:
+        assert con.sql("select status from runs").fetchall() == [(status,)]
 
 
 def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path):
@@ -295,3 +298,32 @@ def test_after_ctrl_c_batches_are_not_retried_and_the_run_is_abandoned(tmp_path)
     finally:
         supervise.INTERRUPTED.clear()
         _restore_logs(levels)
+
+
+@pytest.mark.parametrize(("exc", "status", "message"), [
+    (KeyboardInterrupt(), "abandoned", "interrupted (Ctrl-C)"),
+    (_termination(15), "abandoned", "terminated (SIGTERM)"),
+    (RuntimeError("disk on fire"), "failed", "RuntimeError: disk on fire"),
+])
+def test_an_audit_stopped_by_ctrl_c_is_recorded_abandoned_not_failed(tmp_path, monkeypatch, exc,
+                                                                      status, message):
+    from affidavit.flows import audit
+
+    def stopped(*_a: object, **_k: object) -> None:
+        raise exc
+
+    monkeypatch.setattr(audit, "_execute", stopped)
+    answer = tmp_path / "answer.txt"
+    answer.write_text("The bridge opened in 1932.")
+    evidence = tmp_path / "tool.txt"
+    evidence.write_text("The bridge opened in 1932 after six years of work.")
+    levels = _handler_levels()
+    try:
+        with pytest.raises(type(exc)):
+            audit.audit_answer.fn(str(answer), [str(evidence)], home=str(tmp_path / "home"))
+    finally:
+        _restore_logs(levels)
+    from affidavit.flows.context import open_warehouse
+
+    [row] = open_warehouse(str(tmp_path / "home")).read("runs").to_dicts()
+    assert (row["status"], row["message"]) == (status, message)
