@@ -1576,13 +1576,13 @@ def judge_frames(
             continue
         if _time_clash(frame.time, st_time, context) and not (
             frame.months and s.months & frame.months and not st_time.years
-        ) and not (frame.is_dated_event and day_dates(s.raw)):
+        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)):
             # another period (a sentence naming the claim's month names its period); an
             # event dated to a day on both sides is one event (``other_date`` compares them)
             continue
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
-        ) and not (frame.is_dated_event and day_dates(s.raw)):
+        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)):
             # another month of the claim's year; but an event the claim dates to one day and
             # the sentence to another is the same event on another date (``other_date``)
             continue
@@ -1707,6 +1707,27 @@ def judge_frames(
             return FrameVerdict(stance, i, min(1.0, round(score, 4)), why)
     return FrameVerdict("NEUTRAL", best_i, round(best_rel, 4),
                         f"no sentence bears on the claim (best {best_rel:.0%})")
+
+
+def _same_event(
+    frame: ClaimFrame, doc: DocFrames, i: int, title_terms: frozenset[str], cfg: FrameConfig
+) -> bool:
+    """Whether sentence ``i`` dates the claim's own event to a day.
+
+    It writes a day-and-month date, and it, the ``cfg.subject_window`` sentences before it or
+    the title name the claim's subject ("The final edition will be published on 28 September
+    2023" in a story about another paper is another event).
+    """
+    if not day_dates(doc.sentences[i].raw):
+        return False
+    if not frame.subject:
+        return True
+    near = frozenset(title_terms).union(
+        *(s.concept_set for s in doc.sentences[max(0, i - cfg.subject_window) : i + 1])
+    )
+    return _share(frame.subject, near) >= cfg.subject_share or any(
+        n and n <= near for n in frame.names
+    )
 
 
 def _is_round(f: Figure) -> bool:

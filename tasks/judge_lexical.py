@@ -72,6 +72,9 @@ class FrameConfig:
     Attributes:
         subject_share: The document names the claim's subject when it holds at least this share
             of the subject's terms. Convention (0.5: a surname or a short form of a name).
+        subject_window: Sentences before a sentence read with it for the claim's subject
+            ("The company said ..." after the sentence that names it), where a reading needs
+            the subject near (a dated event). Convention: 2.
         predicate_support: Share of the predicate a sentence must carry to support a claim
             that has no figure (and for a negation to bear on it). Measured on the verdict-set
             pairs (``bench_judge --verdict-set ../shared/bench/verdicts-dev``): 0.5 and 0.7
@@ -107,6 +110,7 @@ class FrameConfig:
     """
 
     subject_share: float = 0.5
+    subject_window: int = 2
     predicate_support: float = 0.6
     predicate_with_figure: float = 0.3
     predicate_refute: float = 0.5
