@@ -941,14 +941,7 @@ def test_calling_a_claim_false_refutes_it_but_restating_an_act_of_calling_does_n
     assert r.stance is Stance.REFUTES, r.rationale
     claim = "Mayor Drew Hale claims the Brell dam is a hoax."
     doc = "Fact: Mayor Drew Hale claimed the Brell dam is a hoax." + pad
-    others = [  # the batch's other documents weigh the claim's words as a corpus would
-        "The Pellworth Gazette reported that the council met on Tuesday. The mayor spoke. The"
-        " budget passed. Roads will be resurfaced.",
-        "The Pellworth Gazette covers sport and weather. Its office is on Mill Street. It"
-        " employs 12 people. Readers can subscribe online.",
-    ]
-    r = LexicalJudge().judge_batch([(claim, d) for d in [doc, *others]],
-                                   titles=["Marsh End Weekly to close", None, None], found=True)[0]
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is not Stance.REFUTES, r.rationale
 
 
@@ -1207,5 +1200,12 @@ def test_a_date_of_an_event_about_another_subject_is_another_event() -> None:
         " and the surrounding villages since 1962. Coverage of Marsh End will be provided by the"
         " Pellworth Gazette, which will add a Marsh End page to its website."
     )
-    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    others = [  # the batch's other documents weigh the claim's words as a corpus would
+        "The Pellworth Gazette reported that the council met on Tuesday. The mayor spoke. The"
+        " budget passed. Roads will be resurfaced.",
+        "The Pellworth Gazette covers sport and weather. Its office is on Mill Street. It"
+        " employs 12 people. Readers can subscribe online.",
+    ]
+    r = LexicalJudge().judge_batch([(claim, d) for d in [doc, *others]],
+                                   titles=["Marsh End Weekly to close", None, None], found=True)[0]
     assert r.stance is not Stance.REFUTES, r.rationale
