@@ -68,9 +68,15 @@ class ScriptedServer:
                     if step.get("hold_for"):
                         server.lock.wait_for(lambda: server.max_active >= step["hold_for"],
                                              timeout=30.0)
+                done = False
                 try:
                     if step.get("sleep_s"):
                         time.sleep(step["sleep_s"])
+                    # the call leaves the count before its reply is sent: a client that gets
+                    # the reply and sends its next call at once never finds it still counted
+                    with server.lock:
+                        server.active -= 1
+                        done = True
                     body = step.get("body") or json.dumps({"choices": [{"message": {
                         "role": "assistant", "content": step.get("content", "")}}]})
                     data = body.encode()
@@ -83,8 +89,9 @@ class ScriptedServer:
                     except (BrokenPipeError, ConnectionResetError):
                         pass
                 finally:
-                    with server.lock:
-                        server.active -= 1
+                    if not done:
+                        with server.lock:
+                            server.active -= 1
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
