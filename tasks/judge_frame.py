@@ -1434,11 +1434,7 @@ def judge_frames(
     """
     cfg = config
     named = doc.terms | title_terms
-    if (
-        frame.subject
-        and _share(frame.subject, named) < cfg.subject_share
-        and not any(n and n <= named for n in frame.names)
-    ):
+    if not _names_subject(frame, named, cfg):
         return FrameVerdict("NEUTRAL", -1, 0.0, "the document does not name the claim's subject")
     if searched and not all(n <= named for n in frame.names[1:]):
         # "Ostvale Municipality intends to close Riverside Baths": a document found by search
@@ -1720,13 +1716,20 @@ def _same_event(
     """
     if not day_dates(doc.sentences[i].raw):
         return False
-    if not frame.subject:
-        return True
     near = frozenset(title_terms).union(
         *(s.concept_set for s in doc.sentences[max(0, i - cfg.subject_window) : i + 1])
     )
-    return _share(frame.subject, near) >= cfg.subject_share or any(
-        n and n <= near for n in frame.names
+    return _names_subject(frame, near, cfg)
+
+
+def _names_subject(frame: ClaimFrame, terms: frozenset[str], cfg: FrameConfig) -> bool:
+    """Whether ``terms`` name the claim's subject (always true of a claim with none).
+
+    They hold ``cfg.subject_share`` of its terms' weight, or every term of one of its
+    multi-word names.
+    """
+    return not frame.subject or _share(frame.subject, terms) >= cfg.subject_share or any(
+        n and n <= terms for n in frame.names
     )
 
 

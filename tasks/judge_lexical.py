@@ -1710,13 +1710,7 @@ _DAY_MONTH_RE = re.compile(
 
 def _days(text: str) -> set[tuple[int, int]]:
     """``(month, day)`` of each day-and-month date a text writes ("14 May", "May 14th")."""
-    out: set[tuple[int, int]] = set()
-    for m in _DAY_MONTH_RE.finditer(text):
-        day = int(m.group("d1") or m.group("d2"))
-        month = _MONTH_NUM[(m.group("m1") or m.group("m2")).lower()]
-        if 1 <= day <= 31:
-            out.add((month, day))
-    return out
+    return set(_dated_days(text))
 
 
 _MONTH_MAY_RE = re.compile(r"\d\s+May\b|\bMay\s+\d")
