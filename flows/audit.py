@@ -113,6 +113,8 @@ def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunR
             run.counts["llm_failures" if o.degraded.startswith("llm failed") else
                        "llm_partial_replies"] += 1
         run.counts["contradictions_demoted"] += o.n_demoted
+        for reason, n in o.skipped.items():  # questions and instructions: not claims
+            run.counts[f"skip:{reason}"] += n
         for c in o.claims:
             run.counts[f"label:{c.label.value if c.label else 'UNLABELLED'}"] += 1
     if audits:

@@ -28,6 +28,7 @@ from affidavit.flows.context import (
 from affidavit.flows.fanout import (
     BATCH_RETRIES,
     CLAIMS_PER_BATCH,
+    NO_READABLE_WORDS,
     BatchOutcome,
     BatchPool,
     BatchSpec,
@@ -291,6 +292,25 @@ def research_in_batches(
     return outcomes, failed
 
 
+def unreadable_note(counts: Mapping[str, int]) -> str | None:
+    """Return the run's warning about claims with no readable words, or ``None``.
+
+    Args:
+        counts: The run's counts, with ``no_readable_words:<script>`` keys (see
+            :data:`affidavit.flows.fanout.NO_READABLE_WORDS`).
+
+    >>> unreadable_note({"no_readable_words:Han": 2, "no_readable_words:Cyrillic": 1})[:53]
+    '3 claim(s) with no readable words (Cyrillic 1, Han 2)'
+    """
+    by_script = {k.split(":", 1)[1]: v for k, v in counts.items()
+                 if k.startswith(f"{NO_READABLE_WORDS}:") and v}
+    if not by_script:
+        return None
+    listed = ", ".join(f"{k} {v}" for k, v in sorted(by_script.items()))
+    return (f"{sum(by_script.values())} claim(s) with no readable words ({listed}): the default "
+            "lexical judge reads Latin-script words and figures only; their verdicts say so")
+
+
 def execute_research_run(
     wh: Warehouse,
     run: RunRecord,
@@ -338,6 +358,10 @@ def execute_research_run(
         caps.degraded.append(note)
         run.degraded.append(note)
         run.counts["judge_fallbacks"] += n_fallbacks
+    unread = unreadable_note(run.counts)
+    if unread:
+        caps.degraded.append(unread)
+        run.degraded.append(unread)
     verdicts = [v for o in outcomes for v in o.verdicts]
     frames = [o.judgments for o in outcomes if o.judgments.height]
     result = ResearchResult(
@@ -351,6 +375,9 @@ def execute_research_run(
     n_res = sum(1 for v in verdicts if v["status"] != VerdictStatus.UNVERIFIED.value)
     message = (f"{len(verdicts)} claim(s) decided: {n_res} with admitted evidence, "
                f"{len(verdicts) - n_res} unverified")
+    n_unread = sum(v for k, v in run.counts.items() if k.startswith(f"{NO_READABLE_WORDS}:"))
+    if n_unread:
+        message += f" ({n_unread} with no readable words)"
     n_pairs = sum(o.n_pairs for o in outcomes)
     n_fail = sum(o.n_judge_failures for o in outcomes)
     reasons = list(failed)

@@ -41,7 +41,7 @@ from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
 from affidavit.schemas.enums import Mode, Volatility
-from affidavit.tasks.claims import expires_at
+from affidavit.tasks.claims import expires_at, unreadable_scripts
 from affidavit.tasks.input_checks import os_error_reason
 from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
 from affidavit.tasks.queries import MODES
@@ -189,6 +189,11 @@ def research_batch(
             row["explanation"] = f"not researchable: {claim.get('researchable_reason')}"
             row["decided_by"] = (f"UNVERIFIED: not researched, the claim is not researchable "
                                  f"({claim.get('researchable_reason')})")
+        scripts = unreadable_scripts(str(claim.get("text") or ""))
+        if scripts and explain_unreadable(row, scripts,
+                                          researched=claim.get("is_researchable", True),
+                                          lexical=caps.judge_name == "lexical"):
+            record.counts[f"{NO_READABLE_WORDS}:{scripts[0]}"] += 1
         if row["claim_id"] in fell_back:
             row["degraded"] = "; ".join(x for x in (row.get("degraded"), FALLBACK_NOTE) if x)
     wh.write("verdicts", pl.DataFrame(rows, infer_schema_length=None), part=part)
@@ -206,6 +211,46 @@ def research_batch(
         n_judge_failures=int(record.counts["judge_failure"]) + n_fallbacks,
         n_fallbacks=n_fallbacks,
     )
+
+
+NO_READABLE_WORDS = "no_readable_words"
+"""Run count prefix of the claims in a script the lexical tools read no word of, one key per
+script (``no_readable_words:Han``): their verdicts say so, and the run warns of them."""
+
+
+def explain_unreadable(row: dict[str, Any], scripts: Sequence[str], *, researched: bool,
+                       lexical: bool) -> bool:
+    """Say in a verdict row that its claim has no word the lexical tools read (in place).
+
+    The status and counts are left as decided; only ``explanation`` and ``decided_by`` change.
+    A claim the researchable gate stopped is said to be unread by the gate and the default
+    lexical judge; a researched one only when the lexical judge decided it (an LLM judge reads
+    its script).
+
+    Args:
+        row: A ``verdicts`` row.
+        scripts: The claim's scripts (:func:`affidavit.tasks.claims.unreadable_scripts`).
+        researched: Whether the claim passed the researchable gate.
+        lexical: Whether the run's judge is the lexical one.
+
+    Returns:
+        Whether the row was changed (not for a claim an LLM judge researched).
+    """
+    names = f"{', '.join(scripts)} script{'s' if len(scripts) > 1 else ''}"
+    why = (f"no readable words: the default lexical judge reads no words in {names} (it "
+           "reads Latin-script words and figures only)")
+    if not researched:
+        row["explanation"] = f"not researched: {why}; the claims gate reads none either"
+        row["decided_by"] = f"UNVERIFIED: not researched, {why}"
+    elif not lexical:
+        return False
+    elif row["status"] == "UNVERIFIED":
+        row["explanation"] = f"{why}; {row['explanation']}"
+        row["decided_by"] = (f"UNVERIFIED: {why}; "
+                             + str(row["decided_by"]).removeprefix("UNVERIFIED: "))
+    else:
+        row["explanation"] = f"{row['explanation']}; {why}: decided on its figures alone"
+    return True
 
 
 def _materialize_locked(wh: Warehouse, hits: list[Any], record: RunRecord,

@@ -39,7 +39,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -470,15 +470,21 @@ def record_from_files(answer_path: str | Path, evidence_paths: Sequence[str | Pa
 # Claims and quotes.
 
 
-def split_claims(answer: str) -> list[ClaimAudit]:
+def split_claims(answer: str, *, skips: Counter[str] | None = None) -> list[ClaimAudit]:
     """Split an answer into its claims (the claims stage's ``split_answer_claims``), unlabelled.
 
-    An answer with no sentence the stage keeps is one claim, whole.
+    Questions and instructions are not claims: they are left out and counted in ``skips`` by
+    reason (``question_not_a_claim``, ``instruction_not_a_claim``). An answer with no sentence
+    the stage keeps and none it left out is one claim, whole; one made only of questions and
+    instructions has none.
     """
-    cands = split_answer_claims(answer)
+    left_out: Counter[str] = Counter()
+    cands = split_answer_claims(answer, skips=left_out)
+    if skips is not None:
+        skips.update(left_out)
     if not cands:
         text = " ".join(answer.split())
-        return [ClaimAudit(text, 0, len(answer))] if text else []
+        return [ClaimAudit(text, 0, len(answer))] if text and not left_out else []
     return [ClaimAudit(c.text, c.span_start, c.span_end) for c in cands]
 
 
@@ -538,6 +544,8 @@ class AuditOutcome:
         degraded: Why the auditor could not label the record, or ``None``.
         n_demoted: Model contradictions whose quote failed the anchor gate.
         latency_ms: Time spent by the auditor on the record (model calls), or ``None``.
+        skipped: Sentences and clauses of the answer left out as not claims, by reason
+            (see :func:`split_claims`).
     """
 
     record: AuditRecord
@@ -547,6 +555,7 @@ class AuditOutcome:
     degraded: str | None = None
     n_demoted: int = 0
     latency_ms: int | None = None
+    skipped: Counter[str] = field(default_factory=Counter)
 
 
 def has_evidence(record: AuditRecord) -> bool:
@@ -573,13 +582,14 @@ def scanner_only(record: AuditRecord) -> AuditOutcome | None:
     """
     if has_evidence(record):
         return None
-    claims = split_claims(record.answer)
+    skipped: Counter[str] = Counter()
+    claims = split_claims(record.answer, skips=skipped)
     flags = scan_answer(record.answer, [])
     attach_flags(claims, flags)
     for c in claims:
         c.label = AuditLabel.UNSUPPORTED
         c.reason = "no evidence was read"
-    return AuditOutcome(record, "scanner", claims, flags)
+    return AuditOutcome(record, "scanner", claims, flags, skipped=skipped)
 
 
 def audit_rows(

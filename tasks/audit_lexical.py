@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -1196,9 +1197,10 @@ def audit_lexical(records: Sequence[AuditRecord], auditor: LexicalAuditor | None
         if only is not None:
             out.append(only)
             continue
-        claims = split_claims(r.answer)
+        skipped: Counter[str] = Counter()
+        claims = split_claims(r.answer, skips=skipped)
         flags = scan_answer(r.answer, [e.output for e in r.evidence])
         attach_flags(claims, flags)
         auditor.audit(r, claims, flags)
-        out.append(AuditOutcome(r, auditor.name, claims, flags))
+        out.append(AuditOutcome(r, auditor.name, claims, flags, skipped=skipped))
     return out

@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import time
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -348,7 +349,8 @@ class LLMAuditor(LLMJudge):
         return [o for o in outcomes if o is not None]
 
     def _failed(self, record: AuditRecord, reason: str, latency_ms: int | None) -> AuditOutcome:
-        claims = split_claims(record.answer)
+        skipped: Counter[str] = Counter()
+        claims = split_claims(record.answer, skips=skipped)
         flags = scan_answer(record.answer, [e.output for e in record.evidence])
         attach_flags(claims, flags)
         for c in claims:
@@ -357,11 +359,12 @@ class LLMAuditor(LLMJudge):
             self.n_failures += 1
             self.degradations.append(f"{record.record_id}: {reason}")
         return AuditOutcome(record, self.name, claims, flags, degraded=f"llm failed: {reason}",
-                            latency_ms=latency_ms)
+                            latency_ms=latency_ms, skipped=skipped)
 
     def _audit_one(self, record: AuditRecord) -> AuditOutcome:
         t0 = time.monotonic()
-        claims = split_claims(record.answer)
+        skipped: Counter[str] = Counter()
+        claims = split_claims(record.answer, skips=skipped)
         outputs = [e.output for e in record.evidence]
         flags = scan_answer(record.answer, outputs)
         attach_flags(claims, flags)
@@ -412,4 +415,4 @@ class LLMAuditor(LLMJudge):
         degraded = (f"llm reply covered {len(claims) - missing} of {len(claims)} claims"
                     if missing else None)
         return AuditOutcome(record, self.name, claims, flags, degraded=degraded,
-                            n_demoted=demoted, latency_ms=latency)
+                            n_demoted=demoted, latency_ms=latency, skipped=skipped)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -31,7 +32,7 @@ from affidavit.schemas.enums import Volatility
 from affidavit.tasks.claims_file import (  # the claims-file reader, re-exported
     read_claims_file,
 )
-from affidavit.tasks.judge_lexical import logical_lines
+from affidavit.tasks.judge_lexical import logical_lines, tokenize
 
 __all__ = [
     "ClaimCandidate",
@@ -44,11 +45,13 @@ __all__ = [
     "expires_at",
     "extract_claims",
     "gate_researchable",
+    "is_instruction",
     "read_claims_file",
     "score_check_worthiness",
     "split_answer_claims",
     "split_clauses",
     "split_sentences",
+    "unreadable_scripts",
 ]
 
 FAST = timedelta(hours=24)
@@ -1019,6 +1022,171 @@ def split_clauses(text: str, *, min_words: int = 3) -> list[tuple[int, int]]:
     return sorted(p for p in out if p[1] > p[0])
 
 
+# --------------------------------------------------------------------------------------------
+# Instructions in an answer
+# --------------------------------------------------------------------------------------------
+
+_INSTRUCTION_VERBS = frozenset(
+    """activate add apply avoid browse build call cancel cd change check choose clean clear
+    click clone close commit configure confirm connect copy create deactivate delete deploy
+    disable download drag edit enable enter ensure export fetch fill follow go grant import
+    install launch log look merge move navigate open paste pick pin point press pull push
+    rebuild reboot refresh register reinstall reload remove rename replace rerun reset restart
+    restore revert rollback run save scroll search see select send set sign skip specify start
+    stop submit switch tap try type uncheck uninstall unpin unset unzip update upgrade upload
+    use verify visit wait""".split()
+)
+"""Verbs that open a step of a how-to in their base form ("Open the settings page", "Run
+`pip install x`", "Click Save"), written by hand from the steps of installation guides and
+answers; a word of the list that opens a statement is a noun there ("Build times fell",
+"Commit 4e1c9a7 moved ..."), and the statement has a finite verb further on."""
+_CONTENT_CLAUSE_VERBS = frozenset("ensure verify confirm check".split())
+"""Verbs whose object may be a whole clause ("Check that the port is 8080", "Ensure the
+tests pass"): the clause says what to check, not what is so."""
+_INSTRUCTION_LEAD = re.compile(
+    r"^(?:(?:step\s+\d+\s*[:.)\-–—]\s*)|(?:(?:first|second|third|then|next|now|finally|lastly|"
+    r"afterwards|also|optionally|please|just|simply|and)\b,?\s+))+",
+    re.IGNORECASE,
+)
+"""Step words that may precede an instruction's verb ("Then run ...", "Step 2: open ...")."""
+_NEGATIVE_LEAD = re.compile(r"^(?:do\s+not|don['’]t|never)\s+", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`+[^`]*`+")
+_OBJECT_OPENERS = frozenset(
+    """a an the this that these those it them its their your my our all each every both any
+    some one another to on in into at for with up down out off back over through via from by
+    again now here there first""".split()
+)
+"""Words that follow an imperative's verb directly: its object's determiner or pronoun, or a
+particle or preposition ("Log in", "Go to", "Wait for")."""
+_SUBORDINATORS = frozenset(
+    "if when whenever unless until before after once because since so while whether".split()
+)
+"""Words that open a condition or a purpose of a step ("Restart it if the port changed"):
+the verbs after them belong to that clause, not to a statement."""
+_CHAINING = frozenset("then and or to".split())
+_PREPOSITIONS = frozenset("in by under from at on with for as into to inside within".split())
+"""Words after which a base form is another step of the same instruction ("..., then run")."""
+_ADJECTIVE_ENDINGS = ("ed", "ing", "al", "ic", "ous", "ive", "ble", "less", "ful")
+_ADJECTIVES = frozenset("old new stale unused large small other extra local remote".split())
+
+
+def _token_word(token: str) -> str:
+    return token.strip("\"'“”‘’()[]{}<>.,;:!?*")
+
+
+def is_instruction(clause: str) -> bool:
+    """Whether a clause of an answer is an instruction (a step to do), not a factual claim.
+
+    An imperative opens it: a verb of :data:`_INSTRUCTION_VERBS` in its base form, after
+    optional step words ("Then", "Step 2:") and a negation ("Don't", "Never"), or "Make sure",
+    or a shell prompt (``$ ``). The verb is followed by what an object opens with (an article, a
+    pronoun, a preposition or particle, a capitalised label, a code span, a path or flag, or
+    nothing), or by a lowercase word that ends the clause or is followed by one of those ("Run
+    pytest", "Install dependencies with uv"). And no finite verb of a subject follows in the
+    main clause: auxiliaries and the common verbs count, except a base form chained after
+    "then", "and", "or" or "to"; an -ed form counts unless a preposition follows it ("the
+    packages listed in ..."); an -s form counts after a word that is neither a stop word nor
+    an adjective; a relative clause ("which", "who") counts. Verbs after a subordinator ("if",
+    "when", "until") belong to a condition and do not count; nor does a clause after "check
+    that", "ensure", "make sure". So "Revenue rose 12 percent in 2023", "Build times fell",
+    "Rising costs hit margins" and "Commit 4e1c9a7 moved the limiter" stay claims.
+
+    Args:
+        clause: One clause or sentence, list marker removed.
+
+    Returns:
+        True for an instruction.
+
+    >>> [is_instruction(s) for s in ("Open the settings page.", "Run `pip install x`",
+    ...                              "Click Save, then restart", "Rising costs hit margins",
+    ...                              "Run times fell 12 percent in 2023")]
+    [True, True, True, False, False]
+    """
+    text = _CODE_SPAN.sub(" `code` ", clause).strip()
+    if text.startswith("$ "):
+        return True
+    text = _NEGATIVE_LEAD.sub("", _INSTRUCTION_LEAD.sub("", text, count=1), count=1)
+    tokens = text.split()
+    if not tokens:
+        return False
+    first = tokens[0].rstrip(".,;:!")
+    if not first.isalpha() or first[1:] != first[1:].lower():
+        return False  # an identifier ("run.py", "`run`", "SetUp"), not a verb
+    verb = first.lower()
+    rest = tokens[1:]
+    nxt = _token_word(rest[0]).lower() if rest else ""
+    if verb == "make" and nxt == "sure":
+        return True
+    if verb not in _INSTRUCTION_VERBS:
+        return False
+    if verb == "ensure" or (verb in _CONTENT_CLAUSE_VERBS and nxt in ("that", "whether", "if")):
+        return True
+    if rest and not _opens_object(rest):
+        return False
+    return not _finite_after(rest)
+
+
+def _opens_object(rest: list[str]) -> bool:
+    """Whether the tokens after an imperative's verb open its object (see ``is_instruction``)."""
+    def opener(token: str) -> bool:
+        w = _token_word(token)
+        return (not w or w.lower() in _OBJECT_OPENERS or not w[0].isalpha() or w[0].isupper()
+                or any(ch in w for ch in "/._=:@`-"))
+
+    if opener(rest[0]):
+        return True
+    w = _token_word(rest[0]).lower()
+    if len(rest) > 1 and (w in _ADJECTIVES or w.endswith(_ADJECTIVE_ENDINGS)):
+        rest = rest[1:]  # "Delete old releases", "Remove unused imports"
+    # a lowercase word: the object itself when the clause ends there or an opener follows
+    # ("Run pytest", "Install dependencies with uv"); a noun with its verb otherwise
+    # ("Release notes list three fixes")
+    if len(rest) == 1 or rest[0].endswith((",", ";")):
+        return True
+    w = _token_word(rest[1])
+    return bool(w) and not w[0].isdigit() and (w.lower() in _OBJECT_OPENERS
+                                              or w.lower() in _CHAINING
+                                              or not w[0].isalpha() or rest[1][0] == "-")
+
+
+def _finite_after(rest: list[str]) -> bool:
+    """Whether a finite verb of a subject follows an imperative's verb (see ``is_instruction``)."""
+    prev = ""
+    for i, token in enumerate(rest):
+        w = _token_word(token)
+        lw = w.lower()
+        if not w or not w[0].isalpha() or w[0].isupper():
+            prev = lw
+            continue
+        if lw in _SUBORDINATORS:
+            return False
+        if lw in ("which", "who", "whose"):
+            return True
+        chained = i > 0 and (prev in _CHAINING or rest[i - 1].endswith(","))
+        if lw in _AUX:
+            return True
+        if lw in _COMMON_VERBS and not chained:
+            return True
+        if len(lw) > 4 and lw.endswith("ed") and lw not in _INSTRUCTION_VERBS:
+            # a participle after a noun of the object ("the packages listed in ..."), else a
+            # verb with its subject ("Run times increased", "Commit 4e1c9a7 moved the ...")
+            after = _token_word(rest[i + 1]).lower() if i + 1 < len(rest) else ""
+            noun_before = bool(prev) and prev.isalpha() and prev not in STOP_WORDS and (
+                rest[i - 1][0].islower())
+            adjective = i == 0 and len(after) > 3 and after.endswith("s") and (
+                rest[i + 1][0].islower())  # "Remove unused imports"
+            if not (after in _PREPOSITIONS and noun_before) and not adjective:
+                return True
+        elif (i >= 1 and lw.endswith("s") and _verb_form(w) and prev not in STOP_WORDS
+              and prev not in _ADJECTIVES and not prev.endswith(_ADJECTIVE_ENDINGS)
+              and not rest[i - 1].endswith(",")):
+            return True
+        prev = lw
+    return False
+
+
+_MARKER_ONLY = re.compile(r"\s*\(?(?:\d{1,2}|[a-hA-H])[.)]\s*")
+"""A sentence that is only a list item's number or letter ("1.", "b)")."""
 _LOWER_SENTENCE = re.compile(
     r"(?<=\w)\.\s+(?=[a-z@/`])|(?<=ms)\.\s+(?=[A-Z])")
 """A period before a lowercase word (answers start sentences with identifiers: "... four
@@ -1026,15 +1194,21 @@ files. vendor-77c0aa.js is the largest"), or after a figure's unit that :func:`s
 reads as an abbreviation ("in 30 ms. Python ...")."""
 
 
-def split_answer_claims(text: str) -> list[ClaimCandidate]:
+def split_answer_claims(text: str, *, skips: Counter[str] | None = None
+                        ) -> list[ClaimCandidate]:
     """Split an answer into its factual claims, each with its span.
 
     Sentences (:func:`split_sentences`, and breaks before identifiers), then their coordinated
-    clauses (:func:`split_clauses`). Questions are left out; nothing is scored away, since every
-    statement of an audited answer is checked.
+    clauses (:func:`split_clauses`). Questions and instructions (:func:`is_instruction`: "1.
+    Open the settings page.", "Run `pip install x`") are not claims and are left out; a clause
+    after the first of its sentence is an instruction only when the clause before it is one or
+    "so" or "then" joins them (", and run in 40 s" has its subject left out, not a step).
+    Nothing else is scored away, since every statement of an audited answer is checked.
 
     Args:
         text: The answer.
+        skips: When given, what is left out is counted in it: ``question_not_a_claim`` (one
+            per sentence) and ``instruction_not_a_claim`` (one per clause).
 
     Returns:
         Candidates in answer order; ``text[c.span_start:c.span_end]`` is the clause as written.
@@ -1060,13 +1234,28 @@ def split_answer_claims(text: str) -> list[ClaimCandidate]:
         spans.append((start, end))
     for start, end in spans:
         sentence = text[start:end]
-        if sentence.rstrip().endswith("?") or not any(ch.isalnum() for ch in sentence):
+        if not any(ch.isalnum() for ch in sentence) or _MARKER_ONLY.fullmatch(sentence):
+            continue  # nothing, or a list's number split off its item ("1." of "1. Open ...")
+        if sentence.rstrip().endswith("?"):
+            if skips is not None:
+                skips["question_not_a_claim"] += 1
             continue
+        step, last = False, 0
         for a, b in split_clauses(sentence):
             clause = _WS.sub(" ", sentence[a:b]).strip()
-            if clause:
-                found.append(ClaimCandidate(clause, start + a, start + b,
-                                            score_check_worthiness(clause)))
+            joint = sentence[last:a].lower()
+            last = b
+            if not clause:
+                continue
+            step = is_instruction(clause) and (
+                a == 0 or step or re.search(r"\b(?:so|then)\b", joint) is not None
+                or clause[0].isupper())
+            if step:
+                if skips is not None:
+                    skips["instruction_not_a_claim"] += 1
+                continue
+            found.append(ClaimCandidate(clause, start + a, start + b,
+                                        score_check_worthiness(clause)))
     return found
 
 
@@ -1137,6 +1326,40 @@ def _vague_word(words: list[str]) -> str | None:
     return None
 
 
+_SCRIPT_NAMES = {"CJK": "Han", "HIRAGANA": "Japanese kana", "KATAKANA": "Japanese kana",
+                 "HANGUL": "Hangul"}
+"""Script names for the first word of a letter's Unicode name where that word is not one."""
+
+
+def unreadable_scripts(text: str) -> tuple[str, ...]:
+    """Name the scripts of a text's letters when the lexical judge reads none of its words.
+
+    The lexical judge (:func:`affidavit.tasks.judge_lexical.tokenize`) folds accents and reads
+    ``a-z`` words and digit figures only: a claim in Han, Cyrillic, Arabic, Greek, Hangul...
+    gives it no word to match (at most its figures), so it can weigh no document for it.
+
+    Args:
+        text: A claim.
+
+    Returns:
+        The scripts of its letters (from their Unicode names, most letters first), or ``()``
+        when the judge reads at least one of its words or it has no letters.
+
+    >>> unreadable_scripts("Москва — столица России с 1918 года")
+    ('Cyrillic',)
+    >>> unreadable_scripts("中国是世界上人口最多的国家"), unreadable_scripts("Café au lait")
+    (('Han',), ())
+    """
+    if any(not t.startswith("#") for t in tokenize(text or "")):
+        return ()
+    counts: Counter[str] = Counter()
+    for ch in text or "":
+        if ch.isalpha():
+            first = unicodedata.name(ch, "OTHER ").split()[0]
+            counts[_SCRIPT_NAMES.get(first, first.title())] += 1
+    return tuple(name for name, _ in counts.most_common())
+
+
 MAX_CLAIM_WORDS = 150
 """Longest claim researched, in words. A check-worthy claim is one sentence: the longest claims
 of the labelled sets in ``../shared/bench`` have 142–373 characters (about 60 words); a text of
@@ -1149,7 +1372,9 @@ def gate_researchable(text: str) -> tuple[bool, str]:
 
     Rules, in order:
 
-    1. empty or fewer than 2 content words → ``(False, "too_short")``; more than
+    1. empty or fewer than 2 content words → ``(False, "too_short")``, or ``(False,
+       "no_readable_words: <script> script")`` when its words are all in scripts the lexical
+       tools do not read (:func:`unreadable_scripts`: "Москва — столица России"); more than
        :data:`MAX_CLAIM_WORDS` words → ``(False, "too_long: N words")`` (a passage, not a
        claim: ``affidavit verify`` splits a text into its claims);
     2. an opinion marker ("I think", "in my opinion") with no attribution →
@@ -1188,6 +1413,10 @@ def gate_researchable(text: str) -> tuple[bool, str]:
     words = _words(t)
     content = [w for w in words if w.lower() not in STOP_WORDS]
     if len(content) < 2:
+        scripts = unreadable_scripts(t)
+        if scripts:
+            return False, (f"no_readable_words: {', '.join(scripts)} "
+                           f"script{'s' if len(scripts) > 1 else ''}")
         return False, "too_short"
     if len(words) > MAX_CLAIM_WORDS:
         return False, f"too_long: {len(words)} words"

@@ -243,3 +243,23 @@ def test_a_failed_audit_batch_is_recorded_and_the_others_land(prefect_harness, t
                               batch_size=5)
     assert again.counts["audits_written"] == 5
     assert again.counts["already_audited"] == 7
+
+
+def test_steps_of_an_answer_are_counted_skips_not_claims(prefect_harness, tmp_path):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("wren is at 1.6.3.\n1. Open pyproject.toml.\n2. Run `pip install wren`, "
+                      "then restart the service.\nIs that all?\n", encoding="utf-8")
+    evidence = tmp_path / "pyproject.toml"
+    evidence.write_text(PYPROJECT, encoding="utf-8")
+    home = tmp_path / "home"
+    runner = CliRunner()
+    res = runner.invoke(app, ["audit", str(answer), "--evidence", str(evidence),
+                              "--home", str(home)])
+    assert res.exit_code == 0, res.output
+    shown = " ".join(res.output.split())
+    assert "instruction_not_a_claim 2" in shown
+    assert "question_not_a_claim 1" in shown
+    assert _sql(home, "select text, label from audit_claims") == [("wren is at 1.6.3",
+                                                                    "SUPPORTED")]
+    [(counts,)] = _sql(home, "select counts from runs")
+    assert json.loads(counts)["skip:instruction_not_a_claim"] == 2

@@ -180,3 +180,44 @@ def test_an_addition_on_dask_is_incremental_and_equals_in_process(demo_home, tmp
     for name, frame in tables[0].items():
         assert frame.equals(tables[1][name]), name
 
+
+
+def test_claims_in_unread_scripts_are_said_and_counted(prefect_harness, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from affidavit.flows.backfill import backfill_archive
+    from affidavit.flows.cli import app
+
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text("\n".join(json.dumps(d, ensure_ascii=False) for d in [
+        {"id": "d1", "url": "https://a.example/t", "title": "Tower",
+         "text": "The Eiffel Tower was completed in 1889 in Paris, the city archive shows.",
+         "published_at": "2020-01-01"},
+        {"id": "d2", "url": "https://b.example/ru", "title": "Москва",
+         "text": "Москва является столицей России с 1918 года.", "published_at": "2021-01-01"},
+    ]) + "\n", encoding="utf-8")
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text("\n".join(json.dumps({"text": t}, ensure_ascii=False) for t in [
+        "中国是世界上人口最多的国家。", "Москва — столица России с 1918 года.",
+        "The Eiffel Tower was completed in 1889 in Paris."]) + "\n", encoding="utf-8")
+    home = str(tmp_path / "home")
+    backfill_archive([str(docs)], home=home)
+    res = CliRunner().invoke(app, ["run", "--claims", str(claims), "--home", home, "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout[res.stdout.index("{"):])
+    by_text = {v["claim_text"]: v for v in out["verdicts"]}
+    for text, script in (("中国是世界上人口最多的国家。", "Han"),
+                         ("Москва — столица России с 1918 года.", "Cyrillic")):
+        v = by_text[text]
+        assert v["status"] == "UNVERIFIED"
+        assert f"the default lexical judge reads no words in {script} script" in v["explanation"]
+        assert "no readable words" in v["decided_by"]
+    assert "no readable words" not in by_text[
+        "The Eiffel Tower was completed in 1889 in Paris."]["explanation"]
+    assert out["counts"]["no_readable_words:Han"] == 1
+    assert out["counts"]["no_readable_words:Cyrillic"] == 1
+    assert "(2 with no readable words)" in out["message"]
+    assert any(d.startswith("2 claim(s) with no readable words (Cyrillic 1, Han 1)")
+               for d in out["degraded"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from affidavit.schemas.audits import (
     make_audit_id,
 )
 from affidavit.tasks.anchor import anchor_quote
-from affidavit.tasks.audit import audit_rows, read_sessions, record_from_files
+from affidavit.tasks.audit import audit_rows, read_sessions, record_from_files, split_claims
 from affidavit.tasks.audit_lexical import audit_lexical
 from affidavit.tasks.claims import split_answer_claims, split_clauses
 from affidavit.warehouse.store import conform
@@ -99,6 +100,71 @@ def test_split_answer_claims_spans_point_into_the_answer() -> None:
                                         "2 are skipped in 30 ms"]
     for c in claims:
         assert answer[c.span_start:c.span_end] == c.text
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "1. Open the settings page.\n2. Click Save, then restart the service.",
+        "- Run `pip install wren`\n- Then run pytest -q",
+        "Click Save, then restart.",
+        "Step 3: set WREN_WORKERS before starting the service.",
+        "Don't edit generated files; make sure the tests pass.",
+    ],
+)
+def test_instructions_are_left_out_and_counted(answer: str) -> None:
+    skips: Counter[str] = Counter()
+    assert [c.text for c in split_answer_claims(answer, skips=skips)] == []
+    assert skips["instruction_not_a_claim"] >= 1
+    assert split_claims(answer) == []  # not the whole answer as one claim either
+
+
+@pytest.mark.parametrize(
+    ("answer", "claims"),
+    [
+        ("1. Revenue rose 12 percent in 2023.\n2. Build times fell 20%.",
+         ["Revenue rose 12 percent in 2023", "Build times fell 20%"]),
+        ("Rising costs hit margins.", ["Rising costs hit margins"]),
+        ("Run times increased by 5% after the 1.6.3 upgrade.",
+         ["Run times increased by 5% after the 1.6.3 upgrade"]),
+        ("Commit d22d789 moved the retry budget into the uploader.",
+         ["Commit d22d789 moved the retry budget into the uploader"]),
+        ("Release notes list three fixes.", ["Release notes list three fixes"]),
+        ("Set 1 contains 12 items.", ["Set 1 contains 12 items"]),
+        ("Install size: 40 MB.", ["Install size: 40 MB"]),
+        ("The tests pass on 3.11, and run in 40 s on 3.12.",
+         ["The tests pass on 3.11", "run in 40 s on 3.12"]),
+    ],
+)
+def test_statements_that_look_like_steps_stay_claims(answer: str, claims: list[str]) -> None:
+    skips: Counter[str] = Counter()
+    assert [c.text for c in split_answer_claims(answer, skips=skips)] == claims
+    assert not skips
+
+
+def test_a_step_beside_a_claim_leaves_the_claim_alone() -> None:
+    answer = ("Configuration is read once at start-up, so restart the service. "
+              "Run `wren --version`, and the CLI prints 1.6.3.")
+    skips: Counter[str] = Counter()
+    claims = split_answer_claims(answer, skips=skips)
+    assert [c.text for c in claims] == ["Configuration is read once at start-up",
+                                        "the CLI prints 1.6.3"]
+    assert skips == Counter(instruction_not_a_claim=2)
+    for c in claims:
+        assert answer[c.span_start:c.span_end] == c.text
+
+
+def test_audit_outcome_counts_questions_and_instructions() -> None:
+    rec = AuditRecord("r", "1. Open pyproject.toml.\n2. wren is at version 1.6.3. Is that the "
+                      "newest?", (EvidenceItem("read_file", "pyproject.toml", PYPROJECT),))
+    [out] = audit_lexical([rec])
+    assert {c.text: c.label for c in out.claims} == {
+        "wren is at version 1.6.3": AuditLabel.SUPPORTED}
+    assert out.skipped == Counter(instruction_not_a_claim=1, question_not_a_claim=1)
+    [only] = audit_lexical([AuditRecord("n", "Restart the service. It is 1.6.3.", ())])
+    assert only.auditor == "scanner"
+    assert [c.text for c in only.claims] == ["It is 1.6.3"]
+    assert only.skipped == Counter(instruction_not_a_claim=1)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,9 @@ from affidavit.tasks.claims import (
     read_claims_file,
     score_check_worthiness,
     split_sentences,
+    unreadable_scripts,
 )
+from affidavit.tasks.judge_lexical import tokenize
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 NOW = datetime(2026, 1, 15, 12, 0, tzinfo=UTC)
@@ -277,6 +279,36 @@ RESEARCHABLE_CASES = [
 @pytest.mark.parametrize(("text", "passed", "reason"), RESEARCHABLE_CASES)
 def test_gate_researchable(text: str, passed: bool, reason: str) -> None:
     assert gate_researchable(text) == (passed, reason)
+
+
+@pytest.mark.parametrize(
+    ("text", "scripts"),
+    [
+        ("中国是世界上人口最多的国家。", ("Han",)),
+        ("Москва — столица России с 1918 года.", ("Cyrillic",)),
+        ("القاهرة هي عاصمة مصر", ("Arabic",)),
+        ("Η Αθήνα είναι η πρωτεύουσα της Ελλάδας", ("Greek",)),
+        ("서울은 한국의 수도이다", ("Hangul",)),
+        # a word the lexical judge reads, or no letters at all: nothing to say
+        ("特斯拉 Tesla 2023年销量为180万辆", ()),
+        ("Le café coûte 2 euros à Paris", ()),
+        ("1889", ()),
+        ("", ()),
+    ],
+)
+def test_unreadable_scripts_follows_what_the_lexical_judge_reads(
+        text: str, scripts: tuple[str, ...]) -> None:
+    assert unreadable_scripts(text) == scripts
+    if scripts:
+        assert [t for t in tokenize(text) if not t.startswith("#")] == []
+
+
+def test_gate_says_a_claim_has_no_readable_words() -> None:
+    assert gate_researchable("Москва — столица России с 1918 года.") == (
+        False, "no_readable_words: Cyrillic script")
+    assert gate_researchable("東京は日本の首都です") == (
+        False, "no_readable_words: Han, Japanese kana scripts")
+    assert gate_researchable("1889") == (False, "too_short")  # no letters: short, not unread
 
 
 # --------------------------------------------------------------------------------------------
