@@ -263,6 +263,22 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     _check_dask(dask)
 
 
+def _refuse_without_search(home: str | None) -> None:
+    """Refuse research that could search nothing before Prefect starts (one line, exit 3).
+
+    No web search configured and no document stored in the home: the run's preflight would
+    find no search capability after Prefect's start-up (seconds), so it is said at once and
+    nothing is created or recorded (``affidavit.flows.preflight.has_nothing_to_search``).
+    """
+    from affidavit.flows.preflight import NO_SEARCH_MESSAGE, has_nothing_to_search
+
+    paths = _check_home(home)
+    if has_nothing_to_search(paths):
+        _fail(f"{NO_SEARCH_MESSAGE}: no document stored in {paths.spec} and no web search "
+              "configured (set AFFIDAVIT_SEARXNG_URL, or store documents first with backfill "
+              "or run --feed)", EXIT_NO_CAPABILITY)
+
+
 def _read_home(home: str | None) -> Any:
     """Resolve the home of a command that shows what a home holds (no lock, no Prefect).
 
@@ -1155,6 +1171,7 @@ def verify(
     if n_ctl:
         err.print(f"[dim]note:[/dim] {n_ctl} control character(s) removed or repaired in "
                   f"{file or 'the text'}", soft_wrap=True)
+    _refuse_without_search(home)
     if not as_json:
         _starting("verify")
     _env(home)
@@ -1186,6 +1203,7 @@ def research(
     _check_choices(mode, judge)
     _check_workers(workers)
     _check_before_start(home, allow_private=allow_private, dask=dask)
+    _refuse_without_search(home)
     if not as_json:
         _starting("research")
     _env(home)
