@@ -263,6 +263,22 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     _check_dask(dask)
 
 
+def _refuse_without_search(home: str | None) -> None:
+    """Refuse research that could search nothing before Prefect starts (one line, exit 3).
+
+    No web search configured and no document stored in the home: the run's preflight would
+    find no search capability after Prefect's start-up (seconds), so it is said at once and
+    nothing is created or recorded (``affidavit.flows.preflight.has_nothing_to_search``).
+    """
+    from affidavit.flows.preflight import NO_SEARCH_MESSAGE, has_nothing_to_search
+
+    paths = _check_home(home)
+    if has_nothing_to_search(paths):
+        _fail(f"{NO_SEARCH_MESSAGE}: no document stored in {paths.spec} and no web search "
+              "configured (set AFFIDAVIT_SEARXNG_URL, or store documents first with backfill "
+              "or run --feed)", EXIT_NO_CAPABILITY)
+
+
 def _read_home(home: str | None) -> Any:
     """Resolve the home of a command that shows what a home holds (no lock, no Prefect).
 
@@ -325,13 +341,13 @@ def _no_empty_columns(columns: dict[str, str | None]) -> None:
 def _fail(message: str, code: int = EXIT_ERROR) -> None:
     """Print ``error: message`` on stderr and exit with ``code``.
 
-    After Ctrl-C nothing is printed: what failed then failed because of it (Prefect's task
-    engine, stopped under it, raises errors of its own), and the command exits 130 saying it
-    was interrupted (:func:`_main`).
+    After Ctrl-C or a SIGTERM nothing is printed: what failed then failed because of it
+    (Prefect's task engine, stopped under it, raises errors of its own), and the command exits
+    130 or 143, the supervisor saying why (:func:`_main`).
     """
-    from affidavit.flows.supervise import INTERRUPTED
+    from affidavit.flows.supervise import INTERRUPTED, stop_signal
 
-    if not INTERRUPTED.is_set():
+    if not INTERRUPTED.is_set() and stop_signal() is None:
         err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
     raise typer.Exit(code)
 
@@ -1155,6 +1171,7 @@ def verify(
     if n_ctl:
         err.print(f"[dim]note:[/dim] {n_ctl} control character(s) removed or repaired in "
                   f"{file or 'the text'}", soft_wrap=True)
+    _refuse_without_search(home)
     if not as_json:
         _starting("verify")
     _env(home)
@@ -1186,6 +1203,7 @@ def research(
     _check_choices(mode, judge)
     _check_workers(workers)
     _check_before_start(home, allow_private=allow_private, dask=dask)
+    _refuse_without_search(home)
     if not as_json:
         _starting("research")
     _env(home)
@@ -1544,7 +1562,12 @@ def _main() -> None:
     click_exception = next(
         c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException"
     )
-    from affidavit.flows.supervise import EXIT_INTERRUPTED, INTERRUPTED, note_interrupts
+    from affidavit.flows.supervise import (
+        EXIT_INTERRUPTED,
+        INTERRUPTED,
+        note_interrupts,
+        stop_signal,
+    )
 
     note_interrupts()
     try:
@@ -1553,6 +1576,10 @@ def _main() -> None:
         if not INTERRUPTED.is_set():
             raise
         code = EXIT_INTERRUPTED
+    if code not in (EXIT_OK, EXIT_INTERRUPTED) and (signum := stop_signal()):
+        # ended by an error the SIGTERM passed on caused (Prefect's own on the way out): the
+        # supervisor says it was stopped (affidavit.flows.supervise.run_supervised)
+        code = 128 + signum
     if code == EXIT_INTERRUPTED and not os.environ.get("AFFIDAVIT_SUPERVISED"):
         # unsupervised (not Linux), no supervisor says it (affidavit.flows.supervise)
         err.print("[red]error:[/red] interrupted (Ctrl-C); what was written before stays")
@@ -1571,7 +1598,7 @@ def _run_app(usage_error: type[Exception], click_exception: type[Exception]) -> 
 
     from rich.markup import escape
 
-    from affidavit.flows.supervise import EXIT_INTERRUPTED, INTERRUPTED
+    from affidavit.flows.supervise import EXIT_INTERRUPTED, INTERRUPTED, stop_signal
 
     try:
         # not standalone: a usage error comes back here, to be printed as one plain line
@@ -1595,6 +1622,8 @@ def _run_app(usage_error: type[Exception], click_exception: type[Exception]) -> 
             raise
         if INTERRUPTED.is_set():  # failed because of the Ctrl-C: the supervisor says it
             return EXIT_INTERRUPTED
+        if signum := stop_signal():  # failed because of the SIGTERM: the supervisor says it
+            return 128 + signum
         message = describe_error(exc)
         if _HOME_URL:  # an error of the object store: name the home and what to set
             from affidavit.warehouse.object_store import object_store_error_message

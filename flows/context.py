@@ -174,15 +174,19 @@ def stop_message(exc: BaseException) -> str:
     """Say what stopped a run: Ctrl-C, or the signal that terminated it.
 
     Ctrl-C wins when it came first (:data:`INTERRUPTED`): the SIGTERM the supervisor sends
-    after its grace is part of that stop. A SIGTERM alone (Prefect raises ``TerminationSignal``
-    for it) is ``terminated (SIGTERM)``.
+    after its grace is part of that stop. A SIGTERM alone is ``terminated (SIGTERM)``: told by
+    Prefect's ``TerminationSignal`` (``exc`` or an exception it replaced), else by the
+    supervisor's record of the signal it passed on (:func:`~affidavit.flows.supervise.stop_signal`).
 
     >>> stop_message(KeyboardInterrupt())
     'interrupted (Ctrl-C)'
     """
     import signal
 
-    signum = getattr(exc, "signal", None)
+    from affidavit.flows.supervise import stop_signal
+
+    term = _termination_in(exc)
+    signum = getattr(term, "signal", None) if term is not None else stop_signal()
     if INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt) or not isinstance(signum, int):
         return "interrupted (Ctrl-C)"
     try:
@@ -190,6 +194,24 @@ def stop_message(exc: BaseException) -> str:
     except ValueError:
         name = f"signal {signum}"
     return f"terminated ({name})"
+
+
+def _termination_in(exc: BaseException) -> BaseException | None:
+    """Return Prefect's ``TerminationSignal`` among ``exc`` and the exceptions it replaced.
+
+    Walks ``__cause__`` and ``__context__`` (an error raised while the stop was unwinding, such
+    as Prefect's own on a task it crashed, keeps the stop as its context); None when absent.
+    """
+    from prefect.exceptions import TerminationSignal
+
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, TerminationSignal):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 @contextmanager
@@ -201,10 +223,11 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
     deployments wait for each other like commands do. A run that raises is recorded as failed
     (unless it recorded its own end); one stopped by Ctrl-C (``KeyboardInterrupt``, or any
     error after :data:`INTERRUPTED` was set, such as Prefect's ``TerminationSignal`` on the
-    SIGTERM that follows it) or by a SIGTERM of its own (``TerminationSignal``) is recorded
-    abandoned at once, as the next run would record it, saying which
-    (:func:`stop_message`). A home without ``warehouse.duckdb`` gets it when the run starts
-    (:func:`sync_views`), so that the file is there however the run ends.
+    SIGTERM that follows it) or by a SIGTERM of its own (``TerminationSignal``, or any error
+    on the way out after it: :func:`finish_after_error`) is recorded abandoned at once, as the
+    next run would record it, saying which (:func:`stop_message`). A home without
+    ``warehouse.duckdb`` gets it when the run starts (:func:`sync_views`), so that the file is
+    there however the run ends.
     """
     paths = resolve_home(home)
     with home_lock(paths.root, on_wait=lambda root: log.warning(
@@ -227,24 +250,42 @@ def finish_after_error(run: RunRecord, exc: BaseException, *, failed_anyway: boo
     """Record the end of a run that raised ``exc``: ``abandoned`` when stopped, else ``failed``.
 
     Stopped: by Ctrl-C (``KeyboardInterrupt``, or any error after :data:`INTERRUPTED` was set,
-    such as Prefect's own errors in the task it stopped) or by a SIGTERM of its own
-    (``timeout``, systemd, ``docker stop``: Prefect's ``TerminationSignal``), recorded
-    with :func:`stop_message`. A run that recorded its own end is left as it is, unless
-    ``failed_anyway`` (an error after it is then recorded ``failed``, a stop still not).
+    such as Prefect's own errors in the task it stopped) or by a SIGTERM (``timeout``, systemd,
+    ``docker stop``: Prefect's ``TerminationSignal``, or any error that replaced it or came
+    after the supervisor passed one on, ``affidavit.flows.supervise.stop_signal``), recorded
+    with :func:`stop_message`. A repeat of the SIGTERM (sent to the process group, it comes
+    twice) does not cut the recording short. A run that recorded its own end is left as it
+    is, unless ``failed_anyway`` (an error after it is then recorded ``failed``, a stop still
+    not).
     """
     from prefect.exceptions import TerminationSignal
 
-    stopped = INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt | TerminationSignal)
-    if stopped:
-        # Prefect's services fail to reach the local server the interrupt also
-        # stopped, and log each failure at length: not the user's concern (this
-        # process is ending; its own messages go to the console, not to logging)
-        quiet_logs()
-        if run.status is RunStatus.RUNNING:
-            run.finish(RunStatus.ABANDONED, stop_message(exc))
+    from affidavit.flows.supervise import holding_stop_signals, stop_signal
+
+    stopped = (INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt)
+               or stop_signal() is not None or _termination_in(exc) is not None)
+    if not stopped:
+        if run.status is RunStatus.RUNNING or failed_anyway:
+            run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
         return
-    if run.status is RunStatus.RUNNING or failed_anyway:
-        run.finish(RunStatus.FAILED, f"{type(exc).__name__}: {exc}")
+    was_running = run.status is RunStatus.RUNNING  # (finish sets the status before it writes)
+    for _ in range(_STOP_REPEATS):
+        try:
+            with holding_stop_signals():  # from here on a repeat is ignored
+                # Prefect's services fail to reach the local server the interrupt also
+                # stopped, and log each failure at length: not the user's concern (this
+                # process is ending; its own messages go to the console, not to logging)
+                quiet_logs()
+                if was_running:
+                    run.finish(RunStatus.ABANDONED, stop_message(exc))
+            return
+        except TerminationSignal:  # the repeat came before the hold: record again (atomic)
+            continue
+
+
+_STOP_REPEATS = 3
+"""Attempts at recording a stopped run: a SIGTERM sent to the process group comes twice (from
+the sender and passed on by the supervisor), and the second may land before it is ignored."""
 
 
 def summary_markdown(run: RunRecord, verdicts: Sequence[Mapping[str, Any]], *, message: str,

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,10 +20,30 @@ from affidavit.tasks.search import (
     probe_providers,
     search_config_from_env,
 )
+from affidavit.warehouse.home import HomePaths
 from affidavit.warehouse.search_index import SearchIndex
-from affidavit.warehouse.store import Warehouse, load_weights, save_weights
+from affidavit.warehouse.store import Warehouse, count_stored_rows, load_weights, save_weights
 
 NO_SEARCH_MESSAGE = "research could not run: no search capability"
+
+
+def has_nothing_to_search(paths: HomePaths, environ: Mapping[str, str] | None = None) -> bool:
+    """Say whether research in this home is sure to find no search capability, before it starts.
+
+    True when no web search is configured (``AFFIDAVIT_SEARXNG_URL``) and the home stores no
+    document (its ``documents`` rows are counted: the table's empty placeholder part is no
+    document), so that the archive's index is empty too (``open_index_repaired`` indexes every
+    stored document). A configured web search is not probed here: the run's preflight does.
+    False when the rows cannot be counted without opening the warehouse (a home on object
+    storage, another layout, an unreadable part): the run's preflight decides then.
+
+    Args:
+        paths: The home (``affidavit.warehouse.home.resolve_home``); nothing is created.
+        environ: Variables (default ``os.environ``).
+    """
+    if search_config_from_env(os.environ if environ is None else environ).searxng_url:
+        return False
+    return count_stored_rows(paths, "documents") == 0
 
 
 def corpus_idf(wh: Warehouse) -> dict[str, float] | None:

@@ -13,17 +13,20 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import mmap
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = [
-    "INTERRUPTED", "note_interrupts", "note_run_completed", "note_run_started", "quiet_logs",
-    "retry_unless_interrupted", "run_supervised",
+    "INTERRUPTED", "holding_stop_signals", "note_interrupts", "note_run_completed",
+    "note_run_started", "note_stop_signal", "quiet_logs", "retry_unless_interrupted",
+    "run_supervised", "stop_signal",
 ]
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -52,6 +55,47 @@ _WORK_DONE = threading.Event()
 
 _LATE_INTERRUPT = threading.Event()
 """Set by a Ctrl-C that came while :data:`_WORK_DONE` was set."""
+
+_STOP_SIGNAL = mmap.mmap(-1, 1)
+"""The number of the stop signal (SIGTERM) the supervisor passed on to the command, 0 before.
+
+Anonymous shared memory: made before the fork, the supervisor and the command see the same
+byte. The supervisor writes it before it sends the signal, so the command knows it was stopped
+whatever error the stop surfaces as: Prefect owns the command's SIGTERM handler during a flow
+run (``TerminationSignal``) and its own errors on the way out (a task it crashed, a server it
+can no longer reach) can replace that exception before the run is recorded."""
+
+
+def note_stop_signal(signum: int) -> None:
+    """Record that ``signum`` (a stop signal such as SIGTERM) was sent to the command."""
+    _STOP_SIGNAL[0] = signum
+
+
+def stop_signal() -> int | None:
+    """Return the stop signal the supervisor passed on to this command, or None.
+
+    None too when the command runs unsupervised (:func:`run_supervised`).
+    """
+    return _STOP_SIGNAL[0] or None
+
+
+@contextmanager
+def holding_stop_signals() -> Iterator[None]:
+    """Ignore SIGTERM while the block runs (main thread only; elsewhere a no-op).
+
+    For recording the end of a run being stopped: a stop sent to the process group (systemd,
+    ``kill -- -PGID``) reaches the command twice, from the sender and passed on by the
+    supervisor, and the repeat (Prefect raises ``TerminationSignal`` for it) must not cut the
+    recording short. The handler in place before is restored after the block.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous if previous is not None else signal.SIG_DFL)
 
 
 def note_interrupts() -> None:
@@ -125,8 +169,8 @@ def quiet_logs() -> None:
 
 
 def retry_unless_interrupted(task: object, task_run: object, state: object) -> bool:
-    """Prefect ``retry_condition_fn`` of the batch tasks: retry unless Ctrl-C was pressed."""
-    return not INTERRUPTED.is_set()
+    """Prefect ``retry_condition_fn`` of the batch tasks: retry unless Ctrl-C or SIGTERM came."""
+    return not INTERRUPTED.is_set() and stop_signal() is None
 
 
 def _set_subreaper() -> bool:
@@ -204,7 +248,8 @@ def run_supervised(command: Callable[[], None]) -> None:
     so that ``kill -INT`` of the supervisor's process id stops it as Ctrl-C does (the command
     ignores the repeat, :func:`note_interrupts`). A command that exits by itself with another
     status than 130 after a Ctrl-C had done its work before it (:func:`note_run_completed`):
-    its status is kept, and nothing is said.
+    its status is kept, and nothing is said. A SIGTERM passed on is recorded first
+    (:func:`stop_signal`); a command it stopped exits 143 and the supervisor says so in one line.
 
     Args:
         command: The command's entry (runs in the child).
@@ -254,6 +299,7 @@ def run_supervised(command: Callable[[], None]) -> None:
     def on_term(_signum: int, _frame: object) -> None:
         nonlocal stopped
         stopped = True
+        note_stop_signal(signal.SIGTERM)  # before the command gets it (stop_signal)
         terminate()  # SIGTERM now, SIGKILL after the grace if it is still running
 
     signal.signal(signal.SIGINT, on_interrupt)
@@ -281,6 +327,13 @@ def run_supervised(command: Callable[[], None]) -> None:
         extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
         print(f"error: stopped by SIGTERM (killed {int(_STOP_GRACE_S)} s later){extra}; what "
               "was written before stays", file=sys.stderr)
+        sys.exit(128 + signal.SIGTERM)
+    if stopped and ((os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGTERM)
+                    or (os.WIFEXITED(status) and os.WEXITSTATUS(status) == 128 + signal.SIGTERM)):
+        # stopped by the SIGTERM passed on: by Prefect's re-raise of it, or an exit saying so
+        extra = f"; {n_left} process(es) it started were stopped" if n_left else ""
+        print(f"error: stopped by SIGTERM{extra}; what was written before stays",
+              file=sys.stderr)
         sys.exit(128 + signal.SIGTERM)
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)

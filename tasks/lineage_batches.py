@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -308,17 +309,40 @@ def prepare_batches(
         return
     ctx = multiprocessing.get_context("spawn")
     pending: list[Future[BatchResult]] = []
-    with ProcessPoolExecutor(
-        max_workers=workers, mp_context=ctx, initializer=_end_with_parent,
-        initargs=(os.getpid(),),
-    ) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_end_with_parent,
+                               initargs=(os.getpid(),))
+    try:
         for index, texts in enumerate(batches):
-            pending.append(pool.submit(prepare_batch, texts, spec, index))
+            pending.append(_submit_without_sigint(pool, prepare_batch, texts, spec, index))
             del texts
             while len(pending) >= 2 * workers:
                 yield pending.pop(0).result()
         while pending:
             yield pending.pop(0).result()
+    except BaseException:
+        # Ctrl-C (this process stops the build; the workers never see it), an error, or the
+        # consumer leaving early: wait on no batch nobody will read
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _submit_without_sigint(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
+    """``pool.submit`` with SIGINT blocked in this thread while it runs (POSIX; else as is).
+
+    A worker the submit starts inherits the blocked mask, from before its interpreter starts:
+    Ctrl-C, which the terminal sends to the whole process group, reaches the command alone,
+    which stops the build. Without it each worker got its own ``KeyboardInterrupt`` and printed
+    its traceback (a worker still starting printed a "Fatal Python error" too). A Ctrl-C that
+    comes during the submit is delivered when it returns.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        return pool.submit(fn, *args)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        return pool.submit(fn, *args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _read_rows(path: Path, lo: int, hi: int) -> np.ndarray:

@@ -728,6 +728,37 @@ class Warehouse:
                          params={"ids": ids})
 
 
+def count_stored_rows(paths: HomePaths, name: str) -> int | None:
+    """Count the rows of a local home's table from its Parquet footers, writing nothing.
+
+    For a check made before a command starts (no lock, no DuckDB, nothing created): a home
+    that does not exist, or a table without parts, holds 0 rows; the empty
+    ``part-0000-empty.parquet`` every table has counts 0 as any part of no rows does.
+
+    Args:
+        paths: The home (``affidavit.warehouse.home.resolve_home``).
+        name: A table appended to by parts (not one of :data:`REPLACED_TABLES`).
+
+    Returns:
+        The number of rows, or None when it cannot be told without opening the warehouse: a
+        home on object storage, a layout other than this version's, or a part that cannot be
+        read (the command then finds out as it runs).
+    """
+    if paths.url or name in REPLACED_TABLES:
+        return None
+    folder = paths.tables / name
+    if not paths.tables.is_dir() or not folder.is_dir():
+        return 0
+    meta = paths.tables / _META
+    try:
+        if meta.exists() and int(json.loads(meta.read_text(encoding="utf-8"))
+                                 .get("version", 1)) != WAREHOUSE_VERSION:
+            return None
+        return sum(pq.read_metadata(part).num_rows for part in folder.glob("*.parquet"))
+    except (OSError, ValueError, AttributeError, pa.ArrowException):
+        return None
+
+
 def object_store(url: str) -> Any:
     """Return the fsspec file system of a home URL (``s3://…`` through ``s3fs``).
 

@@ -708,3 +708,82 @@ def test_after_ctrl_c_an_error_is_not_printed_and_the_exit_is_130(tmp_path, monk
     finally:
         supervise.INTERRUPTED.clear()
     assert capsys.readouterr().err == ""
+
+
+def _stored_home(path: Path, n_docs: int) -> Path:
+    """A home as a command leaves it: every table's empty part, and ``n_docs`` documents."""
+    import polars as pl
+
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    wh = Warehouse(resolve_home(path))
+    if n_docs:
+        ids = [f"d{i}" for i in range(n_docs)]
+        wh.write("documents", pl.DataFrame({
+            "doc_id": ids, "content_sha256": [f"h{i}" for i in ids],
+            "source_kind": ["user"] * n_docs, "is_snippet_only": [False] * n_docs,
+            "text": ["The Lumen Bridge opened to traffic on 14 May 2024."] * n_docs}))
+    return path
+
+
+@pytest.mark.parametrize("command", [
+    ["verify", "The Lumen Bridge opened to traffic on 14 May 2024."],
+    ["research", "Did the Lumen Bridge open in 2024?"],
+])
+@pytest.mark.parametrize("stored", [False, True])  # no home yet; a home of no document
+def test_research_with_nothing_to_search_is_refused_before_prefect(no_prefect, monkeypatch,
+                                                                    tmp_path, command, stored):
+    from affidavit.flows.cli import EXIT_NO_CAPABILITY
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import count_stored_rows
+
+    monkeypatch.delenv("AFFIDAVIT_SEARXNG_URL", raising=False)
+    home = _stored_home(tmp_path / "h", 0) if stored else tmp_path / "h"
+    res = CliRunner().invoke(app, [*command, "--home", str(home)])
+    assert res.exit_code == EXIT_NO_CAPABILITY, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output  # no "starting (Prefect's local server …)" line
+    assert lines[0].startswith("error: research could not run: no search capability")
+    assert "AFFIDAVIT_SEARXNG_URL" in lines[0]
+    if stored:  # the placeholder part is there, and no run was recorded
+        assert (home / "tables" / "documents" / "part-0000-empty.parquet").exists()
+        assert count_stored_rows(resolve_home(home), "runs") == 0
+    else:
+        assert not home.exists()
+
+
+@pytest.mark.parametrize(("n_docs", "searxng", "refused"), [
+    (0, None, True), (0, "  ", True),  # an empty variable configures nothing
+    (1, None, False), (0, "http://127.0.0.1:9", False),  # a configured one is probed by the run
+])
+def test_research_is_refused_up_front_only_when_nothing_could_be_searched(
+        monkeypatch, tmp_path, n_docs, searxng, refused):
+    import typer
+
+    from affidavit.flows.cli import EXIT_NO_CAPABILITY, _refuse_without_search
+
+    home = _stored_home(tmp_path / "h", n_docs)
+    if searxng is None:
+        monkeypatch.delenv("AFFIDAVIT_SEARXNG_URL", raising=False)
+    else:
+        monkeypatch.setenv("AFFIDAVIT_SEARXNG_URL", searxng)
+    if refused:
+        with pytest.raises(typer.Exit) as info:
+            _refuse_without_search(str(home))
+        assert info.value.exit_code == EXIT_NO_CAPABILITY
+    else:
+        _refuse_without_search(str(home))  # left to the run's preflight
+
+
+def test_stored_rows_are_counted_from_the_parts_without_writing(tmp_path):
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import count_stored_rows
+
+    assert count_stored_rows(resolve_home(tmp_path / "none"), "documents") == 0
+    assert not (tmp_path / "none").exists()
+    home = resolve_home(_stored_home(tmp_path / "h", 3))
+    assert count_stored_rows(home, "documents") == 3
+    (home.tables / "documents" / "part-junk.parquet").write_bytes(b"not parquet")
+    assert count_stored_rows(home, "documents") is None  # the run finds out and says it
+    assert count_stored_rows(home, "origins") is None  # a replaced table: not counted here

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import signal
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -1214,3 +1215,20 @@ def test_shingle_sets_hashed_in_batches_equal_one_pass(monkeypatch, wrong_from):
     got_h, got_off = lineage_module._hash_sets(prep, rows)
     assert np.array_equal(got_off, want_off)
     assert np.array_equal(got_h, want_h)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_pool_workers_start_with_ctrl_c_blocked_and_this_process_keeps_it():
+    # Ctrl-C reaches the whole process group: the command stops the build, and a worker that
+    # got it too printed its KeyboardInterrupt traceback (or a "Fatal Python error" when it
+    # was still starting)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from affidavit.tasks.lineage_batches import _submit_without_sigint
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        in_worker = _submit_without_sigint(pool, signal.pthread_sigmask, signal.SIG_BLOCK,
+                                           []).result()
+    assert signal.SIGINT in in_worker
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])

@@ -148,7 +148,9 @@ def _verify(path: Path, home: Path):
     return CliRunner().invoke(app, ["verify", "--file", str(path), "--home", str(home)])
 
 
-def test_verify_reads_a_text_with_a_few_control_characters(no_prefect, tmp_path):
+def test_verify_reads_a_text_with_a_few_control_characters(no_prefect, monkeypatch, tmp_path):
+    # a search service configured (never reached): an empty home is then no refusal
+    monkeypatch.setenv("AFFIDAVIT_SEARXNG_URL", "http://127.0.0.1:9")
     path = tmp_path / "t.txt"
     path.write_bytes(b"Paris has\x01\x02\x03 2 million people.\x0c\n")
     res = _verify(path, tmp_path / "h")
@@ -256,6 +258,7 @@ def test_verify_removes_control_characters_as_the_readers_do(tmp_path, monkeypat
     seen: list[str] = []
     monkeypatch.setattr(analyst, "verify", lambda body, **_: seen.append(body))
     monkeypatch.setattr(cli, "_run_research", lambda fn, **_: fn(None, None))
+    monkeypatch.setenv("AFFIDAVIT_SEARXNG_URL", "http://127.0.0.1:9")  # no refusal up front
     path = tmp_path / "t.txt"
     path.write_bytes(b"The Lumen Bridge in Corvallo opened\x07 on 14 May 2024.\x1b[31m Northwind "
                      b"Robotics reported revenue of 42 million dollars.\n")

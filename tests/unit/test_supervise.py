@@ -81,18 +81,29 @@ def test_sigterm_stops_a_command_that_ignores_it(tmp_path):
 
 
 CTRL_C_SCRIPT = """
-import sys, time
+import signal, sys, time
 from affidavit.flows import supervise
 supervise._INTERRUPT_GRACE_S = 30  # the command ends by itself well before (a loaded machine too)
 
 def command():
     supervise.note_interrupts()  # as the CLI does
+    handler = signal.getsignal(signal.SIGINT)
+    seen = []  # a list, not an Event: the handler may run again inside itself (no lock)
+
+    def noting(signum, frame):
+        seen.append(signum)
+        handler(signum, frame)
+
+    signal.signal(signal.SIGINT, noting)
     if {completed}:
         supervise.note_run_completed()  # the run is recorded completed, its outputs written
     try:
         open({ready!r}, "w").close()
-        for _ in range(20):  # 2 s of work (or of printing the summary): Ctrl-C comes meanwhile
-            time.sleep(0.1)
+        # work (or printing the summary) until the Ctrl-C has reached this process: what it
+        # does then is under test, not how soon the test sent it (bounded, for a Ctrl-C lost)
+        deadline = time.monotonic() + {work_s}
+        while not seen and time.monotonic() < deadline:
+            time.sleep(0.01)
         if {start_another}:
             supervise.note_run_started()
         print("summary")
@@ -105,6 +116,10 @@ def command():
 supervise.run_supervised(command)
 """
 
+_WORK_S = 60
+"""Upper bound of the command's work in ``CTRL_C_SCRIPT`` (seconds): reached only when the
+Ctrl-C never reaches the command, which the test then reports."""
+
 
 def _ctrl_c(tmp_path: Path, *, to_group: bool, completed: bool = False,
             start_another: bool = False) -> tuple[int, str, str]:
@@ -112,7 +127,8 @@ def _ctrl_c(tmp_path: Path, *, to_group: bool, completed: bool = False,
     ready = tmp_path / "ready"
     script = tmp_path / "cmd.py"
     script.write_text(CTRL_C_SCRIPT.format(ready=str(ready), completed=completed,
-                                           start_another=start_another), encoding="utf-8")
+                                           start_another=start_another, work_s=_WORK_S),
+                      encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if k != "AFFIDAVIT_SUPERVISED"}
     proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -126,7 +142,7 @@ def _ctrl_c(tmp_path: Path, *, to_group: bool, completed: bool = False,
             os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C: the terminal sends it to both
         else:
             os.kill(proc.pid, signal.SIGINT)  # ``kill -INT <pid>``: the supervisor alone
-        out, err = proc.communicate(timeout=60)
+        out, err = proc.communicate(timeout=2 * _WORK_S)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)

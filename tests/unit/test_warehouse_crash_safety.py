@@ -327,3 +327,81 @@ def test_an_audit_stopped_by_ctrl_c_is_recorded_abandoned_not_failed(tmp_path, m
 
     [row] = open_warehouse(str(tmp_path / "home")).read("runs").to_dicts()
     assert (row["status"], row["message"]) == (status, message)
+
+
+def _raised_while_stopping() -> BaseException:
+    """Prefect's own error raised while its ``TerminationSignal`` unwound (its context)."""
+    try:
+        try:
+            raise _termination(15)
+        except BaseException:  # noqa: BLE001 - as Prefect's task engine does on its way out
+            raise RuntimeError("cannot schedule new futures after shutdown")  # noqa: B904
+    except RuntimeError as exc:
+        return exc
+
+
+@pytest.mark.parametrize("how", ["supervisor_passed_it_on", "error_replaced_it"])
+def test_an_error_on_the_way_out_of_a_sigterm_is_recorded_terminated_not_failed(tmp_path, how):
+    from affidavit.flows import context, supervise
+
+    exc = _raised_while_stopping() if how == "error_replaced_it" else RuntimeError(
+        "cannot schedule new futures after shutdown")
+    levels = _handler_levels()
+    try:
+        if how == "supervisor_passed_it_on":
+            supervise.note_stop_signal(15)  # as the supervisor does before it sends SIGTERM
+            assert not supervise.retry_unless_interrupted(None, None, None)  # no batch retried
+        with pytest.raises(RuntimeError), context.writing_run(
+                str(tmp_path / "home"), "factcheck", {}) as (wh, _run):
+            raise exc
+    finally:
+        supervise.note_stop_signal(0)
+        _restore_logs(levels)
+    [row] = wh.read("runs").to_dicts()
+    assert (row["status"], row["message"]) == ("abandoned", "terminated (SIGTERM)")
+
+
+def test_a_repeated_sigterm_does_not_cut_the_recording_of_a_stop_short():
+    import os
+    import signal
+
+    from affidavit.flows.supervise import holding_stop_signals
+
+    got: list[int] = []
+    previous = signal.signal(signal.SIGTERM, lambda signum, _f: got.append(signum))
+    try:
+        with holding_stop_signals():
+            os.kill(os.getpid(), signal.SIGTERM)  # the repeat, from the process group's sender
+            for _ in range(100):  # a handler would have run by now (between bytecodes)
+                pass
+        assert got == []
+        os.kill(os.getpid(), signal.SIGTERM)  # the handler is back after the block
+        for _ in range(100):
+            pass
+        assert got == [signal.SIGTERM]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_repeated_sigterm_before_the_hold_still_leaves_the_run_recorded(tmp_path, monkeypatch):
+    from affidavit.flows import context
+
+    levels = _handler_levels()
+    repeats = [_termination(15)]  # the process group's SIGTERM, passed on again by the supervisor
+    quiet = context.quiet_logs
+
+    def quiet_then_repeat() -> None:
+        quiet()
+        if repeats:
+            raise repeats.pop()
+
+    monkeypatch.setattr(context, "quiet_logs", quiet_then_repeat)
+    try:
+        with pytest.raises(type(_termination(15))), context.writing_run(
+                str(tmp_path / "home"), "factcheck", {}) as (wh, _run):
+            raise _termination(15)
+    finally:
+        _restore_logs(levels)
+    assert repeats == []  # the repeat came
+    [row] = wh.read("runs").to_dicts()
+    assert (row["status"], row["message"]) == ("abandoned", "terminated (SIGTERM)")
