@@ -103,14 +103,15 @@ capex|scheme schemes application applications project projects development devel
 businesses|final last|overrun overruns overran overspend overspent overspending
 |vote votes voted ballot|paid pay pays payment|debut debuted entry entered
 |extension extensions extend extends extended extending expand expands expanded expansion
-lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller"""
+lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
+|unchanged stable plateau plateaued plateaus"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
 whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
 confidence", "low-margin") are left out."""
 
 _OPPOSITES = """increase decrease|open close|approve reject|hire close|buy sell|keep close
-|begin close"""
+|begin close|unchanged increase|unchanged decrease"""
 """Concept pairs that cannot both hold of the same thing ("hire vs close, open vs shut, approve
 vs reject, rise vs fall"), named by a word of each group."""
 
@@ -157,6 +158,11 @@ _PHRASES = [
     (r"\btaking on\b", "hiring"),
     (r"\bcame into (?:operation|effect|force|service)\b", "started"),
     (r"\bput into (?:passenger )?service\b", "started"),
+    # a steady state: "remains the same", "has levelled off" (not a change either way)
+    (r"\b(?:remain|stay)(?:s|ed)?\s+(?:the\s+same|constant|flat|level)\b", "unchanged"),
+    (r"\blevel(?:l?ed|l?ing|s)?\s+off\b", "plateaued"),
+    # "have stabilised" (a state reached); "stability" and "to stabilise" are no such state
+    (r"\b(?:has|have|had|was|were|been)\s+stabili[sz]ed\b", "unchanged"),
     (r"\bwent up\b", "rose"),
     (r"\bgoes up\b", "rises"),
     (r"\bwent down\b", "fell"),
@@ -549,6 +555,9 @@ class ClaimFrame:
         name_words: The claim's capitalised names as written, without those whose every
             term is common in the corpus (IDF under ``WEAK_NAME_IDF_SHARE`` of an unseen
             term's).
+        lead: Concepts of the claim's leading words (:func:`_lead_concepts`): with a weak
+            subject they name what the claim is about, and a sentence without them (that does
+            not open with a pronoun) supports it only in part.
     """
 
     subject: dict[str, float]
@@ -574,6 +583,7 @@ class ClaimFrame:
     is_act: bool = False
     is_current: bool = False
     is_dated_event: bool = False
+    lead: frozenset[str] = frozenset()
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -587,6 +597,56 @@ claim's subject follows it."""
 
 _UNIT_NAMES = frozenset("fahrenheit celsius centigrade kelvin".split())
 """Units written capitalised, which name no subject."""
+
+
+LEAD_WORDS = 2
+"""Words that open a claim and name what it is about when no name does: a noun and its
+modifier ("Solar cycles cause ...", "Global warming is ...", "Hurricanes aren't ..."). English
+compounds of this kind are mostly two words long. Convention."""
+
+
+_SOURCE_LEAD_RE = re.compile(
+    r"\W*(?:new\s+|recent\s+|some\s+|many\s+|most\s+)?(?:research|studies|study|scientists|"
+    r"experts|data|evidence|surveys?|reports?|analys[ie]s|observations|measurements|models)\s+"
+    r"(?:\w+\s+)?(?:has\s+|have\s+|had\s+)?(?:found|finds?|show\w*|says?|said|suggest\w*|"
+    r"indicat\w*|confirm\w*|reveal\w*|warn\w*|agree\w*|conclud\w*)\b",
+    re.I,
+)
+"""A claim that opens with its source and a reporting verb ("Research has found ...",
+"Studies show ...", "Scientists warn ..."): its first words name who says it, not what it is
+about (closed-class English)."""
+
+
+_PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|these|this|such)\s")
+"""A sentence that opens with a pronoun ("They are trace gases that ...") speaks of what the
+text named before it."""
+
+
+def _lead_concepts(claim: str, skip: frozenset[str] | set[str]) -> frozenset[str]:
+    """Concepts of the claim's first ``LEAD_WORDS`` words, up to the first function word.
+
+    >>> sorted(_lead_concepts("Solar cycles cause global warming.", frozenset({"caus"})))
+    ['cycl', 'solar']
+    >>> sorted(_lead_concepts("Hurricanes aren't linked to it", frozenset()))
+    ['hurric']
+    >>> sorted(_lead_concepts("Scientists say halting deforestation is urgent", frozenset()))
+    ['defore', 'halt']
+    """
+    claim = _SETTING_RE.sub("", claim, count=1)
+    if m := _SOURCE_LEAD_RE.match(claim):
+        # "Research has found that ...": the source; what it is about follows
+        claim = re.sub(r"^\W*(?:that\s+)?", "", claim[m.end() :])
+    c = _concepts()
+    out: set[str] = set()
+    words = re.findall(r"[\w'’\-]+", claim)
+    while words and words[0].lower() in ("a", "an", "the"):
+        words = words[1:]
+    for w in words[:LEAD_WORDS]:
+        toks = tokenize(w)
+        if not toks or any(t in skip or t in STOPWORDS for t in toks):
+            break
+        out.update(c.get(t, t) for t in toks)
+    return frozenset(out)
 
 
 def _subject_words(claim: str) -> list[str]:
@@ -978,6 +1038,7 @@ def parse_claim_frame(
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
         is_dated_event=len(day_dates(claim)) == 1,
+        lead=_lead_concepts(claim, stop | neg | light),
         is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
         and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
@@ -1326,6 +1387,10 @@ def _detached(
     return concepts - attached
 
 
+_CONDITIONAL_RE = re.compile(r"\b(?:if|unless|would)\b")
+"""A conditional or counterfactual ("if melted would cause sea levels to rise"): what it states
+holds only under its condition (closed-class English)."""
+
 _POSSIBILITY_RE = re.compile(
     r"\b(?:could|might|(?<!\d )may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
 )
@@ -1350,6 +1415,9 @@ def _hedged(
             return m.group(0)
     return ""
 
+
+_STATE_CONCEPTS = _CHANGE_CONCEPTS | {"unchan"}
+"""A change either way or its absence (a steady state): what a claim of a trend says."""
 
 _CAUSE_CONCEPTS = frozenset({"caus"})
 """Concepts of causation ("cause", "caused by", a causal "due to"): a relation whose negation
@@ -1588,6 +1656,10 @@ def judge_frames(
         has_neg = _negation_scopes(s, pred_here, cfg.negation_window, fig_at)
         has_denial = s.has_denial
         has_attrib = s.has_attrib
+        if frame.is_act:
+            # the claim is about someone's act of calling a thing untrue: the sentence's
+            # attribution and denial words report that act, they are not the document's denial
+            has_denial = has_attrib = False
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
         # Refutation: only what bears on the claim's own quantity and predicate.
         strict = frame.weak_subject and p < cfg.opposite_rest
@@ -1609,7 +1681,11 @@ def judge_frames(
         rest = _share({k: v for k, v in pred.items() if k not in opposite}, cs)
         if opposite and rest >= cfg.opposite_rest and not frame.is_negated and (
             not n_figs or matched or p >= cfg.predicate_refute
+        ) and not _CONDITIONAL_RE.search(s.folded) and not _hedged(
+            s, frozenset().union(*(opp[q] for q in opposite)) & cs, frame, cfg
         ):
+            # (a change that could happen, or would under a condition, is not the opposite
+            # state stated)
             if not has_neg and not has_attrib:
                 keep("REFUTES", rest + 0.4, i, f"opposite predicate to '{opposite[0]}'")
                 continue
@@ -1677,7 +1753,23 @@ def judge_frames(
             continue  # "Once a pool closes, it never comes back": a generality, not the fact
         if p >= cfg.predicate_support:
             missing = len(pred_keys - cs)
-            if has_plan and frame.is_done:
+            polar = sorted(pred_keys & _STATE_CONCEPTS - cs)
+            if polar:
+                # the claim's change or steady state ("rose", "fell", "stable") is what it says
+                # of its subject: a sentence without it states something else of the same
+                # things ("its surface temperature of 735 K" against "surface temperatures
+                # have stabilized")
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not "
+                     f"'{polar[0]}'")
+            elif strict and frame.lead and not frame.lead & cs and not _PRONOUN_OPENING_RE.match(
+                s.folded
+            ):
+                # a claim whose subject is a common first word ("Solar cycles cause global
+                # warming"): a sentence without its leading words carries the rest of the
+                # claim about something else ("Warming in the last 100 years has caused ...")
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
+                     "subject")
+            elif has_plan and frame.is_done:
                 keep("PARTIAL", p, i, "planned or expected, not done")
             elif hedge := _hedged(s, pred_here, frame, cfg):
                 keep("PARTIAL", p, i, f"stated as a possibility ('{hedge}'), the claim is not")

@@ -290,7 +290,10 @@ approved rejected|confirm deny|confirmed denied|cause prevent|natural artificial
 natural human|natural anthropogenic|real fake|original copy|professional amateur|remember forget
 sink float|arrive depart|attack defend|guilty innocent|acquitted convicted|married divorced
 employed unemployed|present absent|visible invisible|wealthy poor|cheap expensive|entire partial
-all none|everything nothing|everyone nobody|only also|solo group|single multiple|debut final"""
+all none|everything nothing|everyone nobody|only also|solo group|single multiple|debut final
+stable increase|stable decrease|stable rise|stable fall|stable decline|stable drop|stable grow
+stabilized increase|stabilized rise|stabilized fall|stabilized decline|unchanged increase
+unchanged decrease|unchanged rise|unchanged fall|unchanged decline|unchanged grow"""
 
 
 @lru_cache(maxsize=1)
@@ -1195,6 +1198,10 @@ class LexicalJudge:
         else:
             s_neg = _neg_count(sent_terms, doc.folded[best], near=content,
                                window=cfg.negation_window)
+        if s_neg and _agent_denials(claim_text):
+            # the claim reports someone's act of calling a thing untrue ("Trump claims global
+            # warming is a hoax"); the same act reported by the sentence negates nothing either
+            s_neg = max(0, s_neg - _agent_denials(raw_best))
         same_polarity = (claim.neg > 0) == (s_neg > 0)
         conflicts = [
             c

@@ -1209,3 +1209,65 @@ def test_a_date_of_an_event_about_another_subject_is_another_event() -> None:
     r = LexicalJudge().judge_batch([(claim, d) for d in [doc, *others]],
                                    titles=["Marsh End Weekly to close", None, None], found=True)[0]
     assert r.stance is not Stance.REFUTES, r.rationale
+
+
+def test_a_claim_opening_with_a_common_word_needs_its_leading_words_in_the_sentence() -> None:
+    # "Solar" is common in this corpus, so no name anchors the claim: its leading words
+    # ("Solar cycles") say what it is about, and a sentence without them that carries the rest
+    # of its predicate is about something else (partial at most); one that opens with a
+    # pronoun speaks of what came before it
+    corpus = [f"Solar power report {i} on the grid." for i in range(30)]
+    judge = LexicalJudge(idf=compute_idf([*corpus, "Rain fell in the valley."]))
+    claim = "Solar cycles cause global warming over decades."
+
+    def stance(sentence: str) -> Stance:
+        doc = "Solar power is cheap. " + sentence + _MILL_PAD
+        return judge.judge_batch([(claim, doc)], found=True)[0].stance
+
+    assert stance("Emissions from coal cause global warming, a panel found.") is Stance.PARTIAL
+    assert stance("Solar cycles cause global warming, a panel found.") is Stance.SUPPORTS
+    assert stance("They cause global warming, a panel found.") is Stance.SUPPORTS
+
+
+def test_the_same_act_of_calling_a_thing_a_hoax_supports_the_claim_of_that_act() -> None:
+    # the claim reports an act ("claims ... is a hoax"): the sentence's "hoax" reports the
+    # same act and negates nothing
+    claim = "Mayor Drew Hale claims the Brell dam is a hoax."
+    r = judge1x(claim, "Mayor Drew Hale claimed the Brell dam is a hoax.")
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_steady_state_is_the_opposite_of_a_change() -> None:
+    claim = "Ridership on the Kell line has been stable since 2020."
+    rose = judge1x(claim, "Ridership on the Kell line has risen sharply since 2020.")
+    assert rose.stance is Stance.REFUTES, rose.rationale
+    same = judge1x(claim, "Ridership on the Kell line has been stable since 2020.")
+    assert same.stance is Stance.SUPPORTS, same.rationale
+    claim = "Ridership on the Kell line has remained the same since 2020, officials say."
+    rose = judge1x(claim, "Ridership on the Kell line has risen sharply since 2020.")
+    assert rose.stance is not Stance.SUPPORTS, rose.rationale
+
+
+def test_an_opposite_under_a_condition_does_not_refute() -> None:
+    claim = "Ridership on the Kell line has been stable."
+    lede = "The Kell line opened in 1990. "
+    stated = judge1x(claim, lede + "Ridership on the line has fallen.")
+    assert stated.stance is Stance.REFUTES, stated.rationale
+    iffy = judge1x(claim, lede + "If fares doubled, ridership on the line would fall.")
+    assert iffy.stance is not Stance.REFUTES, iffy.rationale
+    maybe = judge1x(claim, lede + "Ridership on the line could fall.")
+    assert maybe.stance is not Stance.REFUTES, maybe.rationale
+
+
+def test_a_claim_of_a_trend_needs_the_trend_in_the_sentence() -> None:
+    # "have risen" / "have been stable" is what the claim says of the temperatures: a sentence
+    # that names the same things without any change or steady state supports it only in part
+    lede = "The Kell basin lies north of the city. "
+    measured = lede + "Winter surface temperatures in the Kell basin are measured at six stations."
+    for claim in ("Winter surface temperatures in the Kell basin have been stable.",
+                  "Winter surface temperatures in the Kell basin have risen."):
+        r = judge1x(claim, measured)
+        assert r.stance is Stance.PARTIAL, r.rationale
+    r = judge1x("Winter surface temperatures in the Kell basin have risen.",
+                lede + "Winter surface temperatures in the Kell basin have increased.")
+    assert r.stance is Stance.SUPPORTS, r.rationale
