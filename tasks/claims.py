@@ -1185,6 +1185,16 @@ def _finite_after(rest: list[str]) -> bool:
     return False
 
 
+_LEAD_IN_END = re.compile(r"\s*:")
+_LEAD_IN = re.compile(
+    r"(?:here(?:'s|’s|\s+is|\s+are)|to\s+[a-z]+|(?:do\s+)?the\s+following|follow\s+these|"
+    r"(?:the\s+)?steps|as\s+follows|for\s+example|for\s+instance|e\.g\.|note|tip|in\s+short|"
+    r"options?|you\s+can|try\s+this|do\s+this)\b",
+    re.IGNORECASE,
+)
+"""Openings of a clause that, ending at a colon, only introduces what follows ("Here is what
+to do:", "To fix it:", "The steps:"); "Overall the migration went smoothly:" states a fact before
+its details and stays a claim (closed-class English)."""
 _MARKER_ONLY = re.compile(r"\s*\(?(?:\d{1,2}|[a-hA-H])[.)]\s*")
 """A sentence that is only a list item's number or letter ("1.", "b)")."""
 _LOWER_SENTENCE = re.compile(
@@ -1208,7 +1218,9 @@ def split_answer_claims(text: str, *, skips: Counter[str] | None = None
     Args:
         text: The answer.
         skips: When given, what is left out is counted in it: ``question_not_a_claim`` (one
-            per sentence) and ``instruction_not_a_claim`` (one per clause).
+            per sentence), ``instruction_not_a_claim``, ``lead_in_not_a_claim`` (a clause
+            that ends at a colon and only introduces what follows: "Here is what to do:") and
+            ``fragment_not_a_claim`` (a single word), one per clause.
 
     Returns:
         Candidates in answer order; ``text[c.span_start:c.span_end]`` is the clause as written.
@@ -1246,6 +1258,17 @@ def split_answer_claims(text: str, *, skips: Counter[str] | None = None
             joint = sentence[last:a].lower()
             last = b
             if not clause:
+                continue
+            if _LEAD_IN_END.match(sentence, b) and _LEAD_IN.match(clause):
+                # "Here is what to do:", "To fix it:": it introduces what follows
+                if skips is not None:
+                    skips["lead_in_not_a_claim"] += 1
+                step = True  # what follows its colon opens like a sentence
+                continue
+            if len(clause.split()) < 2:
+                # "a" of a bullet "- a": a word alone states nothing to check
+                if skips is not None:
+                    skips["fragment_not_a_claim"] += 1
                 continue
             step = is_instruction(clause) and (
                 a == 0 or step or re.search(r"\b(?:so|then)\b", joint) is not None

@@ -397,8 +397,8 @@ def read_claims_file(
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
-                messages.append(f"{name}: {where}: {tcol} is a "
-                                f"{type(value).__name__}, not text: skipped")
+                messages.append(f"{name}: {where}: {tcol} is {json_type_name(value)}, "
+                                "not text: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1

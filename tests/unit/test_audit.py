@@ -697,3 +697,26 @@ def test_a_setting_in_another_unit_or_the_same_version_line_is_no_contradiction(
         rec = AuditRecord("r", answer, (EvidenceItem("bash", "cat", output),))
         (res,) = audit_lexical([rec])
         assert res.claims[0].label is not AuditLabel.CONTRADICTED, res.claims
+
+
+def test_a_lead_in_and_a_lone_word_are_not_claims():
+    from collections import Counter
+
+    from affidavit.tasks.claims import split_answer_claims
+
+    text = ("Here is what to do:\n1. Open the settings page.\n- a\n"
+            "To fix it: set the port to 8080.\nThe release has 3 fixes:\n- one for login")
+    skips: Counter[str] = Counter()
+    claims = [c.text for c in split_answer_claims(text, skips=skips)]
+    assert claims == ["The release has 3 fixes", "one for login"]
+    assert skips["lead_in_not_a_claim"] == 2
+    assert skips["fragment_not_a_claim"] == 1
+    assert skips["instruction_not_a_claim"] == 2
+
+
+def test_a_fact_before_a_colon_stays_a_claim():
+    from affidavit.tasks.claims import split_answer_claims
+
+    claims = [c.text for c in split_answer_claims(
+        "Overall the migration went smoothly: two tables moved and none was lost.")]
+    assert claims[0] == "Overall the migration went smoothly"

@@ -784,7 +784,7 @@ def test_jsonl_notes_give_the_file_line_blank_lines_counted(tmp_path) -> None:
     assert skips["empty_text"] == 1
     assert skips["wrong_type"] == 1
     assert any("claims.jsonl: line 4: the claim is empty" in m for m in messages), messages
-    assert any("claims.jsonl: line 6: claim is a int" in m for m in messages), messages
+    assert any("claims.jsonl: line 6: claim is a number, not text" in m for m in messages), messages
 
 
 def test_a_record_without_the_text_column_is_a_skip_with_a_note_naming_its_keys(tmp_path):
