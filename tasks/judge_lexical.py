@@ -292,8 +292,8 @@ sink float|arrive depart|attack defend|guilty innocent|acquitted convicted|marri
 employed unemployed|present absent|visible invisible|wealthy poor|cheap expensive|entire partial
 all none|everything nothing|everyone nobody|only also|solo group|single multiple|debut final
 stable increase|stable decrease|stable rise|stable fall|stable decline|stable drop|stable grow
-stabilized increase|stabilized rise|stabilized fall|stabilized decline|unchanged increase
-unchanged decrease|unchanged rise|unchanged fall|unchanged decline|unchanged grow"""
+unchanged increase|unchanged decrease|unchanged rise|unchanged fall|unchanged decline
+unchanged grow"""
 
 
 @lru_cache(maxsize=1)
@@ -900,6 +900,7 @@ class _Claim:
     alternatives: dict[str, frozenset[str]]  # content term -> its antonyms and frame mates
     negated: bool = False  # negated by a particle outside its names ("is not", "never")
     titles: tuple[str, ...] = ()  # names that open with a negation word ("No Country for...")
+    acts: int = 0  # words by which its named subject calls something untrue (_agent_denials)
 
 
 _NEG_PHRASE_RE = re.compile(
@@ -1085,6 +1086,7 @@ class LexicalJudge:
         folded = " ".join(_fold(claim).split())
         unnamed = without_names(claim)  # "Never Mind the Frost" negates nothing
         subject_words = _subject_words(claim)
+        acts = _agent_denials(claim)
         subject = frozenset(t for t in tokenize(" ".join(subject_words)) if t in content)
         ants, members = _antonyms(), _frame_members()
         alternatives = {}
@@ -1099,7 +1101,8 @@ class LexicalJudge:
             content=content,
             total=sum(content.values()) or 1.0,
             neg=max(0, _neg_count(tokenize(unnamed), " ".join(_fold(unnamed).split()))
-                    - _agent_denials(claim)),
+                    - acts),
+            acts=acts,
             figures=[
                 f for f in normalize_figures(_fold(claim))
                 if f.unit is not None or f.token not in name_numbers(claim)
@@ -1198,7 +1201,7 @@ class LexicalJudge:
         else:
             s_neg = _neg_count(sent_terms, doc.folded[best], near=content,
                                window=cfg.negation_window)
-        if s_neg and _agent_denials(claim_text):
+        if s_neg and claim.acts:
             # the claim reports someone's act of calling a thing untrue ("Trump claims global
             # warming is a hoax"); the same act reported by the sentence negates nothing either
             s_neg = max(0, s_neg - _agent_denials(raw_best))
