@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
@@ -12,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from affidavit.flows.supervise import INTERRUPTED, quiet_logs
+from affidavit.flows.supervise import INTERRUPTED, quiet_logs, watching_for_stop
 from affidavit.schemas.enums import RunStatus
 from affidavit.warehouse.home import HomePaths, apply_prefect_environment, home_lock, resolve_home
 from affidavit.warehouse.store import Warehouse
@@ -105,6 +106,9 @@ class RunRecord:
     messages: list[str] = field(default_factory=list)
     degraded: list[str] = field(default_factory=list)
     status: RunStatus = RunStatus.RUNNING
+    _ending: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    """Held while the run's end is written: the main thread and the stop watcher
+    (:meth:`record_stop`) may both end it."""
 
     def _row(self, finished_at: datetime | None, message: str | None) -> dict[str, Any]:
         return {
@@ -159,15 +163,27 @@ class RunRecord:
         """
         from affidavit.flows.supervise import note_run_completed
 
-        self.status = status
-        self.wh.write(
-            "runs", _table([self._row(utcnow(), message)]), part=f"run-{self.run_id}"
-        )
-        lock = getattr(self, "_lock", None)
-        if lock is not None:
-            lock.release()
+        with self._ending:
+            self.status = status
+            self.wh.write(
+                "runs", _table([self._row(utcnow(), message)]), part=f"run-{self.run_id}"
+            )
+            lock = getattr(self, "_lock", None)
+            if lock is not None:
+                lock.release()
         if status not in (RunStatus.RUNNING, RunStatus.ABANDONED) and not INTERRUPTED.is_set():
             note_run_completed()
+
+    def record_stop(self, signum: int) -> None:
+        """Record the run ``abandoned``, stopped by signal ``signum``, unless it has ended.
+
+        Called by the stop watcher (:func:`writing_run`) from its own thread, the moment the
+        supervisor passes a SIGTERM on: the record does not wait for the command's main thread
+        to unwind, which under load can outlast the supervisor's grace before SIGKILL.
+        """
+        with self._ending:
+            if self.status is RunStatus.RUNNING:
+                self.finish(RunStatus.ABANDONED, _signal_message(signum))
 
 
 def stop_message(exc: BaseException) -> str:
@@ -181,13 +197,24 @@ def stop_message(exc: BaseException) -> str:
     >>> stop_message(KeyboardInterrupt())
     'interrupted (Ctrl-C)'
     """
-    import signal
-
     from affidavit.flows.supervise import stop_signal
 
     term = _termination_in(exc)
     signum = getattr(term, "signal", None) if term is not None else stop_signal()
-    if INTERRUPTED.is_set() or isinstance(exc, KeyboardInterrupt) or not isinstance(signum, int):
+    if isinstance(exc, KeyboardInterrupt) or not isinstance(signum, int):
+        return "interrupted (Ctrl-C)"
+    return _signal_message(signum)
+
+
+def _signal_message(signum: int) -> str:
+    """``terminated (NAME)`` for a stop by signal ``signum``; Ctrl-C when it came first.
+
+    >>> _signal_message(15)
+    'terminated (SIGTERM)'
+    """
+    import signal
+
+    if INTERRUPTED.is_set():
         return "interrupted (Ctrl-C)"
     try:
         name = signal.Signals(signum).name
@@ -239,7 +266,8 @@ def writing_run(home: str | None, flow: str, parameters: dict[str, Any]
             # file shows the rows of a run stopped before its end (Ctrl-C, killed)
             sync_views(wh, run)
         try:
-            yield wh, run
+            with watching_for_stop(run.record_stop):
+                yield wh, run
         except BaseException as exc:
             finish_after_error(run, exc)
             raise

@@ -26,7 +26,7 @@ from pathlib import Path
 __all__ = [
     "INTERRUPTED", "holding_stop_signals", "note_interrupts", "note_run_completed",
     "note_run_started", "note_stop_signal", "quiet_logs", "retry_unless_interrupted",
-    "run_supervised", "stop_signal",
+    "run_supervised", "stop_signal", "watching_for_stop",
 ]
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -77,6 +77,46 @@ def stop_signal() -> int | None:
     None too when the command runs unsupervised (:func:`run_supervised`).
     """
     return _STOP_SIGNAL[0] or None
+
+
+_STOP_POLL_S = 0.05
+"""Seconds between the stop watcher's looks at :data:`_STOP_SIGNAL` (a byte in memory)."""
+
+
+@contextmanager
+def watching_for_stop(on_stop: Callable[[int], None]) -> Iterator[None]:
+    """Call ``on_stop(signum)`` from a daemon thread once a stop signal is passed on.
+
+    While the block runs, a thread looks at :func:`stop_signal` every :data:`_STOP_POLL_S`
+    seconds and calls ``on_stop`` once with the signal's number. The command's main thread
+    learns of the stop only where Prefect's handler raises ``TerminationSignal``, and the
+    way out from there (a task engine reporting its crash to the API, threads winding down)
+    can outlast the supervisor's grace (:data:`_STOP_GRACE_S`) on a loaded machine: what must
+    be recorded of the stop is recorded from here instead. An error ``on_stop`` raises is
+    logged at DEBUG (the main thread's own record of the stop follows). Unsupervised (no
+    stop signal is ever passed on) no thread is started.
+    """
+    if not os.environ.get(_ENV_FLAG):
+        yield
+        return
+    done = threading.Event()
+
+    def watch() -> None:
+        while not done.wait(_STOP_POLL_S):
+            if (signum := stop_signal()) is not None:
+                try:
+                    on_stop(signum)
+                except Exception:  # noqa: BLE001 - the main thread records it after
+                    logging.getLogger(__name__).debug("recording the stop failed",
+                                                      exc_info=True)
+                return
+
+    thread = threading.Thread(target=watch, name="affidavit-stop-watch", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
 
 
 @contextmanager

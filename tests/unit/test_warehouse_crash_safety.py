@@ -405,3 +405,35 @@ def test_a_repeated_sigterm_before_the_hold_still_leaves_the_run_recorded(tmp_pa
     assert repeats == []  # the repeat came
     [row] = wh.read("runs").to_dicts()
     assert (row["status"], row["message"]) == ("abandoned", "terminated (SIGTERM)")
+
+
+def test_a_stop_passed_on_is_recorded_before_the_main_thread_unwinds(tmp_path, monkeypatch):
+    """The supervisor notes a SIGTERM before it passes it on: the run is recorded abandoned
+    from the stop watcher while the main thread is still busy (on a loaded machine its way out
+    can outlast the grace before SIGKILL, which would leave the run ``running``)."""
+    import signal
+    import time
+
+    from affidavit.flows import context, supervise
+
+    monkeypatch.setenv("AFFIDAVIT_SUPERVISED", "1")
+    try:
+        with context.writing_run(str(tmp_path / "home"), "factcheck", {}) as (wh, run):
+            assert wh.read("runs").to_dicts()[0]["status"] == "running"
+            supervise.note_stop_signal(signal.SIGTERM)
+            deadline = time.monotonic() + 30
+            while run.status is not context.RunStatus.ABANDONED:  # the block goes on
+                assert time.monotonic() < deadline, "the stop was never recorded"
+                time.sleep(0.01)
+            [row] = wh.read("runs").to_dicts()
+            assert (row["status"], row["message"]) == ("abandoned", "terminated (SIGTERM)")
+            assert row["finished_at"] is not None
+            run.record_stop(signal.SIGTERM)  # a second record changes nothing
+    finally:
+        supervise.note_stop_signal(0)
+    # a run that ended by itself is not rewritten by a stop that comes after
+    with context.writing_run(str(tmp_path / "home2"), "factcheck", {}) as (wh2, run2):
+        run2.finish(context.RunStatus.COMPLETED, "done")
+        run2.record_stop(signal.SIGTERM)
+    [row] = wh2.read("runs").to_dicts()
+    assert (row["status"], row["message"]) == ("completed", "done")
