@@ -405,10 +405,15 @@ class BatchPool:
 
     def __exit__(self, *exc: object) -> None:
         if self._executor is not None:
-            # after Ctrl-C (the workers got it too) or an error such as a stop signal, do not
-            # wait on batches whose outcome nobody will read
-            self._executor.shutdown(wait=not (INTERRUPTED.is_set() or exc[0] is not None),
-                                    cancel_futures=True)
+            stopped = INTERRUPTED.is_set() or exc[0] is not None
+            # the workers ignore Ctrl-C (``run``): after it, or an error such as a stop
+            # signal, this process stops them rather than wait on batches whose outcome
+            # nobody will read
+            workers = list((getattr(self._executor, "_processes", None) or {}).values())
+            self._executor.shutdown(wait=not stopped, cancel_futures=True)
+            if stopped:
+                for proc in workers:
+                    proc.terminate()
         if self._client_cm is not None:
             self._client_cm.__exit__(None, None, None)
 
@@ -418,7 +423,13 @@ class BatchPool:
             return self._run_inline(batch_no, items)
         fut: Future[Any] | Any
         if self.kind == "processes":
-            fut = self._executor.submit(self._worker_fn, self._spec, batch_no, list(items))
+            # a worker started by this submit ignores Ctrl-C, which the terminal sends to the
+            # whole process group: the command stops it (``__exit__``), with no traceback of
+            # the worker's own
+            from affidavit.tasks.lineage_batches import submit_without_sigint
+
+            fut = submit_without_sigint(self._executor, self._worker_fn, self._spec, batch_no,
+                                        list(items))
         else:
             fut = self._client.submit(self._worker_fn, self._spec_ref, batch_no, list(items),
                                       pure=False)

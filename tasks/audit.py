@@ -120,14 +120,14 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
     if hasattr(value, "tolist"):  # numpy arrays from Parquet
         value = value.tolist()
     if not isinstance(value, list | tuple):
-        raise ValueError(f"evidence is a {type(value).__name__}, not a list")
+        raise ValueError(f"evidence is {json_type_name(value)}, not a list")
     items = []
     for i, e in enumerate(value):
         if isinstance(e, str):
             items.append(EvidenceItem("text", "", e))
             continue
         if not isinstance(e, Mapping):
-            raise ValueError(f"evidence item {i + 1} is a {type(e).__name__}, not an object")
+            raise ValueError(f"evidence item {i + 1} is {json_type_name(e)}, not an object")
         out = e.get("output", e.get("content", e.get("result")))
         if out is None:
             raise ValueError(f"evidence item {i + 1} has no output")

@@ -648,6 +648,20 @@ _PHRASE_RE = re.compile(
 )
 
 
+def _reads_figures_only(claim: str) -> bool:
+    """Whether the claim has letters but :func:`tokenize` reads only figures of it.
+
+    Its words are in a script the judge does not read (Cyrillic, Han, Arabic...): see
+    ``affidavit.tasks.claims.unreadable_scripts``, which names the scripts.
+
+    >>> _reads_figures_only("Население России в 2021 году составило 146 миллионов")
+    True
+    >>> _reads_figures_only("Russia had 146 million people in 2021")
+    False
+    """
+    return any(ch.isalpha() for ch in claim) and all(t.startswith("#") for t in tokenize(claim))
+
+
 def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
     """Terms (as :func:`tokenize`) and digit figures of an already folded text."""
     if "." in folded or " " in folded:
@@ -1129,6 +1143,12 @@ class LexicalJudge:
         claim = self._parse_claim(claim_text, idf, default)
         if not claim.content:
             return JudgeResult(Stance.NEUTRAL, 0.0, "", "claim has no content terms", self.name)
+        if _reads_figures_only(claim_text):
+            # "Население России в 2021 году составило 146 миллионов": its figures alone would
+            # match any document that states them, about anything
+            return JudgeResult(Stance.NEUTRAL, 0.0, "", "the claim's words are in a script "
+                               "this judge does not read: its figures alone say nothing",
+                               self.name)
         framed = None
         several_facts = bool(
             (

@@ -51,6 +51,7 @@ __all__ = [
     "assemble_words",
     "pool_workers",
     "prepare_batches",
+    "submit_without_sigint",
 ]
 
 POOL_MIN_BATCHES = 4
@@ -313,7 +314,7 @@ def prepare_batches(
                                initargs=(os.getpid(),))
     try:
         for index, texts in enumerate(batches):
-            pending.append(_submit_without_sigint(pool, prepare_batch, texts, spec, index))
+            pending.append(submit_without_sigint(pool, prepare_batch, texts, spec, index))
             del texts
             while len(pending) >= 2 * workers:
                 yield pending.pop(0).result()
@@ -327,7 +328,7 @@ def prepare_batches(
     pool.shutdown(wait=True)
 
 
-def _submit_without_sigint(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
+def submit_without_sigint(pool: ProcessPoolExecutor, fn: Any, *args: Any) -> Future[Any]:
     """``pool.submit`` with SIGINT blocked in this thread while it runs (POSIX; else as is).
 
     A worker the submit starts inherits the blocked mask, from before its interpreter starts:

@@ -80,3 +80,42 @@ def test_a_sigterm_during_research_records_the_run_terminated(stocked, tmp_path,
     [row] = runs.filter(runs["flow"] == "factcheck").to_dicts()
     assert (row["status"], row["message"]) == ("abandoned", "terminated (SIGTERM)"), err
     assert row["finished_at"] is not None
+
+
+def test_ctrl_c_during_research_stops_the_workers_and_records_the_run_interrupted(
+        stocked, tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group: the command and its research
+    workers. The workers leave the stop to the command (no traceback of theirs), the command
+    stops them, and the run is recorded abandoned, ``interrupted (Ctrl-C)``, exit 130."""
+    import shutil
+
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    base, claims, env = stocked
+    home = tmp_path / "home"
+    shutil.copytree(base, home, symlinks=True, ignore=shutil.ignore_patterns("locks"))
+    proc = subprocess.Popen([*AFFIDAVIT, "run", "--claims", str(claims), "--mode", "quick",
+                             "--workers", "2", "--home", str(home)],
+                            env=env, start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 240
+        while _parts(home, "judgments") == 0:
+            if proc.poll() is not None:
+                pytest.skip("the run ended before research was seen under way")
+            assert time.monotonic() < deadline, "research never started"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 130, err
+    assert "interrupted (Ctrl-C)" in err.strip().splitlines()[-1], err
+    assert "Traceback" not in err, err
+    assert "KeyboardInterrupt" not in err, err
+    runs = Warehouse(resolve_home(home)).read("runs")
+    [row] = runs.filter(runs["flow"] == "factcheck").to_dicts()
+    assert (row["status"], row["message"]) == ("abandoned", "interrupted (Ctrl-C)"), err

@@ -720,3 +720,20 @@ def test_a_fact_before_a_colon_stays_a_claim():
     claims = [c.text for c in split_answer_claims(
         "Overall the migration went smoothly: two tables moved and none was lost.")]
     assert claims[0] == "Overall the migration went smoothly"
+
+
+def test_session_notes_name_wrong_evidence_types_as_json_does(tmp_path):
+    import json
+
+    from affidavit.tasks.audit import read_sessions
+
+    rows = [{"id": "a", "answer": "All 3 tests pass.", "evidence": {"tool": "bash"}},
+            {"id": "b", "answer": "Fine.", "evidence": ["ok", 7]},
+            {"id": "c", "answer": "Fine.", "evidence": 3.5}]
+    (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    notes = " | ".join(read_sessions(tmp_path / "s.jsonl")[2])
+    assert "evidence is an object, not a list" in notes
+    assert "evidence item 2 is a number, not an object" in notes
+    assert "evidence is a number, not a list" in notes
+    assert "dict" not in notes
+    assert "float" not in notes

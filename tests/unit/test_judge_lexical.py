@@ -1271,3 +1271,19 @@ def test_a_claim_of_a_trend_needs_the_trend_in_the_sentence() -> None:
     r = judge1x("Winter surface temperatures in the Kell basin have risen.",
                 lede + "Winter surface temperatures in the Kell basin have increased.")
     assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_claim_read_as_figures_only_is_evidence_of_nothing():
+    """A claim whose words are in a script the judge does not read keeps only its figures,
+    which any document stating them would match, whatever it is about."""
+    from affidavit.tasks.judge_lexical import LexicalJudge
+
+    doc = ("In 2021 the harbour took 146 million tonnes of grain. The port board met in May. "
+           "Its chair spoke of 2021 and the 146 ships it served.")
+    judge = LexicalJudge()
+    [unread, read] = judge.judge_batch(
+        [("Население России в 2021 году составило 146 миллионов человек.", doc),
+         ("The harbour took 146 million tonnes of grain in 2021.", doc)], found=True)
+    assert unread.stance.value == "NEUTRAL"
+    assert "script" in unread.rationale
+    assert read.stance.value == "SUPPORTS"

@@ -1225,10 +1225,10 @@ def test_pool_workers_start_with_ctrl_c_blocked_and_this_process_keeps_it():
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from affidavit.tasks.lineage_batches import _submit_without_sigint
+    from affidavit.tasks.lineage_batches import submit_without_sigint
 
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        in_worker = _submit_without_sigint(pool, signal.pthread_sigmask, signal.SIG_BLOCK,
+        in_worker = submit_without_sigint(pool, signal.pthread_sigmask, signal.SIG_BLOCK,
                                            []).result()
     assert signal.SIGINT in in_worker
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])
