@@ -197,10 +197,14 @@ def test_claims_in_unread_scripts_are_said_and_counted(prefect_harness, tmp_path
          "published_at": "2020-01-01"},
         {"id": "d2", "url": "https://b.example/ru", "title": "Москва",
          "text": "Москва является столицей России с 1918 года.", "published_at": "2021-01-01"},
+        {"id": "d3", "url": "https://c.example/port", "title": "Port tonnage",
+         "text": "In 2021 the port handled 146 million tonnes of cargo, its annual report says.",
+         "published_at": "2022-01-01"},
     ]) + "\n", encoding="utf-8")
     claims = tmp_path / "claims.jsonl"
     claims.write_text("\n".join(json.dumps({"text": t}, ensure_ascii=False) for t in [
         "中国是世界上人口最多的国家。", "Москва — столица России с 1918 года.",
+        "Население России в 2021 году составило 146 миллионов человек.",
         "The Eiffel Tower was completed in 1889 in Paris."]) + "\n", encoding="utf-8")
     home = str(tmp_path / "home")
     backfill_archive([str(docs)], home=home)
@@ -216,8 +220,13 @@ def test_claims_in_unread_scripts_are_said_and_counted(prefect_harness, tmp_path
         assert "no readable words" in v["decided_by"]
     assert "no readable words" not in by_text[
         "The Eiffel Tower was completed in 1889 in Paris."]["explanation"]
+    # researched (two figures pass the gate) but read as figures only: evidence of nothing,
+    # though a document states both figures
+    v = by_text["Население России в 2021 году составило 146 миллионов человек."]
+    assert v["status"] == "UNVERIFIED"
+    assert "reads no words in Cyrillic script" in v["explanation"]
     assert out["counts"]["no_readable_words:Han"] == 1
-    assert out["counts"]["no_readable_words:Cyrillic"] == 1
-    assert "(2 with no readable words)" in out["message"]
-    assert any(d.startswith("2 claim(s) with no readable words (Cyrillic 1, Han 1)")
+    assert out["counts"]["no_readable_words:Cyrillic"] == 2
+    assert "(3 with no readable words)" in out["message"]
+    assert any(d.startswith("3 claim(s) with no readable words (Cyrillic 2, Han 1)")
                for d in out["degraded"])
