@@ -1359,7 +1359,29 @@ class LexicalJudge:
                 return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim, not its "
                               f"degree ('{lacks}')")
             return result(Stance.SUPPORTS, f"covers {cov_window:.0%} of the claim")
+        if cfg.read_frames and found and not self._says_of_subject(claim_text, idf, default,
+                                                                    window):
+            # "The polar bear is the most carnivorous species": the claim's leading words and
+            # nothing of what it says of them (the population, its growth)
+            return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, only what it "
+                          "is about")
         return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
+
+    def _says_of_subject(self, claim_text: str, idf: Mapping[str, float], default: float,
+                         window: str | Sequence[str]) -> bool:
+        """Whether the passage says something of what the claim is about.
+
+        That is: it carries a concept of the claim's predicate beyond the claim's leading words
+        and named subject (``judge_frame.ClaimFrame.lead``, ``subject``).
+        """
+        from affidavit.tasks import judge_frame as jf
+
+        fr = self._claim_frame(claim_text, idf, default)
+        rest = set(fr.predicate) - fr.lead - set(fr.subject)
+        if not rest:
+            return True
+        text = window if isinstance(window, str) else " ".join(window)
+        return bool(rest & set(jf._concept_terms(text)))
 
     def _claim_frame(self, claim_text: str, idf: Mapping[str, float], default: float) -> Any:
         """The claim's frame (``judge_frame.ClaimFrame``), parsed once per claim and IDF."""

@@ -1287,3 +1287,18 @@ def test_a_claim_read_as_figures_only_is_evidence_of_nothing():
     assert unread.stance.value == "NEUTRAL"
     assert "script" in unread.rationale
     assert read.stance.value == "SUPPORTS"
+
+
+def test_a_passage_about_the_claims_subject_that_says_nothing_of_it_is_no_partial_support():
+    """Found by search, a short passage that shares only what the claim is about ("the polar
+    bear") and nothing of what it says of it (its population, its growth) is not support short
+    of the bar: it is NEUTRAL. One that carries part of what the claim says stays PARTIAL."""
+    from affidavit.tasks.judge_lexical import LexicalJudge
+
+    claim = "The polar bear population has been growing."
+    judge = LexicalJudge()
+    [about, part] = judge.judge_batch(
+        [(claim, "The polar bear is the most carnivorous species of bear."),
+         (claim, "Polar bear population counts are hard to make on the sea ice.")], found=True)
+    assert about.stance.value == "NEUTRAL", about
+    assert part.stance.value == "PARTIAL", part
