@@ -237,7 +237,7 @@ def _iter_jsonl(
         if not isinstance(obj, dict):
             pending.skip(
                 "not_an_object",
-                f"{name}: line {lineno}: JSON {type(obj).__name__}, not an object: skipped",
+                f"{name}: line {lineno}: {json_type_name(obj)}, not an object: skipped",
             )
             yield None
             continue

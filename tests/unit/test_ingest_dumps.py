@@ -69,6 +69,22 @@ def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
     assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
 
 
+def test_jsonl_line_not_an_object_is_named_as_json_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text('[1, 2]\n3\n"str"\nnull\ntrue\n{"id": "k", "text": "kept"}\n')
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["k"]
+    assert batch.skips["not_an_object"] == 5
+    notes = [m for m in batch.messages if "not an object" in m]
+    assert notes == [
+        f"{path}: line 1: a list, not an object: skipped",
+        f"{path}: line 2: a number, not an object: skipped",
+        f"{path}: line 3: a string, not an object: skipped",
+        f"{path}: line 4: null, not an object: skipped",
+        f"{path}: line 5: a boolean, not an object: skipped",
+    ]
+
+
 def test_jsonl_gz_and_batches(tmp_path: Path) -> None:
     path = tmp_path / "docs.jsonl.gz"
     with gzip.open(path, "wt", encoding="utf-8") as fh:
