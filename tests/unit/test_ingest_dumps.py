@@ -182,6 +182,15 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     assert batch.documents.column("text").to_pylist()[1] == "bad \u00ff byte"
 
 
+def test_csv_quote_never_closed_on_the_last_line_names_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_text('id,text\nx1,first story\nx2,"an open quote\n', encoding="utf-8")
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["x1"]
+    assert batch.skips["bad_csv_row"] == 1
+    assert f"{path}: row 2 (line 3): a quote is never closed; line 3 skipped" in batch.messages
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".tsv"])
 def test_csv_quote_never_closed_is_counted_not_merged(tmp_path: Path, suffix: str) -> None:
     # a quote opened in one row and never closed would make one document of the rest of the
