@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import errno
 import json
+import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -1135,8 +1136,22 @@ def verify(
     from affidavit.tasks.charset import decode_user_text
 
     raw = b""
+    # at most this many bytes are read: a text over it is over the limit in any encoding
+    # (UTF-32 takes 4 bytes a character), and an endless stream (/dev/zero, a pipe) is not
+    # read into memory whole
+    read_cap = 4 * VERIFY_MAX_BYTES + 4
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
-        raw = Path(str(file)).read_bytes() if text is None else b""
+        if text is None:
+            with Path(str(file)).open("rb") as fh:
+                raw = fh.read(read_cap + 1)
+                size_on_disk = os.fstat(fh.fileno()).st_size
+            if len(raw) > read_cap:
+                shown = (f"{size_on_disk:,} bytes" if size_on_disk > read_cap
+                         else f"more than {read_cap:,} bytes")
+                _fail(f"cannot verify {file}: {shown} is over verify's {VERIFY_MAX_BYTES:,} "
+                      "(the text travels as a Prefect flow-run parameter, limited to 524,288 "
+                      "bytes); split it, or write its claims to a JSONL file and use run "
+                      "--claims")
         body = text if text is not None else decode_user_text(raw).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason

@@ -787,3 +787,34 @@ def test_stored_rows_are_counted_from_the_parts_without_writing(tmp_path):
     (home.tables / "documents" / "part-junk.parquet").write_bytes(b"not parquet")
     assert count_stored_rows(home, "documents") is None  # the run finds out and says it
     assert count_stored_rows(home, "origins") is None  # a replaced table: not counted here
+
+
+def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tmp_path):
+    # ``verify --file /dev/zero`` (or a pipe fed without end) read the whole stream into
+    # memory before its size was checked: it stops reading once over the limit and refuses
+    import threading
+
+    from affidavit.flows.cli import VERIFY_MAX_BYTES
+
+    fifo = tmp_path / "text.fifo"
+    os.mkfifo(fifo)
+    offered = 64 * 1024 * 1024
+    written = [0]
+
+    def feed() -> None:
+        chunk = b"The Lumen Bridge opened on 14 May 2024. " * 1024
+        try:
+            with fifo.open("wb") as fh:
+                while written[0] < offered:
+                    fh.write(chunk)
+                    written[0] += len(chunk)
+        except BrokenPipeError:  # the reader closed its end: it read no more
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    line = _refused(["verify", "--file", str(fifo)], tmp_path / "h")
+    writer.join()
+    assert "text.fifo: more than" in line
+    assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
+    assert written[0] < offered  # it stopped reading long before the stream ended
