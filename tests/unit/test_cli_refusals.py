@@ -818,3 +818,18 @@ def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tm
     assert "text.fifo: more than" in line
     assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
     assert written[0] < offered  # it stopped reading long before the stream ended
+
+
+def test_a_device_given_as_a_feed_is_refused_before_prefect(no_prefect, tmp_path):
+    # a device or a pipe is read twice (the up-front look at its head, then the reader): a
+    # pipe's head was gone and the feed read as empty; /dev/zero was read without end
+    line = _refused(["run", "--feed", os.devnull], tmp_path / "h")
+    assert line == (f"error: {os.devnull}: not a regular file (a device or a pipe): save it to "
+                    "a file first")
+
+
+def test_a_device_among_feeds_is_refused_by_the_reader_unread():
+    from affidavit.tasks.ingest import ingest_path
+
+    with pytest.raises(ValueError, match=r"not a regular file \(a device or a pipe\)"):
+        list(ingest_path(os.devnull, kind="feed"))
