@@ -833,3 +833,20 @@ def test_a_device_among_feeds_is_refused_by_the_reader_unread():
 
     with pytest.raises(ValueError, match=r"not a regular file \(a device or a pipe\)"):
         list(ingest_path(os.devnull, kind="feed"))
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("{dir}", "is a directory, not a file of hosts"),
+    (os.devnull, "not a regular file (a device or a pipe): save it to a file first"),
+    ("{missing}", "no such file"),
+])
+def test_a_credibility_list_that_is_not_a_file_is_one_line_naming_the_variable(
+        tmp_path, monkeypatch, value, said):
+    value = value.format(dir=tmp_path, missing=tmp_path / "missing.txt")
+    monkeypatch.setenv("AFFIDAVIT_CREDIBILITY_LOW", value)
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>T</title></head><body><p>Text.</p></body></html>")
+    res = CliRunner().invoke(app, ["source", str(page)])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot read the credibility list "
+                                  f"AFFIDAVIT_CREDIBILITY_LOW={value}: {said}")
