@@ -246,15 +246,25 @@ def _check_home(home: str | None) -> Any:
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,
-                        dask: str | None = None, feeds: list[str] | None = None) -> None:
+                        dask: str | None = None, feeds: list[str] | None = None,
+                        researches: bool = False) -> None:
     """Make every refusal the arguments decide before the "starting" line (one line, exit 1/2).
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
-    given to ``--feed`` (:func:`_check_opml`) and the Dask address (:func:`_check_dask`).
+    given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
+    for a command that researches, the credibility lists named in the environment.
     """
     import os
 
     _check_home(home)
+    if researches and (os.environ.get("AFFIDAVIT_CREDIBILITY_LOW")
+                       or os.environ.get("AFFIDAVIT_CREDIBILITY_HIGH")):
+        from affidavit.flows.reads import credibility_lists_from_env
+
+        try:  # a list that cannot be read: one line now, not a failed run after the start
+            credibility_lists_from_env()
+        except ValueError as exc:
+            _fail(str(exc))
     # the check imports the fetcher (pyarrow): only when there is something to check
     # (``affidavit.tasks.fetch.ALLOW_PRIVATE_ENV`` is the variable)
     if allow_private is not None or os.environ.get("AFFIDAVIT_ALLOW_PRIVATE"):
@@ -759,7 +769,8 @@ def run(
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
         _check_feed_files(feed or [])
-    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed)
+    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed,
+                        researches=True)
     if not as_json:
         _starting("run")
     _env(home)
@@ -1048,7 +1059,7 @@ def _check_opml(feeds: list[str]) -> None:
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
     _check_workers(None)
-    _check_before_start(home)
+    _check_before_start(home, researches=True)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -1180,7 +1191,7 @@ def verify(
               f"{VERIFY_MAX_BYTES:,} (the text travels as a Prefect flow-run parameter, "
               "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
               "use run --claims")
-    _check_before_start(home, allow_private=allow_private, dask=dask)
+    _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     if not body.strip():
         _fail(f"nothing to verify: {file or 'the text'} holds only control characters")
     if n_ctl:
@@ -1217,7 +1228,7 @@ def research(
         _fail("nothing to research: the question is empty", EXIT_USAGE)
     _check_choices(mode, judge)
     _check_workers(workers)
-    _check_before_start(home, allow_private=allow_private, dask=dask)
+    _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     _refuse_without_search(home)
     if not as_json:
         _starting("research")

@@ -850,3 +850,15 @@ def test_a_credibility_list_that_is_not_a_file_is_one_line_naming_the_variable(
     assert res.exit_code == 1, res.output
     assert res.output.strip() == (f"error: cannot read the credibility list "
                                   f"AFFIDAVIT_CREDIBILITY_LOW={value}: {said}")
+
+
+@pytest.mark.parametrize("command", [["run", "--claims", "{claims}"], ["verify", "Exports rose."],
+                                     ["research", "Did exports rise?"], ["demo"]])
+def test_a_research_command_with_an_unreadable_credibility_list_is_refused_before_prefect(
+        no_prefect, tmp_path, monkeypatch, command):
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "Exports rose 12 percent in 2023."}\n')
+    monkeypatch.setenv("AFFIDAVIT_CREDIBILITY_HIGH", str(tmp_path))
+    line = _refused([c.format(claims=claims) for c in command], tmp_path / "h")
+    assert line == (f"error: cannot read the credibility list AFFIDAVIT_CREDIBILITY_HIGH="
+                    f"{tmp_path}: is a directory, not a file of hosts")
