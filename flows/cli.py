@@ -395,6 +395,24 @@ class _EtaColumn(TimeRemainingColumn):
         if task.total is None:
             return Text("")
         return Text("eta ", style="progress.remaining") + super().render(task)
+def _argv_text(value: str) -> str:
+    r"""Read the bytes of a text argument that are not UTF-8 as Windows-1252, as files are read.
+
+    Python hands such bytes over as lone surrogates (U+DC80-U+DCFF, ``surrogateescape``),
+    which no text can store or send; a file path keeps them (it names the file by its bytes).
+
+    >>> _argv_text("caf\udce9")
+    'café'
+    """
+    from affidavit.tasks.charset import repair_escaped_bytes
+
+    text, n_bytes = repair_escaped_bytes(value)
+    if n_bytes:
+        err.print(f"[dim]note:[/dim] {n_bytes} byte(s) of the argument that are not UTF-8 read "
+                  "as Windows-1252", soft_wrap=True)
+    return text
+
+
 def _show(value: Any, limit: int = 200) -> str:
     """Untrusted text (titles, claims, quotes, paths, messages) fit for the terminal.
 
@@ -1141,6 +1159,7 @@ def verify(
         _fail("give TEXT or --file F (one of them)", 2)
     if text is not None and not text.strip():  # an empty argument: as research's, exit 2
         _fail("nothing to verify: the text is empty", EXIT_USAGE)
+    text = _argv_text(text) if text is not None else None
     _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
     _check_workers(workers)
@@ -1226,6 +1245,7 @@ def research(
     """
     if not question.strip():
         _fail("nothing to research: the question is empty", EXIT_USAGE)
+    question = _argv_text(question)
     _check_choices(mode, judge)
     _check_workers(workers)
     _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
@@ -1298,6 +1318,7 @@ def recall(
     if not query.strip():
         _fail("nothing to recall: the query is empty (give words the claim must contain; "
               "affidavit verdicts lists them all)", EXIT_USAGE)
+    query = _argv_text(query)
     rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")

@@ -862,3 +862,25 @@ def test_a_research_command_with_an_unreadable_credibility_list_is_refused_befor
     line = _refused([c.format(claims=claims) for c in command], tmp_path / "h")
     assert line == (f"error: cannot read the credibility list AFFIDAVIT_CREDIBILITY_HIGH="
                     f"{tmp_path}: is a directory, not a file of hosts")
+
+
+def test_a_text_argument_whose_bytes_are_not_utf8_is_read_as_the_files_are():
+    # a byte that is not UTF-8 in an argument (a Latin-1 terminal, a variable filled from a
+    # Windows file) reaches Python as a lone surrogate (U+DC80-U+DCFF): read as Windows-1252
+    from affidavit.flows.cli import _argv_text
+
+    raw = "Caf\xe9 prices rose \u201csharply\u201d.".encode("cp1252")
+    assert _argv_text(raw.decode("utf-8", "surrogateescape")) == \
+        "Caf\xe9 prices rose \u201csharply\u201d."
+    assert _argv_text("Zu\u0308rich stays as it is") == "Zu\u0308rich stays as it is"
+
+
+@pytest.mark.parametrize("command", [["verify"], ["research"]])
+def test_a_text_argument_with_a_byte_that_is_not_utf8_reaches_the_search_check(
+        no_prefect, tmp_path, command):
+    # it was "error: 'utf-8' codec can't encode character '\udce9' ...: surrogates not allowed"
+    text = b"The caf\xe9 in Corvallo opened on 14 May 2024.".decode("utf-8", "surrogateescape")
+    res = CliRunner().invoke(app, [*command, text, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 3, res.output
+    assert "research could not run: no search capability" in res.output
+    assert "codec" not in res.output
