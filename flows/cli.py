@@ -395,6 +395,27 @@ class _EtaColumn(TimeRemainingColumn):
         if task.total is None:
             return Text("")
         return Text("eta ", style="progress.remaining") + super().render(task)
+def write_output_file(out: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to the file ``out`` whole.
+
+    A regular file (or a new one) is written beside itself and renamed into place, so it is
+    never seen half written; through a symlink, that is done to the file it points to (the
+    link stays). A device or a pipe (``/dev/stdout``, ``<(…)``) is written into: renaming a
+    file over it would replace it (as root, even in ``/dev``).
+
+    Raises:
+        OSError: When it cannot be written (``/dev/full``: no space left on device).
+    """
+    if out.exists() and not out.is_file() and not out.is_dir():
+        with out.open("w", encoding="utf-8") as fh:  # the error of a last write, at close
+            fh.write(text)
+        return
+    target = out.resolve() if out.is_symlink() else out
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
+
+
 def _argv_text(value: str) -> str:
     r"""Read the bytes of a text argument that are not UTF-8 as Windows-1252, as files are read.
 
@@ -1586,10 +1607,8 @@ def export_claimreview_cmd(
     if out is None:
         sys.stdout.write(text)
     else:
-        tmp = out.with_name(f".{out.name}.tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(out)
+            write_output_file(out, text)
         except OSError as exc:
             _fail(f"cannot write {out}: {exc.strerror or exc}")
     skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))

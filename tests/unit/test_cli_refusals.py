@@ -884,3 +884,35 @@ def test_a_text_argument_with_a_byte_that_is_not_utf8_reaches_the_search_check(
     assert res.exit_code == 3, res.output
     assert "research could not run: no search capability" in res.output
     assert "codec" not in res.output
+
+
+def test_an_output_file_given_by_a_symlink_is_written_through_it(tmp_path):
+    # the file was written beside the link and renamed over it: the link became a file
+    from affidavit.flows.cli import write_output_file
+
+    target = tmp_path / "published" / "cr.json"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    link = tmp_path / "cr.json"
+    link.symlink_to(target)
+    write_output_file(link, "[]\n")
+    assert link.is_symlink()
+    assert target.read_text() == "[]\n"
+
+
+def test_an_output_pipe_is_written_into_not_replaced(tmp_path):
+    # a pipe (or a device: /dev/stdout, /dev/full) was replaced by a regular file, as root
+    # even in /dev; it is written into, and a write that fails is an error
+    import threading
+
+    from affidavit.flows.cli import write_output_file
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_output_file(fifo, "[1]\n")
+    reader.join()
+    assert got == ["[1]\n"]
+    assert fifo.is_fifo()
