@@ -146,3 +146,20 @@ def test_read_only_queries_of_a_copied_home_read_its_own_tables(tmp_path):
     sql = "select count(*) as n from verdicts"
     assert query_views(original.paths, sql) == [{"n": 0}]
     assert query_views(resolve_home(tmp_path / "b"), sql) is None
+
+
+def test_a_damaged_empty_placeholder_part_is_written_again(tmp_path):
+    # it carries no row, only the table's columns: a damaged one stopped every command that
+    # opened the home with pyarrow's "Parquet magic bytes not found in footer" (export as a
+    # bad argument, exit 2), naming no file
+    import pyarrow.parquet as pq
+
+    from affidavit.warehouse.store import _EMPTY_PART
+
+    home = tmp_path / "home"
+    Warehouse(resolve_home(home))
+    placeholder = home / "tables" / "verdicts" / _EMPTY_PART
+    placeholder.write_bytes(b"not parquet at all")
+    wh = Warehouse(resolve_home(home))
+    assert pq.read_schema(placeholder).names == TABLES["verdicts"].names
+    assert wh.query("select count(*) as n from verdicts").to_dicts() == [{"n": 0}]
