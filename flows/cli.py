@@ -5,6 +5,7 @@ from __future__ import annotations
 import atexit
 import errno
 import json
+import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -245,15 +246,25 @@ def _check_home(home: str | None) -> Any:
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,
-                        dask: str | None = None, feeds: list[str] | None = None) -> None:
+                        dask: str | None = None, feeds: list[str] | None = None,
+                        researches: bool = False) -> None:
     """Make every refusal the arguments decide before the "starting" line (one line, exit 1/2).
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
-    given to ``--feed`` (:func:`_check_opml`) and the Dask address (:func:`_check_dask`).
+    given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
+    for a command that researches, the credibility lists named in the environment.
     """
     import os
 
     _check_home(home)
+    if researches and (os.environ.get("AFFIDAVIT_CREDIBILITY_LOW")
+                       or os.environ.get("AFFIDAVIT_CREDIBILITY_HIGH")):
+        from affidavit.flows.reads import credibility_lists_from_env
+
+        try:  # a list that cannot be read: one line now, not a failed run after the start
+            credibility_lists_from_env()
+        except ValueError as exc:
+            _fail(str(exc))
     # the check imports the fetcher (pyarrow): only when there is something to check
     # (``affidavit.tasks.fetch.ALLOW_PRIVATE_ENV`` is the variable)
     if allow_private is not None or os.environ.get("AFFIDAVIT_ALLOW_PRIVATE"):
@@ -384,6 +395,45 @@ class _EtaColumn(TimeRemainingColumn):
         if task.total is None:
             return Text("")
         return Text("eta ", style="progress.remaining") + super().render(task)
+def write_output_file(out: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to the file ``out`` whole.
+
+    A regular file (or a new one) is written beside itself and renamed into place, so it is
+    never seen half written; through a symlink, that is done to the file it points to (the
+    link stays). A device or a pipe (``/dev/stdout``, ``<(…)``) is written into: renaming a
+    file over it would replace it (as root, even in ``/dev``).
+
+    Raises:
+        OSError: When it cannot be written (``/dev/full``: no space left on device).
+    """
+    if out.exists() and not out.is_file() and not out.is_dir():
+        with out.open("w", encoding="utf-8") as fh:  # the error of a last write, at close
+            fh.write(text)
+        return
+    target = out.resolve() if out.is_symlink() else out
+    tmp = target.with_name(f".{target.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(target)
+
+
+def _argv_text(value: str) -> str:
+    r"""Read the bytes of a text argument that are not UTF-8 as Windows-1252, as files are read.
+
+    Python hands such bytes over as lone surrogates (U+DC80-U+DCFF, ``surrogateescape``),
+    which no text can store or send; a file path keeps them (it names the file by its bytes).
+
+    >>> _argv_text("caf\udce9")
+    'café'
+    """
+    from affidavit.tasks.charset import repair_escaped_bytes
+
+    text, n_bytes = repair_escaped_bytes(value)
+    if n_bytes:
+        err.print(f"[dim]note:[/dim] {n_bytes} byte(s) of the argument that are not UTF-8 read "
+                  "as Windows-1252", soft_wrap=True)
+    return text
+
+
 def _show(value: Any, limit: int = 200) -> str:
     """Untrusted text (titles, claims, quotes, paths, messages) fit for the terminal.
 
@@ -758,7 +808,8 @@ def run(
     elif not from_unresolved:
         _check_some_input_exists(feed or [])
         _check_feed_files(feed or [])
-    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed)
+    _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed,
+                        researches=True)
     if not as_json:
         _starting("run")
     _env(home)
@@ -1047,7 +1098,7 @@ def _check_opml(feeds: list[str]) -> None:
 def demo(home: HomeOpt = None, as_json: JsonOpt = False) -> None:
     """Backfill the shipped demo corpus and check its claims (the README's first command)."""
     _check_workers(None)
-    _check_before_start(home)
+    _check_before_start(home, researches=True)
     if not as_json:
         _starting("demo")
     _env(home)
@@ -1129,14 +1180,29 @@ def verify(
         _fail("give TEXT or --file F (one of them)", 2)
     if text is not None and not text.strip():  # an empty argument: as research's, exit 2
         _fail("nothing to verify: the text is empty", EXIT_USAGE)
+    text = _argv_text(text) if text is not None else None
     _no_empty([file] if file is not None else [], "--file")
     _check_choices(mode, judge)
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
 
     raw = b""
+    # at most this many bytes are read: a text over it is over the limit in any encoding
+    # (UTF-32 takes 4 bytes a character), and an endless stream (/dev/zero, a pipe) is not
+    # read into memory whole
+    read_cap = 4 * VERIFY_MAX_BYTES + 4
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
-        raw = Path(str(file)).read_bytes() if text is None else b""
+        if text is None:
+            with Path(str(file)).open("rb") as fh:
+                raw = fh.read(read_cap + 1)
+                size_on_disk = os.fstat(fh.fileno()).st_size
+            if len(raw) > read_cap:
+                shown = (f"{size_on_disk:,} bytes" if size_on_disk > read_cap
+                         else f"more than {read_cap:,} bytes")
+                _fail(f"cannot verify {file}: {shown} is over verify's {VERIFY_MAX_BYTES:,} "
+                      "(the text travels as a Prefect flow-run parameter, limited to 524,288 "
+                      "bytes); split it, or write its claims to a JSONL file and use run "
+                      "--claims")
         body = text if text is not None else decode_user_text(raw).text
     except OSError as exc:  # missing, a directory, a symlink loop: by its errno
         from affidavit.tasks.input_checks import os_error_reason
@@ -1165,7 +1231,7 @@ def verify(
               f"{VERIFY_MAX_BYTES:,} (the text travels as a Prefect flow-run parameter, "
               "limited to 524,288 bytes); split it, or write its claims to a JSONL file and "
               "use run --claims")
-    _check_before_start(home, allow_private=allow_private, dask=dask)
+    _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     if not body.strip():
         _fail(f"nothing to verify: {file or 'the text'} holds only control characters")
     if n_ctl:
@@ -1200,9 +1266,10 @@ def research(
     """
     if not question.strip():
         _fail("nothing to research: the question is empty", EXIT_USAGE)
+    question = _argv_text(question)
     _check_choices(mode, judge)
     _check_workers(workers)
-    _check_before_start(home, allow_private=allow_private, dask=dask)
+    _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     _refuse_without_search(home)
     if not as_json:
         _starting("research")
@@ -1272,6 +1339,7 @@ def recall(
     if not query.strip():
         _fail("nothing to recall: the query is empty (give words the claim must contain; "
               "affidavit verdicts lists them all)", EXIT_USAGE)
+    query = _argv_text(query)
     rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
         sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
@@ -1539,10 +1607,8 @@ def export_claimreview_cmd(
     if out is None:
         sys.stdout.write(text)
     else:
-        tmp = out.with_name(f".{out.name}.tmp")
         try:
-            tmp.write_text(text, encoding="utf-8")
-            tmp.replace(out)
+            write_output_file(out, text)
         except OSError as exc:
             _fail(f"cannot write {out}: {exc.strerror or exc}")
     skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))

@@ -161,10 +161,27 @@ def credibility_lists_from_env(environ: Mapping[str, str] | None = None
     low, high = env.get("AFFIDAVIT_CREDIBILITY_LOW"), env.get("AFFIDAVIT_CREDIBILITY_HIGH")
     if not low and not high:
         return None
+    from affidavit.tasks.input_checks import os_error_reason
+
+    for var, value in (("AFFIDAVIT_CREDIBILITY_LOW", low), ("AFFIDAVIT_CREDIBILITY_HIGH", high)):
+        if not value:
+            continue
+        p = Path(value)
+        try:
+            p.stat()  # a missing file, a symlink loop, no permission: said by its errno
+        except OSError as exc:
+            raise ValueError(f"cannot read the credibility list {var}={value}: "
+                             f"{os_error_reason(exc)}") from None
+        if p.is_dir():
+            raise ValueError(f"cannot read the credibility list {var}={value}: is a "
+                             "directory, not a file of hosts")
+        if not p.is_file():  # /dev/zero would be read without end
+            raise ValueError(f"cannot read the credibility list {var}={value}: not a regular "
+                             "file (a device or a pipe): save it to a file first")
     try:
         return CredibilityLists.from_files(low=low or None, high=high or None)
     except OSError as exc:
-        raise ValueError(f"cannot read a credibility list: {exc}") from exc
+        raise ValueError(f"cannot read a credibility list: {os_error_reason(exc)}") from exc
 
 
 MAX_SOURCE_PAGE_BYTES = 20 * 1024 * 1024

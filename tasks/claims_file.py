@@ -185,7 +185,8 @@ def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: lis
                 unclosed = "unexpected end of data" in str(exc)
                 note(f"{name}: line {start}: " + (
                     "a quote is never closed" if unclosed else f"{exc} (a quote not closed?)")
-                    + f"; lines {start}-{last} ({last - start + 1}) skipped")
+                    + ("; line " + str(start) if last == start
+                       else f"; lines {start}-{last} ({last - start + 1})") + " skipped")
                 fault(f"unclosed quote at line {start}" if unclosed
                       else f"unreadable CSV at line {start} ({exc})")
 

@@ -146,14 +146,19 @@ def ingest_path(
         :class:`IngestBatch` objects.
 
     Raises:
-        ValueError: When a local file's kind cannot be told, or its name ends in ``.gz`` and
-            its bytes are not gzip data.
+        ValueError: When a local file's kind cannot be told, it is not a regular file (a
+            device or a pipe), or its name ends in ``.gz`` and its bytes are not gzip data.
         FileNotFoundError: When a local file does not exist.
     """
     if re.match(r"^https?://", path, re.I):
         yield load_url(path, fetcher=fetcher)
         return
-    Path(path).stat()  # a missing file, a symlink loop: raised with its errno
+    p = Path(path)
+    p.stat()  # a missing file, a symlink loop: raised with its errno
+    if not p.is_file() and not p.is_dir():  # a directory: said by its errno when opened
+        # a device or a pipe: a pipe's head is gone after a first look, a device may not end
+        raise ValueError(f"{path}: not a regular file (a device or a pipe): save it to a file "
+                         "first")
     if fault := gzip_name_fault(path):  # refused, not read as the plain text it is
         raise ValueError(f"{path}: {fault}")
     kind = kind or detect_kind(path)

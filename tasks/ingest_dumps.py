@@ -237,7 +237,7 @@ def _iter_jsonl(
         if not isinstance(obj, dict):
             pending.skip(
                 "not_an_object",
-                f"{name}: line {lineno}: JSON {type(obj).__name__}, not an object: skipped",
+                f"{name}: line {lineno}: {json_type_name(obj)}, not an object: skipped",
             )
             yield None
             continue
@@ -333,8 +333,10 @@ def _iter_csv(
                     pending.skip("bad_csv_row")
                 pending.skip(
                     "bad_csv_row",
-                    f"{name}: row {n_row} (line {first_line}): a quote is never closed; lines "
-                    f"{first_line}-{last} ({last - first_line + 1}) skipped",
+                    f"{name}: row {n_row} (line {first_line}): a quote is never closed; "
+                    + (f"line {last}" if last == first_line
+                       else f"lines {first_line}-{last} ({last - first_line + 1})")
+                    + " skipped",
                 )
                 return
             pending.skip("bad_csv_row", f"{name}: row {n_row}: {exc}: skipped")

@@ -503,7 +503,8 @@ def json_feed_fault(text: str, name: str, *, complete: bool = True) -> str | Non
 def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
-    Checks a directory, an empty file (nothing but whitespace), binary data, and JSON that is
+    Checks a directory, a device or a pipe (read twice: once here, once by the reader), an
+    empty file (nothing but whitespace), binary data, and JSON that is
     not a JSON Feed (:func:`json_feed_fault`: JSON Lines, a list of records). Missing files are
     the caller's (they are counted as refused inputs).
 
@@ -513,8 +514,9 @@ def feed_file_fault(path: str | Path) -> str | None:
     p = Path(path)
     if p.is_dir():
         return f"{path}: is a directory, not a feed file"
-    if not p.is_file():
-        return None
+    if not p.is_file():  # a device or a pipe is refused; a missing file is the caller's
+        return (f"{path}: not a regular file (a device or a pipe): save it to a file first"
+                if p.exists() else None)
     with p.open("rb") as fh:
         data = fh.read(DUMP_HEAD_BYTES + 1)
     head = decode_user_text(data[:SNIFF_CHARS]).text

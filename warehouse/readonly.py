@@ -33,10 +33,13 @@ def query_views(paths: HomePaths, sql: str, params: Mapping[str, Any] | None = N
         params: Values bound to the placeholders.
 
     Returns:
-        One dict per row, or None when the file is missing, locked by a writer, or lacks a view
-        the query needs (the caller then builds the views in memory).
+        One dict per row, or None when the file is missing, locked by a writer, lacks a view
+        the query needs, or its views read another place (the home was moved or copied and no
+        writer has re-pointed them yet); the caller then builds the views in memory.
     """
     if paths.url or not paths.duckdb.exists():  # object storage: its views need fsspec
+        return None
+    if not _views_point_here(paths):  # a moved or copied home: its views read the old place
         return None
     try:
         with duckdb.connect(str(paths.duckdb), read_only=True) as con:
@@ -45,3 +48,17 @@ def query_views(paths: HomePaths, sql: str, params: Mapping[str, Any] | None = N
             return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
     except duckdb.Error:
         return None
+
+
+def _views_point_here(paths: HomePaths) -> bool:
+    """Whether the stored views read this home's tables (``views_root`` in ``_warehouse.json``).
+
+    The views hold absolute paths; the writer that made them records the home they read.
+    """
+    import json
+
+    try:
+        meta = json.loads((paths.tables / "_warehouse.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and meta.get("views_root") == paths.spec

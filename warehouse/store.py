@@ -185,6 +185,14 @@ def parquet_options(table: pa.Table) -> dict[str, Any]:
     }
 
 
+def _part_columns(path: Path) -> list[str] | None:
+    """The column names of a local Parquet part, or None when it is missing or not Parquet."""
+    try:
+        return pq.read_schema(path).names
+    except (OSError, pa.ArrowException):
+        return None
+
+
 def write_parquet_atomic(table: pa.Table, path: Path, *, staging: Path | None = None) -> Path:
     """Write ``table`` to ``path`` crash-safely: staged, fsynced, renamed, folder fsynced.
 
@@ -376,7 +384,7 @@ class Warehouse:
                     _put_parquet(self.fs, schema.empty_table(), url)
                 continue
             empty = self.table_dir(name) / _EMPTY_PART
-            if not empty.exists() or pq.read_schema(empty).names != schema.names:
+            if _part_columns(empty) != schema.names:  # missing, older or damaged: no row lost
                 write_parquet_atomic(schema.empty_table(), empty, staging=self.staging)
         meta = self._read_meta()
         if meta.get("version") != WAREHOUSE_VERSION:

@@ -624,6 +624,15 @@ def test_read_csv_unclosed_quote_is_counted_not_merged(tmp_path: Path) -> None:
     assert f"{p}: line 3: a quote is never closed; lines 3-4 (2) skipped" in notes
 
 
+def test_read_csv_unclosed_quote_on_the_last_line_names_one_line(tmp_path: Path) -> None:
+    p = tmp_path / "c.csv"
+    p.write_text('claim\nThe bridge opened in 2023.\n"unterminated\n', encoding="utf-8")
+    rows, skips, notes = read_claims_file(p)
+    assert [r["text"] for r in rows] == ["The bridge opened in 2023."]
+    assert skips["bad_csv_row"] == 1
+    assert f"{p}: line 3: a quote is never closed; line 3 skipped" in notes
+
+
 def test_read_json_object_of_records(tmp_path: Path) -> None:
     p = tmp_path / "c.json"
     p.write_text(json.dumps({"a1": {"statement": "X is Y"}, "a2": {"statement": "Z is W"}}))

@@ -787,3 +787,132 @@ def test_stored_rows_are_counted_from_the_parts_without_writing(tmp_path):
     (home.tables / "documents" / "part-junk.parquet").write_bytes(b"not parquet")
     assert count_stored_rows(home, "documents") is None  # the run finds out and says it
     assert count_stored_rows(home, "origins") is None  # a replaced table: not counted here
+
+
+def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tmp_path):
+    # ``verify --file /dev/zero`` (or a pipe fed without end) read the whole stream into
+    # memory before its size was checked: it stops reading once over the limit and refuses
+    import threading
+
+    from affidavit.flows.cli import VERIFY_MAX_BYTES
+
+    fifo = tmp_path / "text.fifo"
+    os.mkfifo(fifo)
+    offered = 64 * 1024 * 1024
+    written = [0]
+
+    def feed() -> None:
+        chunk = b"The Lumen Bridge opened on 14 May 2024. " * 1024
+        try:
+            with fifo.open("wb") as fh:
+                while written[0] < offered:
+                    fh.write(chunk)
+                    written[0] += len(chunk)
+        except BrokenPipeError:  # the reader closed its end: it read no more
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    line = _refused(["verify", "--file", str(fifo)], tmp_path / "h")
+    writer.join()
+    assert "text.fifo: more than" in line
+    assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
+    assert written[0] < offered  # it stopped reading long before the stream ended
+
+
+def test_a_device_given_as_a_feed_is_refused_before_prefect(no_prefect, tmp_path):
+    # a device or a pipe is read twice (the up-front look at its head, then the reader): a
+    # pipe's head was gone and the feed read as empty; /dev/zero was read without end
+    line = _refused(["run", "--feed", os.devnull], tmp_path / "h")
+    assert line == (f"error: {os.devnull}: not a regular file (a device or a pipe): save it to "
+                    "a file first")
+
+
+def test_a_device_among_feeds_is_refused_by_the_reader_unread():
+    from affidavit.tasks.ingest import ingest_path
+
+    with pytest.raises(ValueError, match=r"not a regular file \(a device or a pipe\)"):
+        list(ingest_path(os.devnull, kind="feed"))
+
+
+@pytest.mark.parametrize(("value", "said"), [
+    ("{dir}", "is a directory, not a file of hosts"),
+    (os.devnull, "not a regular file (a device or a pipe): save it to a file first"),
+    ("{missing}", "no such file"),
+])
+def test_a_credibility_list_that_is_not_a_file_is_one_line_naming_the_variable(
+        tmp_path, monkeypatch, value, said):
+    value = value.format(dir=tmp_path, missing=tmp_path / "missing.txt")
+    monkeypatch.setenv("AFFIDAVIT_CREDIBILITY_LOW", value)
+    page = tmp_path / "page.html"
+    page.write_text("<html><head><title>T</title></head><body><p>Text.</p></body></html>")
+    res = CliRunner().invoke(app, ["source", str(page)])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot read the credibility list "
+                                  f"AFFIDAVIT_CREDIBILITY_LOW={value}: {said}")
+
+
+@pytest.mark.parametrize("command", [["run", "--claims", "{claims}"], ["verify", "Exports rose."],
+                                     ["research", "Did exports rise?"], ["demo"]])
+def test_a_research_command_with_an_unreadable_credibility_list_is_refused_before_prefect(
+        no_prefect, tmp_path, monkeypatch, command):
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "Exports rose 12 percent in 2023."}\n')
+    monkeypatch.setenv("AFFIDAVIT_CREDIBILITY_HIGH", str(tmp_path))
+    line = _refused([c.format(claims=claims) for c in command], tmp_path / "h")
+    assert line == (f"error: cannot read the credibility list AFFIDAVIT_CREDIBILITY_HIGH="
+                    f"{tmp_path}: is a directory, not a file of hosts")
+
+
+def test_a_text_argument_whose_bytes_are_not_utf8_is_read_as_the_files_are():
+    # a byte that is not UTF-8 in an argument (a Latin-1 terminal, a variable filled from a
+    # Windows file) reaches Python as a lone surrogate (U+DC80-U+DCFF): read as Windows-1252
+    from affidavit.flows.cli import _argv_text
+
+    raw = "Caf\xe9 prices rose \u201csharply\u201d.".encode("cp1252")
+    assert _argv_text(raw.decode("utf-8", "surrogateescape")) == \
+        "Caf\xe9 prices rose \u201csharply\u201d."
+    assert _argv_text("Zu\u0308rich stays as it is") == "Zu\u0308rich stays as it is"
+
+
+@pytest.mark.parametrize("command", [["verify"], ["research"]])
+def test_a_text_argument_with_a_byte_that_is_not_utf8_reaches_the_search_check(
+        no_prefect, tmp_path, command):
+    # it was "error: 'utf-8' codec can't encode character '\udce9' ...: surrogates not allowed"
+    text = b"The caf\xe9 in Corvallo opened on 14 May 2024.".decode("utf-8", "surrogateescape")
+    res = CliRunner().invoke(app, [*command, text, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 3, res.output
+    assert "research could not run: no search capability" in res.output
+    assert "codec" not in res.output
+
+
+def test_an_output_file_given_by_a_symlink_is_written_through_it(tmp_path):
+    # the file was written beside the link and renamed over it: the link became a file
+    from affidavit.flows.cli import write_output_file
+
+    target = tmp_path / "published" / "cr.json"
+    target.parent.mkdir()
+    target.write_text("old\n")
+    link = tmp_path / "cr.json"
+    link.symlink_to(target)
+    write_output_file(link, "[]\n")
+    assert link.is_symlink()
+    assert target.read_text() == "[]\n"
+
+
+def test_an_output_pipe_is_written_into_not_replaced(tmp_path):
+    # a pipe (or a device: /dev/stdout, /dev/full) was replaced by a regular file, as root
+    # even in /dev; it is written into, and a write that fails is an error
+    import threading
+
+    from affidavit.flows.cli import write_output_file
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()), daemon=True)
+    reader.start()
+    write_output_file(fifo, "[1]\n")
+    reader.join()
+    assert got == ["[1]\n"]
+    assert fifo.is_fifo()

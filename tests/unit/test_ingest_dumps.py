@@ -69,6 +69,22 @@ def test_jsonl_bad_lines_are_counted_with_line_numbers() -> None:
     assert batch.documents.schema.equals(DOCUMENTS_SCHEMA)
 
 
+def test_jsonl_line_not_an_object_is_named_as_json_names_it(tmp_path: Path) -> None:
+    path = tmp_path / "rows.jsonl"
+    path.write_text('[1, 2]\n3\n"str"\nnull\ntrue\n{"id": "k", "text": "kept"}\n')
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["k"]
+    assert batch.skips["not_an_object"] == 5
+    notes = [m for m in batch.messages if "not an object" in m]
+    assert notes == [
+        f"{path}: line 1: a list, not an object: skipped",
+        f"{path}: line 2: a number, not an object: skipped",
+        f"{path}: line 3: a string, not an object: skipped",
+        f"{path}: line 4: null, not an object: skipped",
+        f"{path}: line 5: a boolean, not an object: skipped",
+    ]
+
+
 def test_jsonl_gz_and_batches(tmp_path: Path) -> None:
     path = tmp_path / "docs.jsonl.gz"
     with gzip.open(path, "wt", encoding="utf-8") as fh:
@@ -164,6 +180,15 @@ def test_csv_bad_rows_and_non_utf8(tmp_path: Path) -> None:
     assert "d.tsv: row 2: 3 fields" in batch.messages[0]  # the second data row
     assert batch.skips["non_utf8_text"] == 1
     assert batch.documents.column("text").to_pylist()[1] == "bad \u00ff byte"
+
+
+def test_csv_quote_never_closed_on_the_last_line_names_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "q.csv"
+    path.write_text('id,text\nx1,first story\nx2,"an open quote\n', encoding="utf-8")
+    batch = _all(path)
+    assert batch.documents.column("source_id").to_pylist() == ["x1"]
+    assert batch.skips["bad_csv_row"] == 1
+    assert f"{path}: row 2 (line 3): a quote is never closed; line 3 skipped" in batch.messages
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".tsv"])

@@ -130,3 +130,36 @@ def test_home_written_before_decided_by_reads_it_as_null(tmp_path):
                                         "decided_by": "PARTIAL: 1 origin"}]))
     df = wh.query("select claim_id, decided_by from verdicts_latest order by claim_id")
     assert df.rows() == [("k1", None), ("k2", "PARTIAL: 1 origin")]
+
+
+def test_read_only_queries_of_a_copied_home_read_its_own_tables(tmp_path):
+    # the stored views hold the absolute paths of the home they were made in: read through
+    # them, a copy showed the tables of the original (kept when the copy was damaged, and
+    # whatever the original got since); the views are built in memory until a writer re-points
+    import shutil
+
+    from affidavit.warehouse.readonly import query_views
+
+    original = Warehouse(resolve_home(tmp_path / "a"))
+    original.sync_duckdb()
+    shutil.copytree(tmp_path / "a", tmp_path / "b")
+    sql = "select count(*) as n from verdicts"
+    assert query_views(original.paths, sql) == [{"n": 0}]
+    assert query_views(resolve_home(tmp_path / "b"), sql) is None
+
+
+def test_a_damaged_empty_placeholder_part_is_written_again(tmp_path):
+    # it carries no row, only the table's columns: a damaged one stopped every command that
+    # opened the home with pyarrow's "Parquet magic bytes not found in footer" (export as a
+    # bad argument, exit 2), naming no file
+    import pyarrow.parquet as pq
+
+    from affidavit.warehouse.store import _EMPTY_PART
+
+    home = tmp_path / "home"
+    Warehouse(resolve_home(home))
+    placeholder = home / "tables" / "verdicts" / _EMPTY_PART
+    placeholder.write_bytes(b"not parquet at all")
+    wh = Warehouse(resolve_home(home))
+    assert pq.read_schema(placeholder).names == TABLES["verdicts"].names
+    assert wh.query("select count(*) as n from verdicts").to_dicts() == [{"n": 0}]
