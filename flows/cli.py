@@ -395,6 +395,8 @@ class _EtaColumn(TimeRemainingColumn):
         if task.total is None:
             return Text("")
         return Text("eta ", style="progress.remaining") + super().render(task)
+
+
 def write_output_file(out: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to the file ``out`` whole.
 
