@@ -412,10 +412,12 @@ def write_output_file(out: Path, text: str) -> None:
         with out.open("w", encoding="utf-8") as fh:  # the error of a last write, at close
             fh.write(text)
         return
+    from affidavit.warehouse.store import write_text_atomic
+
     target = out.resolve() if out.is_symlink() else out
-    tmp = target.with_name(f".{target.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(target)
+    if not target.parent.is_dir():  # a folder not there is the user's mistake: not made
+        raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(target.parent))
+    write_text_atomic(text, target)
 
 
 def _argv_text(value: str) -> str:

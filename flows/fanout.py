@@ -409,6 +409,7 @@ class BatchPool:
             # the workers ignore Ctrl-C (``run``): after it, or an error such as a stop
             # signal, this process stops them rather than wait on batches whose outcome
             # nobody will read
+            # (``_processes`` is the executor's own record of its workers: it has no public one)
             workers = list((getattr(self._executor, "_processes", None) or {}).values())
             self._executor.shutdown(wait=not stopped, cancel_futures=True)
             if stopped:

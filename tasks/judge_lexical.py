@@ -648,20 +648,6 @@ _PHRASE_RE = re.compile(
 )
 
 
-def _reads_figures_only(claim: str) -> bool:
-    """Whether the claim has letters but :func:`tokenize` reads only figures of it.
-
-    Its words are in a script the judge does not read (Cyrillic, Han, Arabic...): see
-    ``affidavit.tasks.claims.unreadable_scripts``, which names the scripts.
-
-    >>> _reads_figures_only("Население России в 2021 году составило 146 миллионов")
-    True
-    >>> _reads_figures_only("Russia had 146 million people in 2021")
-    False
-    """
-    return any(ch.isalpha() for ch in claim) and all(t.startswith("#") for t in tokenize(claim))
-
-
 def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
     """Terms (as :func:`tokenize`) and digit figures of an already folded text."""
     if "." in folded or " " in folded:
@@ -1143,12 +1129,14 @@ class LexicalJudge:
         claim = self._parse_claim(claim_text, idf, default)
         if not claim.content:
             return JudgeResult(Stance.NEUTRAL, 0.0, "", "claim has no content terms", self.name)
-        if _reads_figures_only(claim_text):
-            # "Население России в 2021 году составило 146 миллионов": its figures alone would
-            # match any document that states them, about anything
-            return JudgeResult(Stance.NEUTRAL, 0.0, "", "the claim's words are in a script "
-                               "this judge does not read: its figures alone say nothing",
-                               self.name)
+        from affidavit.tasks.claims import unreadable_scripts  # (claims imports this module)
+
+        if scripts := unreadable_scripts(claim_text):
+            # "Население России в 2021 году составило 146 миллионов": read as its figures only,
+            # which would match any document that states them, about anything
+            return JudgeResult(Stance.NEUTRAL, 0.0, "", f"the claim's words are in {scripts[0]} "
+                               "script, which this judge does not read: its figures alone say "
+                               "nothing", self.name)
         framed = None
         several_facts = bool(
             (
@@ -1368,7 +1356,7 @@ class LexicalJudge:
         return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
 
     def _says_of_subject(self, claim_text: str, idf: Mapping[str, float], default: float,
-                         window: str | Sequence[str]) -> bool:
+                         window: Sequence[str]) -> bool:
         """Whether the passage says something of what the claim is about.
 
         That is: it carries a concept of the claim's predicate beyond the claim's leading words
@@ -1380,8 +1368,7 @@ class LexicalJudge:
         rest = set(fr.predicate) - fr.lead - set(fr.subject)
         if not rest:
             return True
-        text = window if isinstance(window, str) else " ".join(window)
-        return bool(rest & set(jf._concept_terms(text)))
+        return bool(rest & set(jf._concept_terms(" ".join(window))))
 
     def _claim_frame(self, claim_text: str, idf: Mapping[str, float], default: float) -> Any:
         """The claim's frame (``judge_frame.ClaimFrame``), parsed once per claim and IDF."""
