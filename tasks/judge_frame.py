@@ -49,6 +49,7 @@ from affidavit.tasks.judge_lexical import (
     without_names,
 )
 from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
+from affidavit.tasks.judge_lexical import _canonical as canonical_forms
 from affidavit.tasks.judge_lexical import _days as day_dates
 from affidavit.tasks.judge_lexical import _fold as fold_text
 from affidavit.tasks.judge_lexical import _stem as stem
@@ -70,9 +71,9 @@ __all__ = [
 # Lexicons.
 
 _CONCEPT_GROUPS = """job jobs position positions post posts role roles vacancy vacancies worker
-workers staff employee employees people person persons headcount recruit
+workers work staff employee employees people person persons headcount recruit
 recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
-create creating created add adding added|factory plant site works mill facility
+create creating created add adding added|factory plant site mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
 axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
 withdraws withdrawn withdrawal withdrew
@@ -416,6 +417,96 @@ def _concepts() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
+def _concept_forms() -> frozenset[str]:
+    """Word forms that carry a concept.
+
+    Each word of ``_CONCEPT_GROUPS`` and its regular inflections (-s, -es, -d, -ed, -ing; -ies
+    and -ied for a final y; a doubled final consonant): regular English morphology, no list
+    of exceptions.
+    """
+    forms: set[str] = set()
+    for w in _CONCEPT_GROUPS.replace("|", " ").split():
+        forms.update((w, w + "s", w + "es", w + "d", w + "ed", w + "ing"))
+        if w.endswith("e"):
+            forms.update((w[:-1] + "ing", w[:-1] + "ed"))
+        if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
+            forms.update((w[:-1] + "ies", w[:-1] + "ied"))
+        if re.fullmatch(r"[a-z]*[^aeiou][aeiou][bdgmnprt]", w):
+            forms.update((w + w[-1] + "ed", w + w[-1] + "ing", w + w[-1] + "er"))
+    return frozenset(forms)
+
+
+@lru_cache(maxsize=1)
+def _concept_heads() -> frozenset[str]:
+    return frozenset(_concepts().values())
+
+
+@lru_cache(maxsize=100_000)
+def _word_concept(word: str) -> str:
+    """The concept of one folded word, or its stem when it carries none.
+
+    The concept table is keyed by truncation stem, and such stems join unrelated words:
+    "factors" and "factory", "consensus" and "consent", "far" and "fare", "closely" and
+    "close", "continent" and "continue", "positive" and "position", "authority" and
+    "authorise". A
+    word whose stem is a concept's but which is no form of a listed word
+    (:func:`_concept_forms`) keeps its own sense: its stem marked with ``~``, so that it meets
+    the same word elsewhere but neither the concept nor the concept's name as a plain stem.
+
+    >>> _word_concept("factories"), _word_concept("factors"), _word_concept("far")
+    ('factor', 'factor~', 'far~')
+    """
+    if word.endswith("'s"):
+        word = word[:-2]
+    base = canonical_forms().get(word, word)
+    t = stem(base)
+    c = _concepts()
+    if t not in c:
+        return t
+    return c[t] if base in _concept_forms() or word in _concept_forms() else t + "~"
+
+
+class _ConceptsIn(dict[str, str]):
+    """The concept table as it applies to one text: its own entries override the full table."""
+
+    def get(self, key: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        own = dict.get(self, key)
+        return own if own is not None else _concepts().get(key, default)
+
+
+@lru_cache(maxsize=50_000)
+def _text_concepts(folded: str) -> Mapping[str, str]:
+    """The concept table as it applies to the terms of one folded text (``tokenize`` terms).
+
+    A stem that only words of another sense carry in the text (no word of the text is a form
+    of a listed word) maps to the stem marked with ``~`` (see :func:`_word_concept`); every
+    other term, a unit's name among them, is looked up in the full table.
+    """
+    c = _concepts()
+    carried: set[str] = set()
+    other: set[str] = set()
+    for w in set(_WORD_RE.findall(folded)):
+        k = _word_concept(w)
+        if k.endswith("~"):
+            other.add(k[:-1])
+        elif (t := stem(canonical_forms().get(w, w))) in c:
+            carried.add(t)
+    return _ConceptsIn({t: t + "~" for t in other - carried})
+
+
+def _own_terms(terms: Sequence[str], mapping: Mapping[str, str]) -> frozenset[str]:
+    """Terms of a text as plain stems, kept marked where they spell a concept's name.
+
+    A word of another sense whose stem is spelt as a concept's name stays marked: "factors"
+    is not the concept ``factor`` of "factory".
+    """
+    heads = _concept_heads()
+    return frozenset(
+        mapping[t] if t in heads and mapping.get(t, t).endswith("~") else t for t in terms
+    )
+
+
+@lru_cache(maxsize=1)
 def _opposites() -> dict[str, frozenset[str]]:
     c = _concepts()
     table: dict[str, set[str]] = {}
@@ -454,8 +545,9 @@ def _rewrite(folded: str) -> str:
 
 def _concept_terms(folded: str) -> list[str]:
     """Stemmed terms of a folded text, each mapped to its concept."""
-    c = _concepts()
-    return [c.get(t, t) for t in tokenize(_rewrite(folded))]
+    folded = _rewrite(folded)
+    c = _text_concepts(folded)
+    return [c.get(t, t) for t in tokenize(folded)]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -636,7 +728,7 @@ def _lead_concepts(claim: str, skip: frozenset[str] | set[str]) -> frozenset[str
     if m := _SOURCE_LEAD_RE.match(claim):
         # "Research has found that ...": the source; what it is about follows
         claim = re.sub(r"^\W*(?:that\s+)?", "", claim[m.end() :])
-    c = _concepts()
+    c = _text_concepts(fold_text(claim))
     out: set[str] = set()
     words = re.findall(r"[\w'’\-]+", claim)
     while words and words[0].lower() in ("a", "an", "the"):
@@ -808,7 +900,7 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
     counts people (a count unit is the noun itself, unless a noun follows it).
     """
     stop = _cue_stems()[4]
-    c = _concepts()
+    c = _text_concepts(folded)
     run: list[str] = []
     for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
         t = stem(m.group(0))
@@ -816,7 +908,7 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
             break
         if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
             break
-        run.append(c.get(t, t))
+        run.append(_word_concept(m.group(0)))
     if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
         return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
     if not run:
@@ -976,6 +1068,7 @@ def parse_claim_frame(
         r"|\byear[- ]end\b", " ", bare,
     )
     toks = tokenize(bare)
+    in_claim = _text_concepts(bare)
     for k, t in enumerate(toks):
         if (
             t in stop or t in neg or t in light or t in subj_terms or t.startswith("#")
@@ -987,7 +1080,8 @@ def parse_claim_frame(
         w = idf.get(t, default)
         if any(x in _ADJUNCT_PREPS for x in toks[max(0, k - 2) : k]):
             w *= ADJUNCT_WEIGHT  # "to motor vehicles", "to traffic": an adjunct of the verb
-        predicate[c.get(t, t)] = max(predicate.get(c.get(t, t), 0.0), w)
+        q = in_claim.get(t, t)
+        predicate[q] = max(predicate.get(q, 0.0), w)
     # identifiers ("route 12") are part of the predicate, as literal tokens
     for f in normalize_figures(folded):
         if f.unit is None and (_is_identifier(folded, f) or f.token in named):
@@ -1072,11 +1166,10 @@ class SentenceFrame:
 
     def _read_cues(self) -> tuple[list[int], list[str], list[int], list[int], list[int], bool]:
         if self._cues is None:
-            c = _concepts()
             words = list(_WORD_RE.finditer(self.folded))
             self._cues = (
                 [m.start() for m in words],
-                [c.get(stem(m.group(0)), stem(m.group(0))) for m in words],
+                [_word_concept(m.group(0)) for m in words],
                 [m.start() for m in _NEG_RE.finditer(self.folded)],
                 [m.start() for m in _PLAN_RE.finditer(self.folded)],
                 _denials(self.folded),
@@ -1155,7 +1248,6 @@ def parse_doc_frames(
     Returns:
         The document's sentence frames and the set of all its terms.
     """
-    c = _concepts()
     sents = []
     all_terms: set[str] = set()
     for k, (a, b) in enumerate(spans):
@@ -1168,7 +1260,8 @@ def parse_doc_frames(
         if t is None:
             t = tokenize(f)
         all_terms.update(t)
-        concepts = [c.get(x, x) for x in t]
+        in_sent = _text_concepts(f)
+        concepts = [in_sent.get(x, x) for x in t]
         if _TIME_HINT_RE.search(f):
             tm = read_time(f, months_as_quarters=False)
             qt = read_time(f, months_as_quarters=True)
@@ -1178,7 +1271,8 @@ def parse_doc_frames(
             months = frozenset()
         sents.append(
             SentenceFrame(
-                concepts, frozenset(concepts) | frozenset(t), f, tm, qt, months, raw=text[a:b]
+                concepts, frozenset(concepts) | _own_terms(t, in_sent), f, tm, qt, months,
+                raw=text[a:b],
             )
         )
     return DocFrames(sents, frozenset(all_terms))
@@ -1369,7 +1463,6 @@ def _detached(
     Returns:
         The detached concepts.
     """
-    c = _concepts()
     starts, wc = s.starts, s.word_concepts
     joints = [m.start() for m in _CHANGE_CLAUSE_RE.finditer(s.folded)]
     attached: set[str] = set()
@@ -1381,8 +1474,10 @@ def _detached(
         end_k = min(len(starts) - 1, k + CHANGE_REACH_WORDS)
         b = min(joints[lo] if lo < len(joints) else len(s.folded),
                 starts[end_k + 1] if end_k + 1 < len(starts) else len(s.folded))
-        terms = tokenize(s.folded[a:b])
-        if ({c.get(t, t) for t in terms} | set(terms)) & anchors:
+        part = s.folded[a:b]
+        terms = tokenize(part)
+        c = _text_concepts(part)
+        if ({c.get(t, t) for t in terms} | _own_terms(terms, c)) & anchors:
             attached.add(q)
     return concepts - attached
 
@@ -1436,9 +1531,10 @@ def _cause_named(
         w = words[j].group(0)
         if w in _SCOPE_SKIP or w in ("by", "of", "from"):
             continue
-        c = _concepts()
         # a name of two words ("carbon dioxide") is one concept of the sentence's terms
-        pair = {c.get(t, t) for t in tokenize(" ".join(m.group(0) for m in words[j : j + 2]))}
+        two = " ".join(m.group(0) for m in words[j : j + 2])
+        c = _text_concepts(two)
+        pair = {c.get(t, t) for t in tokenize(two)}
         return concepts[j] in targets or bool(pair & targets)
     return False
 
@@ -1881,10 +1977,8 @@ def _acts_on_other_name(s: SentenceFrame, frame: ClaimFrame, pred_here: frozense
     """
     if not frame.subject or frame.subject.keys() & s.concept_set or not s.raw:
         return False
-    c = _concepts()
     for m in _WORD_RE.finditer(s.raw.lower()):
-        t = stem(m.group(0))
-        if c.get(t, t) not in pred_here:
+        if _word_concept(m.group(0)) not in pred_here:
             continue
         obj = _OBJECT_NAME_RE.match(s.raw, m.end())
         if obj and not (set(tokenize(obj.group(1))) & frame.subject.keys()):

@@ -694,6 +694,33 @@ def test_found_document_antonym_on_the_claims_predicate_still_refutes() -> None:
     assert r.stance is Stance.REFUTES
 
 
+@pytest.mark.parametrize("doc", [
+    "In 2024 Tarrow Council closely examined the Quay Street library.",
+    "In 2024 Tarrow Council looked at the Quay Street library more closely.",
+])
+def test_a_word_that_only_shares_a_stem_with_a_concept_is_not_that_concept(doc: str) -> None:
+    # "closely" truncates to the stem of "close": it is no form of "close", so no antonym of
+    # "opened" (the concept table reads word forms, not bare stems)
+    claim = "Tarrow Council opened the Quay Street library in 2024."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is not Stance.REFUTES, r.rationale
+    # the word forms of the concept still are: "closed" is the antonym
+    shut = "In 2024 Tarrow Council closed the Quay Street library."
+    assert LexicalJudge().judge_batch([(claim, shut)], found=True)[0].stance is Stance.REFUTES
+
+
+def test_concepts_are_read_on_word_forms() -> None:
+    from affidavit.tasks.judge_frame import _word_concept
+
+    same = {w: _word_concept(w) for w in ("factory", "factories", "plant", "mills")}
+    assert set(same.values()) == {"factor"}
+    for word in ("factors", "consensus", "far", "closely", "continent", "positive",
+                 "authority"):
+        assert _word_concept(word).endswith("~"), word
+    assert _word_concept("hiring") == _word_concept("hire") == _word_concept("hired")
+    assert _word_concept("reduced") == _word_concept("cut") == _word_concept("cutting")
+
+
 def test_found_document_other_figure_refutes_only_a_claim_with_a_subject() -> None:
     # A claim with no subject of its own shares its quantity's words with every document on
     # the topic; found by search, another figure there is another measure, not a refutation.
