@@ -223,7 +223,7 @@ STOPWORDS = frozenset(
 )
 
 NEGATIONS = frozenset(
-    """not no never none nobody nothing neither nor without cannot nowhere n't lack lacks lacked
+    """not no non never none nobody nothing neither nor without cannot nowhere n't lack lacks lacked
     lacking absent fail fails failed failing refuse refuses refused refusing deny denies denied
     denying reject rejects rejected rejecting unable impossible false untrue incorrect myth hoax
     debunked debunk disproved disprove refuted refute refutes retracted retract withdrawn
@@ -257,12 +257,20 @@ NEGATION_PHRASES = (
 )
 
 HEDGES = frozenset(
-    """may might could possibly perhaps partly partially part some somewhat likely unlikely
+    """may might could possibly perhaps partly partially some somewhat likely unlikely
     suggest suggests suggested suggesting appear appears appeared reportedly allegedly alleged
     estimated estimate approximately roughly about around nearly almost probably potential
     potentially uncertain unclear debated disputed controversial""".split()
 )
-"""Qualifier words: a sentence that covers the claim while hedging supports it only in part."""
+"""Qualifier words: a sentence that covers the claim while hedging supports it only in part.
+They are words, read as written: a word that merely shares a qualifier's truncation stem is no
+qualifier ("reported" is not "reportedly", "like" not "likely", "potent" not "potential",
+"control" not "controversial")."""
+
+_HEDGE_RE = re.compile(
+    r"\b(?:in\s+part|" + "|".join(sorted(HEDGES, key=len, reverse=True)) + r")\b"
+)
+"""A qualifier word of ``HEDGES``, or "in part", in a lowercased text."""
 
 _ANTONYM_PAIRS = """increase decrease|increase decline|increase fall|increase drop|increase reduce
 rise fall|rise decline|rise drop|grow shrink|grow decline|gain loss|gain lose|more less|more fewer
@@ -684,11 +692,29 @@ def _term(w: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
-def _stem_sets() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def _stem_sets() -> tuple[frozenset[str], frozenset[str]]:
     stop = frozenset(_stem(w) for w in STOPWORDS) | STOPWORDS
     neg = frozenset(_stem(w) for w in NEGATIONS) | {"not"}
-    hedge = frozenset(_stem(w) for w in HEDGES)
-    return stop - neg, neg, hedge
+    return stop - neg, neg
+
+
+def _said_negations(folded: str, terms: Sequence[str]) -> frozenset[str]:
+    """The negation cue terms (``_stem_sets``) that a text holds as negation words.
+
+    Cues are words of ``NEGATIONS``: a term that only shares a cue's truncation stem stands
+    for another word ("contract" and "contrast" truncate as "contrary" does) and negates
+    nothing.
+
+    >>> text = "a contract that is not signed"
+    >>> sorted(_said_negations(text, tokenize(text)))
+    ['not']
+    """
+    neg = _stem_sets()[1]
+    out = {t for t in terms if t == "not"}
+    for w in _WORD_RE.findall(folded):
+        if w in NEGATIONS or _canonical().get(w, w) in NEGATIONS:
+            out.add(_stem(_canonical().get(w, w)))
+    return frozenset(out) & (neg | {"not"})
 
 
 @lru_cache(maxsize=1)
@@ -926,7 +952,7 @@ def _neg_count(
     terms: list[str], folded: str, *, near: Mapping[str, float] | None = None, window: int = 0
 ) -> int:
     """Count negation cues; with ``near``, only word cues within ``window`` terms of one of them."""
-    _, neg, _ = _stem_sets()
+    neg = _said_negations(folded, terms)
     k = len(_RESTRICTIVE_NOT_RE.findall(folded))
     if k:
         # "not only", "not due to just": a restriction is denied, not the predicate
@@ -1073,8 +1099,9 @@ class LexicalJudge:
         return _Doc(spans, terms, sets, folded)
 
     def _parse_claim(self, claim: str, idf: Mapping[str, float], default: float) -> _Claim:
-        stop, neg, hedge = _stem_sets()
+        stop = _stem_sets()[0]
         terms = tokenize(claim)
+        neg = _said_negations(" ".join(_fold(claim).split()), terms)
         content: dict[str, float] = {}
         for t in terms:
             if t in stop or t in neg or (len(t) < 2 and not t.startswith("#")):
@@ -1107,7 +1134,7 @@ class LexicalJudge:
                 f for f in normalize_figures(_fold(claim))
                 if f.unit is not None or f.token not in name_numbers(claim)
             ],
-            hedged=_is_hedged(claim, terms, hedge),
+            hedged=_is_hedged(claim),
             folded=folded,
             subject=subject,
             subject_words=tuple(subject_words),
@@ -1199,7 +1226,6 @@ class LexicalJudge:
         sent_terms = doc.terms[best]
 
         # Contradiction signals, read on the selected sentence.
-        _, _, hedge = _stem_sets()
         raw_best = text[doc.spans[best][0] : doc.spans[best][1]]
         if claim.titles and any(t in raw_best for t in claim.titles):
             # a title the claim names ("Never Mind the Frost") negates nothing in the sentence
@@ -1339,7 +1365,7 @@ class LexicalJudge:
             # The claim's measured figure (money, percent, a unit) is not stated for its
             # quantity in the passage: no support (a refutation read above stands).
             return framed
-        s_hedged = _is_hedged(raw_best, sent_terms, hedge)
+        s_hedged = _is_hedged(raw_best)
         if cov_window >= cfg.support_coverage:
             if s_hedged and not claim.hedged:
                 return result(Stance.PARTIAL, "covers the claim with a qualifier")
@@ -1756,17 +1782,17 @@ _MONTH_MAY_RE = re.compile(r"\d\s+May\b|\bMay\s+\d")
 """"May" as a month in a date ("14 May 2024", "May 14"), not the modal verb."""
 
 
-def _is_hedged(text: str, terms: Sequence[str], hedge: frozenset[str]) -> bool:
-    """Whether a text's terms hold a qualifier word (``HEDGES``), the month May excepted.
+def _is_hedged(text: str) -> bool:
+    """Whether a text holds a qualifier word (``HEDGES``) or "in part", the month May excepted.
 
-    >>> h = frozenset({"may"})
-    >>> _is_hedged("It opened on 14 May 2024.", ["open", "may"], h)
-    False
-    >>> _is_hedged("It may open in June.", ["may", "open"], h)
-    True
+    >>> _is_hedged("It opened on 14 May 2024."), _is_hedged("It may open in June.")
+    (False, True)
+    >>> _is_hedged("The council reported a surplus, like last year."), _is_hedged("It is likely.")
+    (False, True)
     """
-    found = [t for t in terms if t in hedge]
-    if found and set(found) == {"may"} and _MONTH_MAY_RE.search(text) and not re.search(
+    low = _fold(text)
+    found = {m.group(0) for m in _HEDGE_RE.finditer(low)}
+    if found == {"may"} and _MONTH_MAY_RE.search(text) and not re.search(
         r"\bmay\b(?!\s+\d)", re.sub(r"\d\s+May\b", " ", text)
     ):
         return False

@@ -709,6 +709,40 @@ def test_a_word_that_only_shares_a_stem_with_a_concept_is_not_that_concept(doc: 
     assert LexicalJudge().judge_batch([(claim, shut)], found=True)[0].stance is Stance.REFUTES
 
 
+@pytest.mark.parametrize(("claim", "doc"), [
+    # words that share a cue's truncation stem are no cue: "contract" and "contrast" are not
+    # "contrary", "reported" is not "reportedly", "like" is not "likely", "potent" is not
+    # "potential", "control" is not "controversial", "part of" is not "in part"
+    ("Harlow Steel won the Varna Rail order in 2024.",
+     "Harlow Steel won the Varna Rail order in 2024 under a contract worth 40 million euros."),
+    ("Harlow Steel won the Varna Rail order in 2024.",
+     "In contrast to 2023, Harlow Steel won the Varna Rail order in 2024."),
+    ("Northwind's revenue was 57 million euros in 2024.",
+     "Northwind reported revenue of 57 million euros in 2024."),
+    ("Polar bears depend on sea ice.",
+     "Polar bears, like other Arctic mammals, depend on sea ice."),
+    ("Methane is a greenhouse gas.", "Methane is a potent greenhouse gas."),
+    ("The Kessel dam holds back the Arve river.",
+     "The Kessel dam holds back the Arve river under flood control rules."),
+    ("The study was published in 2019.", "The study was published in 2019 as part of a series."),
+])
+@pytest.mark.parametrize("found", [False, True])
+def test_a_word_sharing_a_cues_stem_is_no_cue(claim: str, doc: str, found: bool) -> None:
+    r = LexicalJudge().judge_batch([(claim, doc)], found=found)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+@pytest.mark.parametrize(("doc", "stance"), [
+    ("Polar bears reportedly depend on sea ice.", Stance.PARTIAL),
+    ("Polar bears likely depend on sea ice.", Stance.PARTIAL),
+    ("Polar bears depend in part on sea ice.", Stance.PARTIAL),
+    ("Contrary to what is said, polar bears do not depend on sea ice.", Stance.REFUTES),
+])
+def test_the_cue_words_themselves_still_qualify_or_negate(doc: str, stance: Stance) -> None:
+    claim = "Polar bears depend on sea ice."
+    assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is stance
+
+
 def test_concepts_are_read_on_word_forms() -> None:
     from affidavit.tasks.judge_frame import _word_concept
 
