@@ -51,26 +51,26 @@ def corpus_idf(wh: Warehouse) -> dict[str, float] | None:
 
     A judgment of one (claim, document) pair must not depend on which other pairs share its
     batch, so the lexical judge weighs terms by the warehouse's IDF, not the batch's. The IDF
-    is cached per number of documents (the table is append-only). Document frequencies are kept
+    is cached per number of documents (the table is append-only) and per tokenizer
+    (``tokenizer_version``). Document frequencies are kept
     too, with the ids of the documents they count: after a backfill only the new documents are
     read and tokenised, so no run recomputes term weights over the whole archive. The result
     equals ``compute_idf`` over all stored texts (tested).
     """
-    import inspect
     from collections import Counter
-    from hashlib import sha1
 
-    from affidavit.tasks.judge_lexical import tokenize
+    from affidavit.tasks.judge_lexical import tokenize, tokenizer_version
 
     n = wh.count("documents")
     if n == 0:
         return None
-    key = f"n{n}"
+    # weights are tied to the tokenizer: a changed tokenizer starts them afresh (an IDF kept
+    # by document count alone would weigh the new terms by the old ones' counts)
+    version = tokenizer_version()
+    key = f"n{n}-{version}"
     cached = load_weights(wh, "idf", key)
     if cached is not None:
         return cached
-    # frequencies are tied to the tokenizer: a changed tokenizer starts them afresh
-    version = sha1(inspect.getsource(tokenize).encode()).hexdigest()[:12]
     df: Counter[str] = Counter(load_weights(wh, "df", version) or {})
     counted = set(load_weights(wh, "df_docs", version) or {})
     stored = set(wh.read("documents", columns=["doc_id"])["doc_id"].to_list())

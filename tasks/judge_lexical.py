@@ -673,6 +673,23 @@ def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
     return parts, figures
 
 
+@lru_cache(maxsize=1)
+def tokenizer_version() -> str:
+    """A short hash of this module's source: what :func:`tokenize` does, words lists included.
+
+    Term weights a home keeps (document frequencies, IDF) are keyed by it, so that a changed
+    tokenizer (a suffix, a canonical form, a figure's token) starts them afresh. It changes
+    with any change to the module, which costs one re-count of the archive's terms.
+
+    Returns:
+        12 hexadecimal digits.
+    """
+    from hashlib import sha1
+    from pathlib import Path
+
+    return sha1(Path(__file__).read_bytes()).hexdigest()[:12]
+
+
 def _words(chunk: str) -> list[str]:
     return [t for w in _WORD_RE.findall(chunk) for t in _term(w)]
 
@@ -698,6 +715,9 @@ def _stem_sets() -> tuple[frozenset[str], frozenset[str]]:
     return stop - neg, neg
 
 
+_NOT_RE = re.compile(r"\bnot\b|n't\b|n’t\b")
+
+
 def _said_negations(folded: str, terms: Sequence[str]) -> frozenset[str]:
     """The negation cue terms (``_stem_sets``) that a text holds as negation words.
 
@@ -708,9 +728,14 @@ def _said_negations(folded: str, terms: Sequence[str]) -> frozenset[str]:
     >>> text = "a contract that is not signed"
     >>> sorted(_said_negations(text, tokenize(text)))
     ['not']
+    >>> text = "the contract, the report noted, was signed"
+    >>> sorted(_said_negations(text, tokenize(text)))
+    []
     """
     neg = _stem_sets()[1]
-    out = {t for t in terms if t == "not"}
+    out: set[str] = set()
+    if "not" in terms and _NOT_RE.search(folded):
+        out.add("not")  # "not", "n't"; "noted" and "notes" truncate to "not" as well
     for w in _WORD_RE.findall(folded):
         if w in NEGATIONS or _canonical().get(w, w) in NEGATIONS:
             out.add(_stem(_canonical().get(w, w)))

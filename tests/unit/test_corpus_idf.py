@@ -46,3 +46,14 @@ def test_idf_is_brought_up_to_date_from_new_documents_only(warehouse, monkeypatc
     read.clear()
     assert corpus_idf(warehouse) == pytest.approx(compute_idf(TEXTS))  # cached: reads nothing
     assert read == []
+
+
+def test_weights_of_another_tokenizer_are_not_reused(warehouse, monkeypatch):
+    import affidavit.tasks.judge_lexical as lexical
+
+    warehouse.append_unique("documents", _docs(TEXTS, 0))
+    assert corpus_idf(warehouse) == pytest.approx(compute_idf(TEXTS))
+    # the same documents counted by a tokenizer that reads every word as one term
+    monkeypatch.setattr(lexical, "tokenize", lambda text: ["term"])
+    monkeypatch.setattr(lexical, "tokenizer_version", lambda: "other")
+    assert set(corpus_idf(warehouse)) == {"term", ""}

@@ -712,7 +712,8 @@ def test_a_word_that_only_shares_a_stem_with_a_concept_is_not_that_concept(doc: 
 @pytest.mark.parametrize(("claim", "doc"), [
     # words that share a cue's truncation stem are no cue: "contract" and "contrast" are not
     # "contrary", "reported" is not "reportedly", "like" is not "likely", "potent" is not
-    # "potential", "control" is not "controversial", "part of" is not "in part"
+    # "potential", "control" is not "controversial", "part of" is not "in part", "noted" is
+    # not "not"
     ("Harlow Steel won the Varna Rail order in 2024.",
      "Harlow Steel won the Varna Rail order in 2024 under a contract worth 40 million euros."),
     ("Harlow Steel won the Varna Rail order in 2024.",
@@ -725,6 +726,7 @@ def test_a_word_that_only_shares_a_stem_with_a_concept_is_not_that_concept(doc: 
     ("The Kessel dam holds back the Arve river.",
      "The Kessel dam holds back the Arve river under flood control rules."),
     ("The study was published in 2019.", "The study was published in 2019 as part of a series."),
+    ("Polar bears depend on sea ice.", "Researchers noted that polar bears depend on sea ice."),
 ])
 @pytest.mark.parametrize("found", [False, True])
 def test_a_word_sharing_a_cues_stem_is_no_cue(claim: str, doc: str, found: bool) -> None:
