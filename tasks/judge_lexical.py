@@ -304,6 +304,40 @@ unchanged increase|unchanged decrease|unchanged rise|unchanged fall|unchanged de
 unchanged grow"""
 
 
+def regular_forms(word: str) -> frozenset[str]:
+    """A word and its regular English inflections.
+
+    -s, -es, -d, -ed, -ing (a final e dropped), -ies and -ied for a final consonant and y, a
+    doubled final consonant before -ed, -ing and -er. Derivations are not forms of the word:
+    "lately" is not "late", "hardly" not "hard".
+
+    >>> sorted(regular_forms("close"))
+    ['close', 'closed', 'closes', 'closing']
+    >>> "lately" in regular_forms("late"), "increased" in regular_forms("increase")
+    (False, True)
+    """
+    out = {word, word + "s", word + "es", word + "ed", word + "ing"}
+    if word.endswith("e"):
+        out -= {word + "es", word + "ed", word + "ing"}
+        out |= {word + "d", word[:-1] + "ing"}
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        out |= {word[:-1] + "ies", word[:-1] + "ied"}
+    if re.fullmatch(r"[a-z]*[^aeiou][aeiou][bdgmnprt]", word):
+        out |= {word + word[-1] + "ed", word + word[-1] + "ing", word + word[-1] + "er"}
+    return frozenset(out)
+
+
+@lru_cache(maxsize=1)
+def _antonym_forms() -> dict[str, frozenset[str]]:
+    """Stem → the antonym words (``_ANTONYM_PAIRS``) of that stem and their regular forms."""
+    out: dict[str, set[str]] = {}
+    for w in _ANTONYM_PAIRS.split():
+        if w != "|":
+            for part in w.split("|"):
+                out.setdefault(_stem(part), set()).update(regular_forms(part))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
 @lru_cache(maxsize=1)
 def _antonyms() -> dict[str, frozenset[str]]:
     table: dict[str, set[str]] = {}
@@ -1270,7 +1304,7 @@ class LexicalJudge:
             for c in (
                 _figure_conflict(claim.figures, normalize_figures(doc.folded[best]),
                                  _fold(claim_text), doc.folded[best]),
-                _antonym_conflict(claim.terms, sent_set),
+                _antonym_conflict(claim.terms, sent_set, claim.folded, doc.folded[best]),
                 _frame_conflict(claim.terms, sent_set),
             )
             if c
@@ -2038,14 +2072,28 @@ def _close(a: Figure, b: Figure) -> bool:
     return abs(a.value - b.value) <= tol * max(abs(a.value), abs(b.value))
 
 
-def _antonym_conflict(claim_terms: list[str], sent: frozenset[str]) -> str | None:
-    ants = _antonyms()
+def _antonym_conflict(
+    claim_terms: list[str], sent: frozenset[str], claim_folded: str, sent_folded: str
+) -> str | None:
+    """An antonym of a claim word that the sentence says instead of it, or None.
+
+    Both are words of ``_ANTONYM_PAIRS`` as written or regular forms of them
+    (:func:`regular_forms`): a word that only shares an antonym's truncation stem is another
+    word ("lately" is not "late", "hardly" not "hard", "newly" not "new").
+    """
+    ants, forms = _antonyms(), _antonym_forms()
+    claim_words = set(_WORD_RE.findall(claim_folded))
+    sent_words: set[str] | None = None
     for t in claim_terms:
         opp = ants.get(t)
-        if opp and t not in sent:
+        if opp and t not in sent and claim_words & forms.get(t, frozenset()):
             hit = opp & sent
             if hit:
-                return f"antonym: '{t}' against '{sorted(hit)[0]}'"
+                if sent_words is None:
+                    sent_words = set(_WORD_RE.findall(sent_folded))
+                said = sorted(h for h in hit if sent_words & forms.get(h, frozenset()))
+                if said:
+                    return f"antonym: '{t}' against '{said[0]}'"
     return None
 
 

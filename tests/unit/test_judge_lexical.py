@@ -745,6 +745,18 @@ def test_the_cue_words_themselves_still_qualify_or_negate(doc: str, stance: Stan
     assert LexicalJudge().judge_batch([(claim, doc)])[0].stance is stance
 
 
+def test_an_antonym_is_a_word_not_a_stem() -> None:
+    # "highly" truncates to the stem of "high": it is no form of "high", so no antonym of "low"
+    # (the sentence is read by the other rules, which need not support it either)
+    claim = "Arctic sea ice extent is low in September."
+    r = LexicalJudge().judge_batch([(claim, "Arctic sea ice extent is highly variable in "
+                                            "September.")])[0]
+    assert "antonym" not in r.rationale
+    r = LexicalJudge().judge_batch([(claim, "Arctic sea ice extent is high in September.")])[0]
+    assert r.stance is Stance.REFUTES
+    assert "antonym" in r.rationale
+
+
 def test_concepts_are_read_on_word_forms() -> None:
     from affidavit.tasks.judge_frame import _word_concept
 
