@@ -45,6 +45,7 @@ from affidavit.tasks.judge_lexical import (
     is_estimate_figure,
     name_numbers,
     normalize_figures,
+    regular_forms,
     tokenize,
     without_names,
 )
@@ -420,20 +421,12 @@ def _concepts() -> dict[str, str]:
 def _concept_forms() -> frozenset[str]:
     """Word forms that carry a concept.
 
-    Each word of ``_CONCEPT_GROUPS`` and its regular inflections (-s, -es, -d, -ed, -ing; -ies
-    and -ied for a final y; a doubled final consonant): regular English morphology, no list
-    of exceptions.
+    Each word of ``_CONCEPT_GROUPS`` and its regular inflections (``regular_forms``), with no
+    list of exceptions.
     """
-    forms: set[str] = set()
-    for w in _CONCEPT_GROUPS.replace("|", " ").split():
-        forms.update((w, w + "s", w + "es", w + "d", w + "ed", w + "ing"))
-        if w.endswith("e"):
-            forms.update((w[:-1] + "ing", w[:-1] + "ed"))
-        if w.endswith("y") and len(w) > 2 and w[-2] not in "aeiou":
-            forms.update((w[:-1] + "ies", w[:-1] + "ied"))
-        if re.fullmatch(r"[a-z]*[^aeiou][aeiou][bdgmnprt]", w):
-            forms.update((w + w[-1] + "ed", w + w[-1] + "ing", w + w[-1] + "er"))
-    return frozenset(forms)
+    return frozenset().union(
+        *(regular_forms(w) for w in _CONCEPT_GROUPS.replace("|", " ").split())
+    )
 
 
 @lru_cache(maxsize=1)
