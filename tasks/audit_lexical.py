@@ -30,6 +30,7 @@ from affidavit.tasks.audit_scanner import (
     SIZE_UNITS,
     TIME_UNITS,
     ScanHit,
+    find_absolute_words,
     find_numeric_claims,
     number_tokens,
     scan_answer,
@@ -741,7 +742,7 @@ class LexicalAuditor:
         if world:
             return _Finding(AuditLabel.UNSUPPORTED,
                             f"{world[0].lower()!r}: a claim about the world beyond what was read")
-        absolute = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in flagged_words]
+        absolute = [h.text for h in find_absolute_words(text) if h.flag in flagged_words]
         if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
                              and absolute[0].lower() == "every"):
             word = absolute[0].lower()

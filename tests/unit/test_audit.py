@@ -247,6 +247,18 @@ def test_absolute_word_beyond_the_evidence_is_overstated() -> None:
     assert labels == {"All 57 tests pass": AuditLabel.OVERSTATED}
 
 
+@pytest.mark.parametrize("answer", [
+    "The run_all script passed.",           # an identifier holding a universal word
+    "The allée is 200 m long.",             # a word with a non-ASCII letter after "all"
+    "All 57 tests pass. The run_all target passed.",  # "all" flagged, then inside a word
+])
+def test_a_universal_word_inside_a_longer_word_is_not_one(answer: str) -> None:
+    labels = _audit(answer, "42 passed in 3.1s; script target")
+    assert labels  # audited, not a crash of the batch
+    assert [t for t, label in labels.items()
+            if label is AuditLabel.OVERSTATED and "all" not in t.lower().split()] == []
+
+
 def test_absolute_word_the_evidence_holds_is_not_flagged() -> None:
     labels = _audit("All settings are read at start-up.", "All settings are read at start-up.")
     assert labels == {"All settings are read at start-up": AuditLabel.SUPPORTED}
