@@ -151,13 +151,15 @@ def _iter_raw(path: str | Path, skips: Counter[str],
     if ext == ".parquet":
         import pyarrow.parquet as pq
 
+        from affidavit.tasks.ingest_common import arrow_rows
+
         try:
             pf = pq.ParquetFile(path)
         except Exception as exc:  # noqa: BLE001 - any reader error is a bad file
             raise ValueError(f"{name}: not a readable Parquet file: {exc}") from None
         n = 0
         for batch in pf.iter_batches(batch_size=1024):
-            for row in batch.to_pylist():
+            for row in arrow_rows(batch):
                 n += 1
                 yield n, row
         return

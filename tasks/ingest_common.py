@@ -281,6 +281,30 @@ _MDY_NAME_RE = re.compile(r"^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+
 _ISO_SPACE_RE = re.compile(r"^\d{4}-\d{2}-\d{2} \d")
 
 
+def arrow_rows(batch: pa.RecordBatch) -> list[dict[str, Any]]:
+    """The rows of a record batch as dicts of Python values, as ``to_pylist`` gives them.
+
+    A temporal column holding a value Python's ``datetime`` cannot (nanoseconds, as pandas
+    writes them; a year past 9999) is read as its ISO strings instead, so that each of its dates
+    meets the one date policy (:func:`parse_datetime`): kept to the microsecond, or an untrusted
+    date of its row, stored as NULL and counted. pyarrow would refuse the whole batch.
+    """
+    try:
+        return batch.to_pylist()
+    except (ValueError, OverflowError):  # pa.ArrowInvalid is a ValueError
+        pass
+    columns: list[list[Any]] = []
+    for column in batch.columns:
+        try:
+            columns.append(column.to_pylist())
+        except (ValueError, OverflowError):
+            if not pa.types.is_temporal(column.type):
+                raise
+            columns.append(column.cast(pa.string()).to_pylist())
+    names = batch.schema.names
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
 def _to_utc(dt: datetime) -> datetime | None:
     if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
         dt = dt.replace(tzinfo=UTC)

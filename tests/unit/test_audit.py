@@ -346,6 +346,16 @@ def test_read_sessions_json_parquet_and_column_mapping(tmp_path: Path) -> None:
         read_sessions(bad)
 
 
+def test_read_sessions_parquet_with_a_nanosecond_timestamp_column(tmp_path: Path) -> None:
+    # pandas writes its timestamps in nanoseconds; pyarrow cannot give them as datetimes
+    table = pa.table({"id": ["a"], "answer": ["It passed."],
+                      "created_at": pa.array([1_715_644_800_123_456_789], pa.timestamp("ns"))})
+    pq.write_table(table, tmp_path / "s.parquet")
+    records, skips, _ = read_sessions(tmp_path / "s.parquet")
+    assert [(r.record_id, r.answer) for r in records] == [("a", "It passed.")]
+    assert not skips
+
+
 def test_record_from_files(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("55 tests pass.", encoding="utf-8")
     (tmp_path / "e.txt").write_text(PYTEST, encoding="utf-8")
