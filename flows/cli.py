@@ -146,12 +146,14 @@ def _check_dask(address: str | None) -> None:
     """Refuse a ``--dask`` address (or ``$AFFIDAVIT_DASK_ADDRESS``) where no scheduler answers.
 
     Asked before Prefect starts: one line and exit 1, at once for a refused port or an unknown
-    host (``affidavit.flows.dask_probe``). ``local`` starts a cluster of its own. Without the
+    host (``affidavit.flows.dask_probe``); exit 2 for an address that is none (no port, an
+    unknown scheme). ``local`` starts a cluster of its own. Without the
     ``dask`` extra installed any address is refused (exit 2).
     """
     import importlib.util
     import os
 
+    given = "--dask" if address else "AFFIDAVIT_DASK_ADDRESS"
     address = address or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
     if address is None:
         return
@@ -162,8 +164,15 @@ def _check_dask(address: str | None) -> None:
               "or run without it", EXIT_USAGE)
     if address == "local":
         return
-    from affidavit.flows.dask_probe import SchedulerUnreachableError, check_scheduler
+    from affidavit.flows.dask_probe import (
+        SchedulerUnreachableError,
+        address_fault,
+        check_scheduler,
+    )
 
+    if (why := address_fault(address)) is not None:
+        _fail(f"{given} {address!r} is not a Dask scheduler address ({why}): give one such as "
+              "tcp://host:8786, or local", EXIT_USAGE)
     try:
         check_scheduler(address)
     except SchedulerUnreachableError as exc:
