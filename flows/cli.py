@@ -261,11 +261,19 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
-    for a command that researches, the credibility lists named in the environment.
+    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (exit 2) and the
+    credibility lists named in the environment.
     """
     import os
 
     _check_home(home)
+    if researches and os.environ.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE"):
+        from affidavit.flows.preflight import max_judge_failure_share
+
+        try:
+            max_judge_failure_share()
+        except ValueError as exc:
+            _fail(str(exc), EXIT_USAGE)
     if researches and (os.environ.get("AFFIDAVIT_CREDIBILITY_LOW")
                        or os.environ.get("AFFIDAVIT_CREDIBILITY_HIGH")):
         from affidavit.flows.reads import credibility_lists_from_env
@@ -1492,6 +1500,15 @@ def audit(
         # --evidence too: each record carries its own evidence)
         _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
               f"with --sessions {answer_file} (each record carries its own evidence)", 2)
+    if auditor == "llm":
+        from affidavit.tasks.audit_llm import audit_config_from_env, audit_limits_from_env
+
+        if audit_config_from_env() is None:
+            _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
+        try:
+            audit_limits_from_env()
+        except ValueError as exc:
+            _fail(str(exc), 2)
     _check_dask(None)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions

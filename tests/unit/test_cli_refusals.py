@@ -554,6 +554,45 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     assert not (tmp_path / "h").exists()
 
 
+_LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}
+
+
+@pytest.mark.parametrize(("command", "env", "said"), [
+    (["run", "--claims", "CLAIMS"], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "half"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got 'half'"),
+    (["verify", "The bridge opened in 2024."], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "2"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got '2'"),
+    (["demo"], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "-1"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got '-1'"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"], {},
+     "--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_EVIDENCE_CHARS": "-5"},
+     "AFFIDAVIT_AUDIT_EVIDENCE_CHARS must be positive: '-5'"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "soon"},
+     "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S is not a number: 'soon'"),
+])
+def test_a_bad_setting_in_the_environment_is_a_bad_argument(no_prefect, tmp_path, monkeypatch,
+                                                            command, env, said):
+    for name in ("AFFIDAVIT_LLM_BASE_URL", "AFFIDAVIT_LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
+    sessions = tmp_path / "s.jsonl"
+    sessions.write_text('{"id": "a", "answer": "It passed.", "evidence": []}\n',
+                        encoding="utf-8")
+    names = {"CLAIMS": str(claims), "SESSIONS": str(sessions)}
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(names.get(a, a) for a in command), "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert lines == [f"error: {said}"], res.output  # no "starting" line: nothing was started
+    assert not home.exists()
+
+
 @pytest.mark.parametrize(("command", "option"), [
     (["backfill", "DOCS"], "--text-column"), (["backfill", "DOCS"], "--id-column"),
     (["backfill", "DOCS"], "--url-column"), (["backfill", "DOCS"], "--title-column"),
