@@ -7,6 +7,7 @@ differently ("Failed to reach API") and quickly, instead of starting a local ser
 from __future__ import annotations
 
 import gzip
+import json
 import os
 from pathlib import Path
 
@@ -955,3 +956,38 @@ def test_an_output_pipe_is_written_into_not_replaced(tmp_path):
     reader.join()
     assert got == ["[1]\n"]
     assert fifo.is_fifo()
+
+
+@pytest.mark.parametrize(("args", "code", "said"), [
+    (["origins", "EMPTY"], 1, "empty file"),
+    (["backfill", "EMPTY"], 1, "empty file"),
+    (["audit", "--sessions", "DIR"], 1, "is a directory"),
+    (["source", "DIR"], 1, "is a directory"),
+    (["run", "--claims", "EMPTY"], 1, "empty"),
+    (["verify", "The bridge opened.", "--mode", "slow"], 2, "unknown mode 'slow'"),
+    (["verdicts", "--status", "TRUE"], 2, "unknown status"),
+    (["recall", "bridge"], 1, "no affidavit home"),
+    (["export", "claimreview"], 1, "no affidavit home"),
+])
+def test_an_error_with_json_is_one_json_object_on_stdout(no_prefect, tmp_path, args, code, said):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    names = {"EMPTY": str(empty), "DIR": str(tmp_path)}
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(names.get(a, a) for a in args), "--json",
+                                   "--home", str(home)])
+    assert res.exit_code == code, res.output
+    data = json.loads(res.stdout)
+    assert data["exit_code"] == code
+    assert said in data["error"]
+    assert res.stderr.strip() == f"error: {data['error']}"  # the line on stderr stays
+    assert not home.exists()
+
+
+def test_an_error_without_json_writes_nothing_on_stdout(no_prefect, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    CliRunner().invoke(app, ["origins", str(empty), "--json", "--home", str(tmp_path / "h")])
+    res = CliRunner().invoke(app, ["origins", str(empty), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    assert res.stdout == ""
