@@ -356,6 +356,10 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
                  "characters")
             continue
         rid = rec.get(icol) if icol else None
+        if isinstance(rid, bool | Mapping | list | tuple):  # no id a record could be told by
+            skip("bad_id", n, f"the id in column {icol!r} is {json_type_name(rid)}, not text "
+                 "or a number")
+            continue
         rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
         if rid in seen:
             skip("duplicate_id", n, f"id {rid!r} already read")

@@ -346,6 +346,19 @@ def test_read_sessions_json_parquet_and_column_mapping(tmp_path: Path) -> None:
         read_sessions(bad)
 
 
+def test_read_sessions_refuses_an_id_that_is_no_text_or_number(tmp_path: Path) -> None:
+    # an object, a list or a boolean would be stored as Python's repr ("{'a': 1}", "True")
+    ids = [7, "b", {"a": 1}, ["c"], True, None]
+    lines = [json.dumps({"id": i, "answer": "It passed.", "evidence": []}) for i in ids]
+    p = tmp_path / "s.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records, skips, notes = read_sessions(p)
+    assert [r.record_id for r in records] == ["7", "b", "line-6"]
+    assert skips == {"bad_id": 3}
+    assert "line 3: the id in column 'id' is an object, not text or a number" in notes
+    assert "line 5: the id in column 'id' is a boolean, not text or a number" in notes
+
+
 def test_read_sessions_parquet_with_a_nanosecond_timestamp_column(tmp_path: Path) -> None:
     # pandas writes its timestamps in nanoseconds; pyarrow cannot give them as datetimes
     table = pa.table({"id": ["a"], "answer": ["It passed."],
