@@ -262,6 +262,27 @@ def test_parquet_dates_python_cannot_hold_do_not_refuse_the_file(tmp_path: Path)
         assert batch.messages[0].startswith(f"{tmp_path / name}: row 1: published_at "), name
 
 
+def test_parquet_values_of_the_wrong_type_are_named_in_words(tmp_path: Path) -> None:
+    import decimal
+
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({
+        "id": ["a", "b", "c"],
+        "text": pa.array([decimal.Decimal("1.5"), None, None], pa.decimal128(5, 2)),
+        "body": ["one text", "two text", "three"],
+        "published_at": pa.array([None, 5, None], pa.duration("s")),
+        "title": pa.array([None, None, 7_200_000_000], pa.time64("us")),
+    }), tmp_path / "d.parquet")
+    said = _all(tmp_path / "d.parquet").messages
+    assert said[:1] == [f"{tmp_path / 'd.parquet'}: row 1: text is a decimal number, not a "
+                        "string: skipped"]
+    batch = _all(tmp_path / "d.parquet", mapping=ColumnMapping(text="body"))
+    assert [m.split(": ", 2)[2] for m in batch.messages] == [
+        "published_at is a duration, not a date: skipped",
+        "title is a time of day, not a string: skipped"]
+
+
 def test_unknown_extension_and_bad_arguments(tmp_path: Path) -> None:
     odd = tmp_path / "docs.xlsx"
     odd.write_bytes(b"x")
