@@ -1350,6 +1350,8 @@ def source(
     """
     _no_empty([target], "TARGET")
     _no_empty([url] if url is not None else [], "--url")
+    if url is not None:
+        _check_saved_from(target, url)
     _env(home, write=False)
     _apply_allow(allow_private)
     from dataclasses import asdict
@@ -1369,6 +1371,27 @@ def source(
     for k, v in data.items():
         table.add_row(k, _show(", ".join(map(str, v)) if isinstance(v, tuple) else str(v), 300))
     console.print(table)
+
+
+def _check_saved_from(target: str, url: str) -> None:
+    """Refuse a ``source --url`` that is not a web address, or that goes with a URL (exit 2)."""
+    from urllib.parse import urlsplit
+
+    from affidavit.tasks.fetch import strip_credentials
+
+    shown = strip_credentials(url)  # a password in it is never shown
+    if target.lower().startswith(("http://", "https://")):
+        target = _show(strip_credentials(target), 120)
+        _fail(f"--url {shown!r} goes with a saved file: the URL {target!r} is its own address",
+              EXIT_USAGE)
+    try:
+        parts = urlsplit(url.strip())
+        host, _ = parts.hostname, parts.port
+    except ValueError:
+        host = None
+    if host is None or parts.scheme.lower() not in ("http", "https"):
+        _fail(f"--url {shown!r} is not an http:// or https:// address with a host (the "
+              "address the page was saved from)", EXIT_USAGE)
 
 
 @app.command()
