@@ -359,6 +359,35 @@ def test_read_sessions_refuses_an_id_that_is_no_text_or_number(tmp_path: Path) -
     assert "line 5: the id in column 'id' is a boolean, not text or a number" in notes
 
 
+def test_read_sessions_parquet_with_binary_columns_reads_them_as_text(tmp_path: Path) -> None:
+    # BYTE_ARRAY columns without a string annotation (some writers) hold the text as bytes
+    item = pa.struct([("tool", pa.binary()), ("input", pa.binary()), ("output", pa.binary())])
+    table = pa.table({
+        "id": pa.array([b"a", b"b"], pa.binary()),
+        "answer": pa.array([b"All 42 tests passed.", b"It is caf\xe9 time."], pa.binary()),
+        "evidence": pa.array([[{"tool": b"bash", "input": b"pytest", "output": b"42 passed"}],
+                              [{"tool": b"cat", "input": b"menu", "output": b"caf\xe9"}]],
+                             pa.list_(item)),
+    })
+    pq.write_table(table, tmp_path / "s.parquet")
+    records, skips, _ = read_sessions(tmp_path / "s.parquet")
+    assert [(r.record_id, r.answer, r.evidence) for r in records] == [
+        ("a", "All 42 tests passed.", (EvidenceItem("bash", "pytest", "42 passed"),)),
+        ("b", "It is café time.", (EvidenceItem("cat", "menu", "café"),)),
+    ]
+    assert not skips
+    # an output that is no text and no JSON value is a counted skip of its record, not an error
+    nested = pa.table({"id": ["c"], "answer": ["It passed."],
+                       "evidence": pa.array([[{"output": [b"x"]}]],
+                                            pa.list_(pa.struct([("output",
+                                                                 pa.list_(pa.binary()))])))})
+    pq.write_table(nested, tmp_path / "n.parquet")
+    records, skips, notes = read_sessions(tmp_path / "n.parquet")
+    assert records == []
+    assert skips == {"bad_evidence": 1}
+    assert "row 1: evidence item 1: its output cannot be read as text" in notes
+
+
 def test_read_sessions_parquet_with_a_nanosecond_timestamp_column(tmp_path: Path) -> None:
     # pandas writes its timestamps in nanoseconds; pyarrow cannot give them as datetimes
     table = pa.table({"id": ["a"], "answer": ["It passed."],
