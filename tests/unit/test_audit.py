@@ -259,6 +259,29 @@ def test_a_universal_word_inside_a_longer_word_is_not_one(answer: str) -> None:
             if label is AuditLabel.OVERSTATED and "all" not in t.lower().split()] == []
 
 
+def test_a_record_the_lexical_auditor_fails_on_is_left_unlabelled_not_its_batch(monkeypatch):
+    from affidavit.tasks.audit_lexical import LexicalAuditor
+
+    real = LexicalAuditor.audit
+
+    def audit(self, record, claims, flags):
+        if record.record_id == "bad":
+            claims[0].label = AuditLabel.SUPPORTED  # part-way, then it fails
+            raise AssertionError("no such word")
+        return real(self, record, claims, flags)
+
+    monkeypatch.setattr(LexicalAuditor, "audit", audit)
+    ev = (EvidenceItem("bash", "pytest", PYTEST),)
+    good, bad = (AuditRecord(i, "All 57 tests pass.", ev) for i in ("good", "bad"))
+    out = audit_lexical([bad, good])
+    assert [o.record.record_id for o in out] == ["bad", "good"]
+    assert out[1].degraded is None
+    assert out[1].claims[0].label is AuditLabel.OVERSTATED
+    assert out[0].degraded == "lexical failed: AssertionError: no such word"
+    assert [(c.label, c.reason) for c in out[0].claims] == [
+        (None, "left unlabelled: the lexical auditor failed (AssertionError: no such word)")]
+
+
 def test_absolute_word_the_evidence_holds_is_not_flagged() -> None:
     labels = _audit("All settings are read at start-up.", "All settings are read at start-up.")
     assert labels == {"All settings are read at start-up": AuditLabel.SUPPORTED}
