@@ -111,6 +111,7 @@ def store_outcomes(wh: Warehouse, outcomes: Sequence[AuditOutcome], *, run: RunR
         run.counts[f"auditor:{o.auditor}"] += 1
         if o.degraded:
             run.counts["llm_failures" if o.degraded.startswith("llm failed") else
+                       "lexical_failures" if o.degraded.startswith("lexical failed") else
                        "llm_partial_replies"] += 1
         run.counts["contradictions_demoted"] += o.n_demoted
         for reason, n in o.skipped.items():  # questions and instructions: not claims
@@ -227,6 +228,9 @@ def _execute(wh: Warehouse, run: RunRecord, records: Iterable[AuditRecord], *, a
     if failures:
         run.degraded.append(f"llm auditor failed on {failures} record(s); they are unlabelled")
         run.messages += [f"llm: {d}" for d in degradations[:20]]
+    if lexical_failures := run.counts.get("lexical_failures", 0):
+        run.degraded.append(f"lexical auditor failed on {lexical_failures} record(s); they are "
+                            "unlabelled")
     room = REPORT_MAX_AUDITS - len(kept_audits)
     if earlier and room > 0:
         # a record audited before is reported with its stored audit, so that a re-run (say

@@ -55,6 +55,7 @@ def _root(
         "which wins when both are given)")] = None,
 ) -> None:
     """Check claims against sources; see the commands below."""
+    _JSON_STATE.update(wanted=False, written=False)  # this command's, not an earlier one's
     if home is not None:  # ``affidavit --home DIR COMMAND``: the home the command defaults to
         import os
 
@@ -85,7 +86,35 @@ HomeOpt = Annotated[str | None, typer.Option("--home", help="affidavit home (def
                                              "$AFFIDAVIT_HOME or ./.affidavit)")]
 ModeOpt = Annotated[str, typer.Option("--mode", help="quick | standard | deep | forensic")]
 JudgeOpt = Annotated[str, typer.Option("--judge", help="lexical | llm")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines")]
+_JSON_STATE = {"wanted": False, "written": False}
+"""Whether this command was asked for JSON (``--json``) and has written its JSON document."""
+
+
+def _note_json(value: bool) -> bool:
+    """Remember ``--json`` while the command line is read (an error then answers in JSON too)."""
+    if value:
+        _JSON_STATE["wanted"] = True
+    return value
+
+
+def _write_json(data: Any) -> None:
+    """Write the command's JSON document on stdout (one per command)."""
+    _JSON_STATE["written"] = True
+    sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
+
+
+def _json_error(message: str, code: int) -> None:
+    """Answer an error in JSON too when ``--json`` was asked and no document was written.
+
+    ``{"error": "...", "exit_code": N}`` on stdout, so that a program reading stdout always
+    reads one JSON document; the ``error:`` line on stderr stays.
+    """
+    if _JSON_STATE["wanted"] and not _JSON_STATE["written"]:
+        _write_json({"error": message, "exit_code": code})
+
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines",
+                                       callback=_note_json)]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
                                                 "the research batches (default "
                                                 "$AFFIDAVIT_WORKERS or every core)")]
@@ -146,12 +175,14 @@ def _check_dask(address: str | None) -> None:
     """Refuse a ``--dask`` address (or ``$AFFIDAVIT_DASK_ADDRESS``) where no scheduler answers.
 
     Asked before Prefect starts: one line and exit 1, at once for a refused port or an unknown
-    host (``affidavit.flows.dask_probe``). ``local`` starts a cluster of its own. Without the
+    host (``affidavit.flows.dask_probe``); exit 2 for an address that is none (no port, an
+    unknown scheme). ``local`` starts a cluster of its own. Without the
     ``dask`` extra installed any address is refused (exit 2).
     """
     import importlib.util
     import os
 
+    given = "--dask" if address else "AFFIDAVIT_DASK_ADDRESS"
     address = address or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
     if address is None:
         return
@@ -162,8 +193,15 @@ def _check_dask(address: str | None) -> None:
               "or run without it", EXIT_USAGE)
     if address == "local":
         return
-    from affidavit.flows.dask_probe import SchedulerUnreachableError, check_scheduler
+    from affidavit.flows.dask_probe import (
+        SchedulerUnreachableError,
+        address_fault,
+        check_scheduler,
+    )
 
+    if (why := address_fault(address)) is not None:
+        _fail(f"{given} {address!r} is not a Dask scheduler address ({why}): give one such as "
+              "tcp://host:8786, or local", EXIT_USAGE)
     try:
         check_scheduler(address)
     except SchedulerUnreachableError as exc:
@@ -252,11 +290,19 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
-    for a command that researches, the credibility lists named in the environment.
+    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (exit 2) and the
+    credibility lists named in the environment.
     """
     import os
 
     _check_home(home)
+    if researches and os.environ.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE"):
+        from affidavit.flows.preflight import max_judge_failure_share
+
+        try:
+            max_judge_failure_share()
+        except ValueError as exc:
+            _fail(str(exc), EXIT_USAGE)
     if researches and (os.environ.get("AFFIDAVIT_CREDIBILITY_LOW")
                        or os.environ.get("AFFIDAVIT_CREDIBILITY_HIGH")):
         from affidavit.flows.reads import credibility_lists_from_env
@@ -360,6 +406,7 @@ def _fail(message: str, code: int = EXIT_ERROR) -> None:
 
     if not INTERRUPTED.is_set() and stop_signal() is None:
         err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
+        _json_error(_show(message, 600), code)
     raise typer.Exit(code)
 
 
@@ -555,7 +602,7 @@ def _print_run(result: Any, *, as_json: bool, title: str, show: int | None = Non
                "message": result.message, "counts": result.counts,
                "capabilities": result.capabilities, "degraded": result.degraded,
                "verdicts": result.verdicts, "report": result.report_path}
-        sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+        _write_json(out)
     else:
         n = len(result.verdicts)
         n_show = n if show is None and n <= SHOW_ALL_UP_TO else min(show or 0, n)
@@ -742,8 +789,7 @@ def backfill(
         _fail(describe_error(exc))
         return
     if as_json:
-        sys.stdout.write(json.dumps({"run_id": res.run_id, "counts": res.counts,
-                                     "messages": res.messages}, indent=1) + "\n")
+        _write_json({"run_id": res.run_id, "counts": res.counts, "messages": res.messages})
         _exit_for_refusals(res.counts, len(paths))
         return
     c = res.counts
@@ -1153,7 +1199,7 @@ def verdicts(
     rows, by_status = latest_verdicts(_read_home(home), status=status.upper() if status else None,
                                       limit=limit)
     if as_json:
-        sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
+        _write_json(rows)
         return
     total = dict.fromkeys(STATUSES, 0)
     total.update(by_status)
@@ -1304,6 +1350,8 @@ def source(
     """
     _no_empty([target], "TARGET")
     _no_empty([url] if url is not None else [], "--url")
+    if url is not None:
+        _check_saved_from(target, url)
     _env(home, write=False)
     _apply_allow(allow_private)
     from dataclasses import asdict
@@ -1317,12 +1365,33 @@ def source(
         return
     data = asdict(prof)
     if as_json:
-        sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
+        _write_json(data)
         return
     table = Table(title=f"source: {_show(target, 120)}", show_header=False)
     for k, v in data.items():
         table.add_row(k, _show(", ".join(map(str, v)) if isinstance(v, tuple) else str(v), 300))
     console.print(table)
+
+
+def _check_saved_from(target: str, url: str) -> None:
+    """Refuse a ``source --url`` that is not a web address, or that goes with a URL (exit 2)."""
+    from urllib.parse import urlsplit
+
+    from affidavit.tasks.fetch import strip_credentials
+
+    shown = strip_credentials(url)  # a password in it is never shown
+    if target.lower().startswith(("http://", "https://")):
+        target = _show(strip_credentials(target), 120)
+        _fail(f"--url {shown!r} goes with a saved file: the URL {target!r} is its own address",
+              EXIT_USAGE)
+    try:
+        parts = urlsplit(url.strip())
+        host, _ = parts.hostname, parts.port
+    except ValueError:
+        host = None
+    if host is None or parts.scheme.lower() not in ("http", "https"):
+        _fail(f"--url {shown!r} is not an http:// or https:// address with a host (the "
+              "address the page was saved from)", EXIT_USAGE)
 
 
 @app.command()
@@ -1346,7 +1415,7 @@ def recall(
     query = _argv_text(query)
     rows = recall_rows(_read_home(home), query, limit=limit, now=datetime.now(UTC))
     if as_json:
-        sys.stdout.write(json.dumps(rows, default=str, indent=1) + "\n")
+        _write_json(rows)
         return
     if not rows:
         console.print(f"no unexpired finding matches {_show(query, 120)!r}")
@@ -1402,7 +1471,7 @@ def origins(
         data = {"n_documents": r.n_documents, "n_origins": r.n_origins,
                 "edges": r.edges.to_dicts(), "origins": r.origins.to_dicts(), "notes": r.notes,
                 "counts": res.counts, "messages": res.messages}
-        sys.stdout.write(json.dumps(data, default=str, indent=1) + "\n")
+        _write_json(data)
     else:
         render_origins(res.report, console)
         _print_ingest_counts(res.counts)  # as backfill prints them
@@ -1483,6 +1552,15 @@ def audit(
         # --evidence too: each record carries its own evidence)
         _fail(f"{answer_file} holds records ({{id, answer, evidence}}), not one answer: give it "
               f"with --sessions {answer_file} (each record carries its own evidence)", 2)
+    if auditor == "llm":
+        from affidavit.tasks.audit_llm import audit_config_from_env, audit_limits_from_env
+
+        if audit_config_from_env() is None:
+            _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
+        try:
+            audit_limits_from_env()
+        except ValueError as exc:
+            _fail(str(exc), 2)
     _check_dask(None)
     _env(home)
     from affidavit.flows.audit import audit_answer, audit_sessions
@@ -1520,7 +1598,7 @@ def audit(
                                                "n_contradicted", "n_unlabelled", "n_demoted",
                                                "scanner_flags", "degraded")},
                            "claims": by_audit.get(a["audit_id"], [])} for a in res.audits]}
-        sys.stdout.write(json.dumps(out, default=str, indent=1) + "\n")
+        _write_json(out)
         _exit_for_refusals(res.counts)
         if res.status.value == "failed":
             _fail(res.message)
@@ -1573,11 +1651,13 @@ def export_claimreview_cmd(
                                                  "published (default "
                                                  "$AFFIDAVIT_PUBLISH_BASE_URL)")] = None,
     home: HomeOpt = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """Write ClaimReview JSON-LD (schema.org) of the verdicts, one node per published claim.
 
     UNVERIFIED verdicts are left out (no finding to publish). Each node's url is the base URL
-    plus claims/<claim_id>.html, the claim's page in the report folder.
+    plus claims/<claim_id>.html, the claim's page in the report folder. The output is JSON
+    already; with --json an error is a JSON object too, as with every command.
 
     Example: affidavit export claimreview --status SUPPORTED --status CONTRADICTED --out cr.json
     """
@@ -1609,6 +1689,7 @@ def export_claimreview_cmd(
         return
     text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
     if out is None:
+        _JSON_STATE["written"] = True
         sys.stdout.write(text)
     else:
         try:
@@ -1679,9 +1760,13 @@ def _run_app(usage_error: type[Exception], click_exception: type[Exception]) -> 
         hint = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
         err.print(f"[red]error:[/red] {escape(exc.format_message())}{escape(hint)}",
                   soft_wrap=True)
+        _JSON_STATE["wanted"] = _JSON_STATE["wanted"] or "--json" in sys.argv[1:]
+        _json_error(exc.format_message() + hint, exc.exit_code)
         raise SystemExit(exc.exit_code) from None
     except click_exception as exc:  # e.g. a file option's path is missing
         err.print(f"[red]error:[/red] {escape(exc.format_message())}", soft_wrap=True)
+        _JSON_STATE["wanted"] = _JSON_STATE["wanted"] or "--json" in sys.argv[1:]
+        _json_error(exc.format_message(), exc.exit_code)
         raise SystemExit(exc.exit_code) from None
     except typer.Abort:  # Ctrl-D at a prompt
         raise SystemExit(EXIT_ERROR) from None
@@ -1704,6 +1789,7 @@ def _run_app(usage_error: type[Exception], click_exception: type[Exception]) -> 
             message += (" (PREFECT_API_URL): start that Prefect server, or unset "
                         "PREFECT_API_URL to run on the embedded local one")
         err.print(f"[red]error:[/red] {_show(message, 600)}", soft_wrap=True)
+        _json_error(_show(message, 600), EXIT_ERROR)
         return EXIT_ERROR
     if INTERRUPTED.is_set():
         return EXIT_INTERRUPTED

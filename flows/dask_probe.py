@@ -6,6 +6,7 @@ address costs a second, not Prefect's start-up and then distributed's 30 s conne
 
 from __future__ import annotations
 
+import re
 import socket
 from urllib.parse import urlsplit
 
@@ -59,6 +60,33 @@ def _tcp_refusal(address: str) -> str | None:
         if isinstance(exc, TimeoutError):
             return None
         return exc.strerror or str(exc) or type(exc).__name__
+
+
+def address_fault(address: str) -> str | None:
+    """Why ``address`` cannot name a Dask scheduler, by distributed's own parser; else None.
+
+    An unknown scheme, or a ``tcp://``/``tls://``/``ws(s)://`` address without a host and a
+    port in 0..65535. (distributed would fail on it only once its client is made, and that
+    half-made client then holds the process up to a minute at exit.)
+
+    >>> address_fault("tcp://10.0.0.5:8786") is None, address_fault("inproc://10.0.0.1/1/2")
+    (True, None)
+    >>> address_fault("scheduler")
+    "missing port number in address 'scheduler'"
+    """
+    from distributed.comm.addressing import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme, _ = parse_address(address)
+    try:
+        get_backend(scheme)
+        if scheme not in ("tcp", "tls", "ws", "wss"):
+            return None
+        _, port = get_address_host_port(address)
+    except ValueError as exc:
+        not_int = re.match(r"invalid literal for int\(\) with base 10: (.*)", str(exc))
+        return f"port {not_int[1]} is not a number" if not_int else str(exc)
+    return None if 0 <= port <= 65535 else f"port {port} is out of range (0-65535)"
 
 
 def check_scheduler(address: str, *, timeout: float = SCHEDULER_PROBE_S) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +36,12 @@ from affidavit.flows.fanout import (
     research_batch,
     split_batches,
 )
-from affidavit.flows.preflight import NO_SEARCH_MESSAGE, Capabilities, run_preflight
+from affidavit.flows.preflight import (
+    NO_SEARCH_MESSAGE,
+    Capabilities,
+    max_judge_failure_share,
+    run_preflight,
+)
 from affidavit.flows.publish import write_run_report
 from affidavit.flows.reads import credibility_lists_from_env
 from affidavit.flows.research_loop import ResearchResult
@@ -168,32 +172,6 @@ def unresolved_claims(wh: Warehouse) -> list[dict[str, Any]]:
         "where v.status in ('UNVERIFIED', 'PARTIAL') and c.is_researchable"
     )
     return df.to_dicts()
-
-
-JUDGE_FAILURE_SHARE_MAX = 0.5
-"""Share of judged (claim, document) pairs the judge may fail on (an LLM answer that could not
-be used, left to the lexical fallback) before the run is marked failed: past half, the verdicts
-say more about the endpoint than about the claims. Override with
-``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (0..1)."""
-
-
-def max_judge_failure_share(environ: Mapping[str, str] | None = None) -> float:
-    """Return the judge-failure share past which a run fails (see ``JUDGE_FAILURE_SHARE_MAX``).
-
-    Raises:
-        ValueError: When ``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` is not a number in 0..1.
-    """
-    env = os.environ if environ is None else environ
-    raw = env.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE")
-    if not raw:
-        return JUDGE_FAILURE_SHARE_MAX
-    try:
-        value = float(raw)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 1.0:
-        raise ValueError(f"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got {raw!r}")
-    return value
 
 
 @task(name="research-batch", retries=BATCH_RETRIES, retry_delay_seconds=1, cache_policy=NO_CACHE,

@@ -27,6 +27,32 @@ from affidavit.warehouse.store import Warehouse, count_stored_rows, load_weights
 NO_SEARCH_MESSAGE = "research could not run: no search capability"
 
 
+JUDGE_FAILURE_SHARE_MAX = 0.5
+"""Share of judged (claim, document) pairs the judge may fail on (an LLM answer that could not
+be used, left to the lexical fallback) before the run is marked failed: past half, the verdicts
+say more about the endpoint than about the claims. Override with
+``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (0..1)."""
+
+
+def max_judge_failure_share(environ: Mapping[str, str] | None = None) -> float:
+    """Return the judge-failure share past which a run fails (see ``JUDGE_FAILURE_SHARE_MAX``).
+
+    Raises:
+        ValueError: When ``$AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` is not a number in 0..1.
+    """
+    env = os.environ if environ is None else environ
+    raw = env.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE")
+    if not raw:
+        return JUDGE_FAILURE_SHARE_MAX
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got {raw!r}")
+    return value
+
+
 def has_nothing_to_search(paths: HomePaths, environ: Mapping[str, str] | None = None) -> bool:
     """Say whether research in this home is sure to find no search capability, before it starts.
 

@@ -142,7 +142,8 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         except OSError as exc:
             raise ValueError(f"cannot read {target}: {exc.strerror or exc}") from exc
         html = read_page_bytes(data, target)
-        url = url or page_url(html)
+        saved_from = url or page_url(html)
+        url = strip_credentials(saved_from) if saved_from else None
     first_seen = WaybackCDX().first_seen(url) if wayback and url else None
     return classify_source(url, html=html, first_seen=first_seen,
                            credibility_lists=credibility_lists_from_env())

@@ -102,12 +102,26 @@ _MAX_MESSAGES = 20
 # Reading records.
 
 
+def _bytes_as_text(value: Any) -> Any:
+    """Bytes (a Parquet BYTE_ARRAY column without a string type) read as the text they hold.
+
+    The readers' one decoding (:func:`affidavit.tasks.charset.decode_user_text`); any other
+    value is returned as it is.
+    """
+    if isinstance(value, bytes | bytearray):
+        from affidavit.tasks.charset import decode_user_text
+
+        return decode_user_text(bytes(value)).text
+    return value
+
+
 def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
     """Parse an evidence value: a list of ``{tool, input, output}`` (or a JSON string of one).
 
     Raises:
         ValueError: When the value is not such a list.
     """
+    value = _bytes_as_text(value)
     if value is None:
         return ()
     if isinstance(value, str):
@@ -123,6 +137,7 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
         raise ValueError(f"evidence is {json_type_name(value)}, not a list")
     items = []
     for i, e in enumerate(value):
+        e = _bytes_as_text(e)
         if isinstance(e, str):
             items.append(EvidenceItem("text", "", e))
             continue
@@ -131,9 +146,15 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
         out = e.get("output", e.get("content", e.get("result")))
         if out is None:
             raise ValueError(f"evidence item {i + 1} has no output")
+        out = _bytes_as_text(out)
         if not isinstance(out, str):
-            out = json.dumps(out, ensure_ascii=False)
-        items.append(EvidenceItem(str(e.get("tool") or "tool"), str(e.get("input") or ""), out))
+            try:
+                out = json.dumps(out, ensure_ascii=False)
+            except (TypeError, ValueError):  # bytes inside a list, a NaN…: no JSON of it
+                raise ValueError(f"evidence item {i + 1}: its output cannot be read as "
+                                 "text") from None
+        items.append(EvidenceItem(str(_bytes_as_text(e.get("tool")) or "tool"),
+                                  str(_bytes_as_text(e.get("input")) or ""), out))
     return tuple(items)
 
 
@@ -151,13 +172,15 @@ def _iter_raw(path: str | Path, skips: Counter[str],
     if ext == ".parquet":
         import pyarrow.parquet as pq
 
+        from affidavit.tasks.ingest_common import arrow_rows
+
         try:
             pf = pq.ParquetFile(path)
         except Exception as exc:  # noqa: BLE001 - any reader error is a bad file
             raise ValueError(f"{name}: not a readable Parquet file: {exc}") from None
         n = 0
         for batch in pf.iter_batches(batch_size=1024):
-            for row in batch.to_pylist():
+            for row in arrow_rows(batch):
                 n += 1
                 yield n, row
         return
@@ -324,7 +347,7 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
                 notes.insert(1, f"no answer column found among its keys ({keys}); looked for "
                              f"{', '.join(ANSWER_COLUMNS)}: name it with --answer-column")
         icol, acol, ecol = cols
-        answer = rec.get(acol) if acol else None
+        answer = _bytes_as_text(rec.get(acol)) if acol else None
         if not isinstance(answer, str) or not answer.strip():
             if acol is None:  # said once, in the notes above: counted, not noted per line
                 skips["missing_answer"] += 1
@@ -353,7 +376,11 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
             skip("missing_answer", n, f"the answer in column {acol!r} holds only control "
                  "characters")
             continue
-        rid = rec.get(icol) if icol else None
+        rid = _bytes_as_text(rec.get(icol)) if icol else None
+        if isinstance(rid, bool | Mapping | list | tuple):  # no id a record could be told by
+            skip("bad_id", n, f"the id in column {icol!r} is {json_type_name(rid)}, not text "
+                 "or a number")
+            continue
         rid = str(rid).strip() if rid is not None and str(rid).strip() else f"line-{n}"
         if rid in seen:
             skip("duplicate_id", n, f"id {rid!r} already read")

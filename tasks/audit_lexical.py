@@ -30,6 +30,7 @@ from affidavit.tasks.audit_scanner import (
     SIZE_UNITS,
     TIME_UNITS,
     ScanHit,
+    find_absolute_words,
     find_numeric_claims,
     number_tokens,
     scan_answer,
@@ -741,7 +742,7 @@ class LexicalAuditor:
         if world:
             return _Finding(AuditLabel.UNSUPPORTED,
                             f"{world[0].lower()!r}: a claim about the world beyond what was read")
-        absolute = [w for w in re.findall(r"[A-Za-z]+", text) if w.lower() in flagged_words]
+        absolute = [h.text for h in find_absolute_words(text) if h.flag in flagged_words]
         if absolute and not (_FREQUENCY.search(text) and len(absolute) == 1
                              and absolute[0].lower() == "every"):
             word = absolute[0].lower()
@@ -1189,7 +1190,12 @@ class LexicalAuditor:
 
 def audit_lexical(records: Sequence[AuditRecord], auditor: LexicalAuditor | None = None
                   ) -> list[AuditOutcome]:
-    """Audit records with the lexical auditor (records without evidence by the scanner alone)."""
+    """Audit records with the lexical auditor (records without evidence by the scanner alone).
+
+    A record the auditor fails on is left unlabelled, its outcome ``degraded`` with the error
+    (``lexical failed: …``), as the LLM auditor leaves a record a failed call left: the other
+    records of the batch are audited.
+    """
     auditor = auditor or LexicalAuditor()
     out = []
     for r in records:
@@ -1201,6 +1207,16 @@ def audit_lexical(records: Sequence[AuditRecord], auditor: LexicalAuditor | None
         claims = split_claims(r.answer, skips=skipped)
         flags = scan_answer(r.answer, [e.output for e in r.evidence])
         attach_flags(claims, flags)
-        auditor.audit(r, claims, flags)
+        try:
+            auditor.audit(r, claims, flags)
+        except Exception as exc:  # noqa: BLE001 - one record must not fail its whole batch
+            why = f"{type(exc).__name__}: {str(exc)[:120]}".rstrip(": ")
+            for c in claims:  # nothing it decided before failing is kept
+                c.label, c.quote, c.anchor, c.is_demoted = None, "", None, False
+                c.evidence_index = c.quote_start = c.quote_end = None
+                c.reason = f"left unlabelled: the lexical auditor failed ({why})"
+            out.append(AuditOutcome(r, auditor.name, claims, flags,
+                                    degraded=f"lexical failed: {why}", skipped=skipped))
+            continue
         out.append(AuditOutcome(r, auditor.name, claims, flags, skipped=skipped))
     return out

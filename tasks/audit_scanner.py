@@ -68,6 +68,8 @@ _PERCENT = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:\s?%|\s(?:percent|per cent)\b)
 _INT_UNIT = re.compile(
     rf"(?<![\w.\-,])(?:\d{{1,3}}(?:,\d{{3}})+|\d+)(?:[ \-])?(?:{_UNIT_ALT})(?![\w/])")
 _WORD = re.compile(r"[A-Za-z]+")
+_WHOLE_WORD = re.compile(r"\b[A-Za-z]+\b")
+"""A word of ASCII letters standing alone: not the "all" of ``run_all``, ``3all`` or "allée"."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +123,7 @@ def find_absolute_words(answer: str) -> list[ScanHit]:
     """
     return [
         ScanHit(m.group(0), "absolute", m.start(), m.end())
-        for m in _WORD.finditer(answer)
+        for m in _WHOLE_WORD.finditer(answer)
         if m.group(0).lower() in ABSOLUTE_WORDS
     ]
 

@@ -742,6 +742,7 @@ class Fetcher:
         self._monotonic = monotonic
         self._host_slots: dict[str, threading.BoundedSemaphore] = {}
         self._robots: dict[str, Protego | None] = {}
+        self._robots_unread: dict[str, str] = {}  # origin → why its robots.txt was not read
         self._robots_locks: dict[str, threading.Lock] = {}
 
     def close(self) -> None:
@@ -918,6 +919,10 @@ class Fetcher:
             if result.error is not None or (result.status or 0) >= 500:
                 # RFC 9309 §2.3.1.4: unreachable robots.txt → assume complete disallow.
                 rp = Protego.parse("User-agent: *\nDisallow: /\n")
+                why = result.error or f"HTTP {result.status}"
+                with self._lock:
+                    self._robots_unread[origin] = (f"robots.txt could not be read ({why}): "
+                                                   "complete disallow assumed (RFC 9309)")
             elif result.status is not None and 400 <= result.status < 500:
                 rp = None  # RFC 9309 §2.3.1.3: unavailable → allowed
             else:
@@ -926,9 +931,19 @@ class Fetcher:
                 self._robots[origin] = rp
             return rp
 
-    def _robots_allowed(self, url: str, deadline: float) -> bool:
+    def _robots_refusal(self, url: str, deadline: float) -> str | None:
+        """Why robots.txt keeps ``url`` from being fetched, or None when it may be.
+
+        A robots.txt that could not be read (no answer, a server error) says so: it is not a
+        robots.txt that disallows the page.
+        """
         rp = self._robots_parser(url, deadline)
-        return True if rp is None else bool(rp.can_fetch(url, self.config.user_agent))
+        if rp is None or rp.can_fetch(url, self.config.user_agent):
+            return None
+        parts = urlsplit(url)
+        with self._lock:
+            unread = self._robots_unread.get(f"{parts.scheme}://{parts.netloc}")
+        return unread or "robots.txt disallows"
 
     def _pin(self, url: str, addresses: list[str]) -> None:
         if not addresses:
@@ -969,9 +984,9 @@ class Fetcher:
                 return done(None, b"", {}, f"dns: {exc}", FetchReason.DNS)
             except BlockedURLError as exc:
                 return done(None, b"", {}, f"blocked: {exc}", FetchReason.BLOCKED)
-            if (check_robots and cfg.respect_robots
-                    and not self._robots_allowed(current, deadline)):
-                return done(None, b"", {}, "robots.txt disallows", FetchReason.ROBOTS)
+            if check_robots and cfg.respect_robots and (
+                    refusal := self._robots_refusal(current, deadline)) is not None:
+                return done(None, b"", {}, refusal, FetchReason.ROBOTS)
             # robots.txt may have been fetched on its own pin: set this URL's pin last
             self._pin(current, addresses)
             try:

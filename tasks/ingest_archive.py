@@ -507,9 +507,11 @@ def _record_to_row(
         skips.add("record_too_large", f"{name}: offset {rec.offset}: record larger than the cap")
         return None
     uri = rec.target_uri
+    # the record's notes name its target, or the record itself when it names none
+    shown = uri or rec.headers.get("warc-record-id") or "(no WARC-Target-URI)"
     digest_ok = check_block_digest(rec.headers.get("warc-block-digest"), rec.block)
     if digest_ok is False:
-        skips.add("warc_digest_mismatch", f"{name}: offset {rec.offset}: {uri}: the block does "
+        skips.add("warc_digest_mismatch", f"{name}: offset {rec.offset}: {shown}: the block does "
                   "not match its WARC-Block-Digest (damaged record): skipped")
         return None
     if digest_ok is None and rec.headers.get("warc-block-digest"):
@@ -530,7 +532,7 @@ def _record_to_row(
             return None
         parsed = _split_http(rec.block)
         if parsed is None:
-            skips.add("bad_http_headers", f"{name}: offset {rec.offset}: {uri}: no HTTP status")
+            skips.add("bad_http_headers", f"{name}: offset {rec.offset}: {shown}: no HTTP status")
             return None
         status, http_headers, body = parsed
         if not 200 <= status < 300:
@@ -548,13 +550,13 @@ def _record_to_row(
             try:
                 body = decode_body(body, encoding, max_bytes=max_body_bytes)
             except ContentTooLargeError:
-                skips.add("decompressed_too_large", f"{name}: offset {rec.offset}: {uri}: body "
+                skips.add("decompressed_too_large", f"{name}: offset {rec.offset}: {shown}: body "
                           f"decodes past {max_body_bytes} bytes (decompression bomb?): skipped")
                 return None
             except ContentDecodingError as exc:
                 if not body[:256].lstrip().startswith(b"<"):
                     skips.add("bad_content_encoding",
-                              f"{name}: offset {rec.offset}: {uri}: {exc}: skipped")
+                              f"{name}: offset {rec.offset}: {shown}: {exc}: skipped")
                     return None
                 skips.counts["content_encoding_already_decoded"] += 1
     kind = "text" if rtype == "conversion" else _payload_kind(media, body)
@@ -563,6 +565,8 @@ def _record_to_row(
         return None
     row: dict[str, Any] = {
         "_index": index,
+        "_unit": "offset",  # its notes say where the record starts, as the reader's do
+        "_number": rec.offset,
         "url": uri,
         "source_id": rec.headers.get("warc-record-id") if not uri else None,
         "fetched_at": parse_datetime(rec.headers.get("warc-date")),
@@ -574,10 +578,10 @@ def _record_to_row(
                             content_type=http_ctype if rtype == "response" else
                             rec.headers.get("content-type"))
         if page is None:
-            skips.add("empty_extraction", f"{name}: offset {rec.offset}: {uri}: trafilatura "
+            skips.add("empty_extraction", f"{name}: offset {rec.offset}: {shown}: trafilatura "
                       "found no main text: skipped")
             return None
-        note_page_repairs(page, f"{name}: offset {rec.offset}: {uri}", skips.add,
+        note_page_repairs(page, f"{name}: offset {rec.offset}: {shown}", skips.add,
                           max_page_bytes=max_page_bytes)
         row.update(
             text=page.text,
@@ -591,7 +595,7 @@ def _record_to_row(
         text, replaced = decode_bytes(body[:max_page_bytes])
         if replaced:  # the batch's first such record is noted, where it is
             skips.add("non_utf8_text", None if skips.counts["non_utf8_text"]
-                      else non_utf8_note(f"{name}: offset {rec.offset}: {uri}"))
+                      else non_utf8_note(f"{name}: offset {rec.offset}: {shown}"))
         lang = rec.headers.get("warc-identified-content-language", "").split(",")[0].strip()
         row.update(text=clean_text(text), lang=lang or None)
     return row

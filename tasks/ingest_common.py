@@ -14,7 +14,7 @@ import re
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +22,7 @@ import pyarrow as pa
 
 from affidavit.schemas.documents import DOCUMENTS_SCHEMA, content_sha256, make_doc_id
 from affidavit.schemas.enums import SourceKind
-from affidavit.tasks.sanitize import strip_control_chars
+from affidavit.tasks.sanitize import json_type_name, strip_control_chars
 from affidavit.tasks.urls import canonicalize_url, host_of
 
 if TYPE_CHECKING:
@@ -281,6 +281,30 @@ _MDY_NAME_RE = re.compile(r"^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+
 _ISO_SPACE_RE = re.compile(r"^\d{4}-\d{2}-\d{2} \d")
 
 
+def arrow_rows(batch: pa.RecordBatch) -> list[dict[str, Any]]:
+    """The rows of a record batch as dicts of Python values, as ``to_pylist`` gives them.
+
+    A temporal column holding a value Python's ``datetime`` cannot (nanoseconds, as pandas
+    writes them; a year past 9999) is read as its ISO strings instead, so that each of its dates
+    meets the one date policy (:func:`parse_datetime`): kept to the microsecond, or an untrusted
+    date of its row, stored as NULL and counted. pyarrow would refuse the whole batch.
+    """
+    try:
+        return batch.to_pylist()
+    except (ValueError, OverflowError):  # pa.ArrowInvalid is a ValueError
+        pass
+    columns: list[list[Any]] = []
+    for column in batch.columns:
+        try:
+            columns.append(column.to_pylist())
+        except (ValueError, OverflowError):
+            if not pa.types.is_temporal(column.type):
+                raise
+            columns.append(column.cast(pa.string()).to_pylist())
+    names = batch.schema.names
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns, strict=True)]
+
+
 def _to_utc(dt: datetime) -> datetime | None:
     if dt.tzinfo is None or dt.tzinfo.utcoffset(dt) is None:
         dt = dt.replace(tzinfo=UTC)
@@ -519,8 +543,25 @@ def _wrong_typed(row: dict[str, Any]) -> str | None:
 
 
 def _type_name(v: Any) -> str:
-    return {dict: "an object", list: "a list", bool: "a boolean", int: "a number",
-            float: "a number"}.get(type(v), f"a {type(v).__name__}")
+    """Name a value's type for a note: as JSON names it, and the kinds Parquet adds.
+
+    >>> from decimal import Decimal
+    >>> [_type_name(v) for v in (Decimal("1.5"), timedelta(1), date(2024, 1, 2), [1], True)]
+    ['a decimal number', 'a duration', 'a date', 'a list', 'a boolean']
+    """
+    from decimal import Decimal
+
+    if isinstance(v, Decimal):
+        return "a decimal number"
+    if isinstance(v, timedelta):
+        return "a duration"
+    if isinstance(v, time):
+        return "a time of day"
+    if isinstance(v, date):  # a datetime too
+        return "a date"
+    if isinstance(v, bytes | bytearray):
+        return "bytes"
+    return json_type_name(v)
 
 
 def _short(value: Any, limit: int = 40) -> str:

@@ -24,6 +24,7 @@ from affidavit.tasks.ingest_common import (
     ColumnMapping,
     IdRepeats,
     IngestBatch,
+    arrow_rows,
     decode_bytes,
     non_utf8_line,
     non_utf8_note,
@@ -381,7 +382,7 @@ def _read_parquet(
     id_repeats = IdRepeats()  # the ids of the whole file, across its record batches
     for record_batch in pf.iter_batches(batch_size=batch_rows, columns=wanted):
         pending = _Pending(id_repeats)
-        for i, raw in enumerate(record_batch.to_pylist()):
+        for i, raw in enumerate(arrow_rows(record_batch)):
             pending.rows.append(_map_row(raw, mapping, offset + i, "row", offset + i + 1))
         offset += record_batch.num_rows
         yield pending.flush(source_path=str(path), source_kind=source_kind)

@@ -247,6 +247,41 @@ def test_absolute_word_beyond_the_evidence_is_overstated() -> None:
     assert labels == {"All 57 tests pass": AuditLabel.OVERSTATED}
 
 
+@pytest.mark.parametrize("answer", [
+    "The run_all script passed.",           # an identifier holding a universal word
+    "The allée is 200 m long.",             # a word with a non-ASCII letter after "all"
+    "All 57 tests pass. The run_all target passed.",  # "all" flagged, then inside a word
+])
+def test_a_universal_word_inside_a_longer_word_is_not_one(answer: str) -> None:
+    labels = _audit(answer, "42 passed in 3.1s; script target")
+    assert labels  # audited, not a crash of the batch
+    assert [t for t, label in labels.items()
+            if label is AuditLabel.OVERSTATED and "all" not in t.lower().split()] == []
+
+
+def test_a_record_the_lexical_auditor_fails_on_is_left_unlabelled_not_its_batch(monkeypatch):
+    from affidavit.tasks.audit_lexical import LexicalAuditor
+
+    real = LexicalAuditor.audit
+
+    def audit(self, record, claims, flags):
+        if record.record_id == "bad":
+            claims[0].label = AuditLabel.SUPPORTED  # part-way, then it fails
+            raise AssertionError("no such word")
+        return real(self, record, claims, flags)
+
+    monkeypatch.setattr(LexicalAuditor, "audit", audit)
+    ev = (EvidenceItem("bash", "pytest", PYTEST),)
+    good, bad = (AuditRecord(i, "All 57 tests pass.", ev) for i in ("good", "bad"))
+    out = audit_lexical([bad, good])
+    assert [o.record.record_id for o in out] == ["bad", "good"]
+    assert out[1].degraded is None
+    assert out[1].claims[0].label is AuditLabel.OVERSTATED
+    assert out[0].degraded == "lexical failed: AssertionError: no such word"
+    assert [(c.label, c.reason) for c in out[0].claims] == [
+        (None, "left unlabelled: the lexical auditor failed (AssertionError: no such word)")]
+
+
 def test_absolute_word_the_evidence_holds_is_not_flagged() -> None:
     labels = _audit("All settings are read at start-up.", "All settings are read at start-up.")
     assert labels == {"All settings are read at start-up": AuditLabel.SUPPORTED}
@@ -332,6 +367,58 @@ def test_read_sessions_json_parquet_and_column_mapping(tmp_path: Path) -> None:
     bad.write_text("a,b\n", encoding="utf-8")
     with pytest.raises(ValueError, match="unsupported sessions file"):
         read_sessions(bad)
+
+
+def test_read_sessions_refuses_an_id_that_is_no_text_or_number(tmp_path: Path) -> None:
+    # an object, a list or a boolean would be stored as Python's repr ("{'a': 1}", "True")
+    ids = [7, "b", {"a": 1}, ["c"], True, None]
+    lines = [json.dumps({"id": i, "answer": "It passed.", "evidence": []}) for i in ids]
+    p = tmp_path / "s.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    records, skips, notes = read_sessions(p)
+    assert [r.record_id for r in records] == ["7", "b", "line-6"]
+    assert skips == {"bad_id": 3}
+    assert "line 3: the id in column 'id' is an object, not text or a number" in notes
+    assert "line 5: the id in column 'id' is a boolean, not text or a number" in notes
+
+
+def test_read_sessions_parquet_with_binary_columns_reads_them_as_text(tmp_path: Path) -> None:
+    # BYTE_ARRAY columns without a string annotation (some writers) hold the text as bytes
+    item = pa.struct([("tool", pa.binary()), ("input", pa.binary()), ("output", pa.binary())])
+    table = pa.table({
+        "id": pa.array([b"a", b"b"], pa.binary()),
+        "answer": pa.array([b"All 42 tests passed.", b"It is caf\xe9 time."], pa.binary()),
+        "evidence": pa.array([[{"tool": b"bash", "input": b"pytest", "output": b"42 passed"}],
+                              [{"tool": b"cat", "input": b"menu", "output": b"caf\xe9"}]],
+                             pa.list_(item)),
+    })
+    pq.write_table(table, tmp_path / "s.parquet")
+    records, skips, _ = read_sessions(tmp_path / "s.parquet")
+    assert [(r.record_id, r.answer, r.evidence) for r in records] == [
+        ("a", "All 42 tests passed.", (EvidenceItem("bash", "pytest", "42 passed"),)),
+        ("b", "It is café time.", (EvidenceItem("cat", "menu", "café"),)),
+    ]
+    assert not skips
+    # an output that is no text and no JSON value is a counted skip of its record, not an error
+    nested = pa.table({"id": ["c"], "answer": ["It passed."],
+                       "evidence": pa.array([[{"output": [b"x"]}]],
+                                            pa.list_(pa.struct([("output",
+                                                                 pa.list_(pa.binary()))])))})
+    pq.write_table(nested, tmp_path / "n.parquet")
+    records, skips, notes = read_sessions(tmp_path / "n.parquet")
+    assert records == []
+    assert skips == {"bad_evidence": 1}
+    assert "row 1: evidence item 1: its output cannot be read as text" in notes
+
+
+def test_read_sessions_parquet_with_a_nanosecond_timestamp_column(tmp_path: Path) -> None:
+    # pandas writes its timestamps in nanoseconds; pyarrow cannot give them as datetimes
+    table = pa.table({"id": ["a"], "answer": ["It passed."],
+                      "created_at": pa.array([1_715_644_800_123_456_789], pa.timestamp("ns"))})
+    pq.write_table(table, tmp_path / "s.parquet")
+    records, skips, _ = read_sessions(tmp_path / "s.parquet")
+    assert [(r.record_id, r.answer) for r in records] == [("a", "It passed.")]
+    assert not skips
 
 
 def test_record_from_files(tmp_path: Path) -> None:

@@ -25,6 +25,9 @@ from affidavit.tasks.audit_scanner import (
         ("Install it overall; it is allowed and alwaysOn is a flag.", []),  # never inside a word
         ("Everybody knows it.", []),  # not in the list
         ("Everything's fine; it's all done.", ["everything", "all"]),
+        # part of a longer word: an identifier, a figure, a word with a non-ASCII letter
+        ("The run_all target and the 3all suite passed.", []),
+        ("The allée was replanted; Allé is a name.", []),
     ],
 )
 def test_absolute_words_whole_word_any_case(answer: str, found: list[str]) -> None:

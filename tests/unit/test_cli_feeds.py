@@ -56,6 +56,37 @@ def test_unreachable_dask_scheduler_is_one_line_before_prefect(tmp_path: Path) -
     assert not (home / "prefect").exists()  # refused before Prefect was set up
 
 
+@pytest.mark.parametrize(("address", "why"), [
+    ("notanaddress", "missing port number"),
+    ("tcp://127.0.0.1:abc", "port"),
+    ("foo://127.0.0.1:8786", "unknown address scheme 'foo'"),
+])
+def test_a_malformed_dask_address_is_a_bad_argument(tmp_path: Path, address: str,
+                                                     why: str) -> None:
+    claims = tmp_path / "c.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened on 14 May 2024."}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, ["run", "--claims", str(claims), "--dask", address,
+                                   "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    assert f"--dask {address!r} is not a Dask scheduler address" in res.output
+    assert why in res.output
+    assert "Traceback" not in res.output
+    assert len(res.output.strip().splitlines()) == 1
+    assert not (home / "prefect").exists()
+
+
+def test_a_malformed_dask_address_in_the_environment_names_the_variable(tmp_path: Path,
+                                                                         monkeypatch) -> None:
+    monkeypatch.setenv("AFFIDAVIT_DASK_ADDRESS", "scheduler")
+    sessions = tmp_path / "s.jsonl"
+    sessions.write_text('{"id": "a", "answer": "It passed.", "evidence": []}\n')
+    res = CliRunner().invoke(app, ["audit", "--sessions", str(sessions),
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert "AFFIDAVIT_DASK_ADDRESS 'scheduler' is not a Dask scheduler address" in res.output
+
+
 def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
     fifo = tmp_path / "claims.jsonl"
     os.mkfifo(fifo)

@@ -7,6 +7,7 @@ differently ("Failed to reach API") and quickly, instead of starting a local ser
 from __future__ import annotations
 
 import gzip
+import json
 import os
 from pathlib import Path
 
@@ -554,6 +555,45 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     assert not (tmp_path / "h").exists()
 
 
+_LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}
+
+
+@pytest.mark.parametrize(("command", "env", "said"), [
+    (["run", "--claims", "CLAIMS"], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "half"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got 'half'"),
+    (["verify", "The bridge opened in 2024."], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "2"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got '2'"),
+    (["demo"], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "-1"},
+     "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got '-1'"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"], {},
+     "--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_EVIDENCE_CHARS": "-5"},
+     "AFFIDAVIT_AUDIT_EVIDENCE_CHARS must be positive: '-5'"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "soon"},
+     "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S is not a number: 'soon'"),
+])
+def test_a_bad_setting_in_the_environment_is_a_bad_argument(no_prefect, tmp_path, monkeypatch,
+                                                            command, env, said):
+    for name in ("AFFIDAVIT_LLM_BASE_URL", "AFFIDAVIT_LLM_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
+    sessions = tmp_path / "s.jsonl"
+    sessions.write_text('{"id": "a", "answer": "It passed.", "evidence": []}\n',
+                        encoding="utf-8")
+    names = {"CLAIMS": str(claims), "SESSIONS": str(sessions)}
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(names.get(a, a) for a in command), "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert lines == [f"error: {said}"], res.output  # no "starting" line: nothing was started
+    assert not home.exists()
+
+
 @pytest.mark.parametrize(("command", "option"), [
     (["backfill", "DOCS"], "--text-column"), (["backfill", "DOCS"], "--id-column"),
     (["backfill", "DOCS"], "--url-column"), (["backfill", "DOCS"], "--title-column"),
@@ -916,3 +956,38 @@ def test_an_output_pipe_is_written_into_not_replaced(tmp_path):
     reader.join()
     assert got == ["[1]\n"]
     assert fifo.is_fifo()
+
+
+@pytest.mark.parametrize(("args", "code", "said"), [
+    (["origins", "EMPTY"], 1, "empty file"),
+    (["backfill", "EMPTY"], 1, "empty file"),
+    (["audit", "--sessions", "DIR"], 1, "is a directory"),
+    (["source", "DIR"], 1, "is a directory"),
+    (["run", "--claims", "EMPTY"], 1, "empty"),
+    (["verify", "The bridge opened.", "--mode", "slow"], 2, "unknown mode 'slow'"),
+    (["verdicts", "--status", "TRUE"], 2, "unknown status"),
+    (["recall", "bridge"], 1, "no affidavit home"),
+    (["export", "claimreview"], 1, "no affidavit home"),
+])
+def test_an_error_with_json_is_one_json_object_on_stdout(no_prefect, tmp_path, args, code, said):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    names = {"EMPTY": str(empty), "DIR": str(tmp_path)}
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(names.get(a, a) for a in args), "--json",
+                                   "--home", str(home)])
+    assert res.exit_code == code, res.output
+    data = json.loads(res.stdout)
+    assert data["exit_code"] == code
+    assert said in data["error"]
+    assert res.stderr.strip() == f"error: {data['error']}"  # the line on stderr stays
+    assert not home.exists()
+
+
+def test_an_error_without_json_writes_nothing_on_stdout(no_prefect, tmp_path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    CliRunner().invoke(app, ["origins", str(empty), "--json", "--home", str(tmp_path / "h")])
+    res = CliRunner().invoke(app, ["origins", str(empty), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1
+    assert res.stdout == ""

@@ -79,6 +79,42 @@ def test_source_never_shows_the_password_of_a_url(tmp_path, monkeypatch):
     assert "cannot fetch http://127.0.0.1:9/x.html" in res.output
 
 
+@pytest.mark.parametrize(("url", "said"), [
+    ("not a url", "--url 'not a url' is not an http:// or https:// address"),
+    ("ftp://news.example/a", "--url 'ftp://news.example/a' is not an http:// or https://"),
+    ("http://", "--url 'http://' is not an http:// or https:// address with a host"),
+    ("http://[::1", "--url 'http://[::1' is not an http:// or https:// address"),
+])
+def test_source_url_of_a_saved_page_must_be_a_web_address(url, said, tmp_path):
+    from typer.testing import CliRunner
+
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><p>Hello</p></body></html>", encoding="utf-8")
+    res = CliRunner().invoke(cli.app, ["source", str(page), "--url", url])
+    assert res.exit_code == 2, res.output
+    [line] = res.output.strip().splitlines()
+    assert line.startswith(f"error: {said}"), line
+
+
+def test_source_never_shows_the_password_of_the_address_a_page_was_saved_from(tmp_path):
+    from typer.testing import CliRunner
+
+    page = tmp_path / "page.html"
+    page.write_text('<html><head><link rel="canonical" href="https://eve:pw2@b.example/x">'
+                    "</head><body><p>Hello</p></body></html>", encoding="utf-8")
+    given = CliRunner().invoke(cli.app, ["source", str(page), "--json",
+                                         "--url", "https://bob:hunter2@news.example/a"])
+    assert given.exit_code == 0, given.output
+    assert "hunter2" not in given.output
+    assert "bob" not in given.output
+    assert '"url": "https://news.example/a"' in given.output
+    declared = CliRunner().invoke(cli.app, ["source", str(page), "--json"])
+    assert declared.exit_code == 0, declared.output
+    assert "pw2" not in declared.output
+    assert "eve" not in declared.output
+    assert '"url": "https://b.example/x"' in declared.output
+
+
 @pytest.mark.parametrize(("args", "said"), [
     (["run", "--feed", ""], "--feed is empty"),
     (["run", "--claims", " "], "--claims is empty"),

@@ -368,6 +368,26 @@ def test_robots_txt_unavailable_vs_unreachable(status: int, allowed: bool) -> No
     assert (res.error is None) is allowed
 
 
+def test_an_unreachable_robots_txt_says_why_the_page_was_not_fetched() -> None:
+    # a server that is down is not a robots.txt that disallows: the reason names what happened
+    def refused(req: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("[Errno 111] Connection refused", request=req)
+
+    def failing(req: httpx.Request) -> httpx.Response:
+        return httpx.Response(503 if req.url.path == "/robots.txt" else 200, text="page")
+
+    from affidavit.schemas.fetches import FetchReason
+
+    down = make_fetcher(refused, respect_robots=True).fetch("http://good.test/page")
+    assert down.reason is FetchReason.ROBOTS
+    assert down.error.startswith("robots.txt could not be read (")
+    assert "Connection refused" in down.error
+    assert down.error.endswith("): complete disallow assumed (RFC 9309)")
+    busy = make_fetcher(failing, respect_robots=True).fetch("http://good.test/page")
+    assert busy.error == ("robots.txt could not be read (HTTP 503): complete disallow assumed "
+                          "(RFC 9309)")
+
+
 # ------------------------------------------------------------------------------ concurrency
 
 

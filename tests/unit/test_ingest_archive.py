@@ -288,3 +288,21 @@ def test_notes_come_in_the_order_of_the_records(tmp_path: Path) -> None:
     path.write_bytes(data)
     messages = _all(path).messages
     assert ["empty text" in m for m in messages] == [True, False], messages
+
+
+def test_record_notes_say_where_the_record_starts_and_what_it_names(tmp_path: Path) -> None:
+    """A record's notes give its offset (as the reader's framing notes do, not a count from 0)
+    and its target URI, or its record id when it names none (never "None")."""
+    same = _response("https://a.example/x", _text_http("The bridge opened in May 2024."))
+    untargeted = _record(
+        [("WARC-Type", "response"), ("WARC-Record-ID", "<urn:uuid:7>"),
+         ("Content-Type", "application/http; msgtype=response"), ("Content-Length", 7)],
+        b"garbage")
+    path = tmp_path / "w.warc"
+    path.write_bytes(same + same + untargeted)
+    batch = _all(path)
+    assert batch.documents.num_rows == 1
+    assert f"{path}: offset {len(same)}: the same document as offset 0 (same id or URL " \
+           "and text): skipped (later such rows are counted, not noted)" in batch.messages
+    assert f"{path}: offset {2 * len(same)}: <urn:uuid:7>: no HTTP status" in batch.messages
+    assert not any(": None:" in m for m in batch.messages), batch.messages

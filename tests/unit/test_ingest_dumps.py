@@ -235,6 +235,54 @@ def test_parquet_batches_and_missing_text_column(tmp_path: Path) -> None:
         list(read_dump(path))
 
 
+def test_parquet_dates_python_cannot_hold_do_not_refuse_the_file(tmp_path: Path) -> None:
+    """A nanosecond timestamp (as pandas writes), or one past year 9999, is a date to read or
+    a counted untrusted date of its row, never an error that refuses the whole file."""
+    import pyarrow.parquet as pq
+
+    ns = 1_715_644_800_123_456_789  # 2024-05-14 00:00:00.123456789
+    cases = {
+        "ns.parquet": pa.array([ns, None], pa.timestamp("ns")),
+        "ns_tz.parquet": pa.array([ns, None], pa.timestamp("ns", tz="Europe/Paris")),
+        "far_ms.parquet": pa.array([10**15, None], pa.timestamp("ms")),
+        "far_date.parquet": pa.array([3_000_000, None], pa.date32()),
+    }
+    for name, column in cases.items():
+        pq.write_table(pa.table({"id": ["a", "b"], "text": ["one text", "two text"],
+                                 "published_at": column}), tmp_path / name)
+    for name in ("ns.parquet", "ns_tz.parquet"):
+        batch = _all(tmp_path / name)
+        assert batch.documents.column("published_at").to_pylist() == [
+            _utc(2024, 5, 14, 0, 0, 0, 123456), None], name
+        assert not batch.skips, name
+    for name in ("far_ms.parquet", "far_date.parquet"):
+        batch = _all(tmp_path / name)
+        assert batch.documents.column("published_at").to_pylist() == [None, None], name
+        assert batch.skips == {"date_untrusted": 1}, name
+        assert batch.messages[0].startswith(f"{tmp_path / name}: row 1: published_at "), name
+
+
+def test_parquet_values_of_the_wrong_type_are_named_in_words(tmp_path: Path) -> None:
+    import decimal
+
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({
+        "id": ["a", "b", "c"],
+        "text": pa.array([decimal.Decimal("1.5"), None, None], pa.decimal128(5, 2)),
+        "body": ["one text", "two text", "three"],
+        "published_at": pa.array([None, 5, None], pa.duration("s")),
+        "title": pa.array([None, None, 7_200_000_000], pa.time64("us")),
+    }), tmp_path / "d.parquet")
+    said = _all(tmp_path / "d.parquet").messages
+    assert said[:1] == [f"{tmp_path / 'd.parquet'}: row 1: text is a decimal number, not a "
+                        "string: skipped"]
+    batch = _all(tmp_path / "d.parquet", mapping=ColumnMapping(text="body"))
+    assert [m.split(": ", 2)[2] for m in batch.messages] == [
+        "published_at is a duration, not a date: skipped",
+        "title is a time of day, not a string: skipped"]
+
+
 def test_unknown_extension_and_bad_arguments(tmp_path: Path) -> None:
     odd = tmp_path / "docs.xlsx"
     odd.write_bytes(b"x")
