@@ -158,16 +158,26 @@ def note_interrupts() -> None:
     (:func:`note_run_started`).
     """
     supervised = bool(os.environ.get(_ENV_FLAG))
+    handling = [False]  # a plain flag: read and set without a lock
 
     def on_sigint(signum: int, frame: object) -> None:
-        if _WORK_DONE.is_set():
-            _LATE_INTERRUPT.set()
+        if handling[0]:
+            # a repeat arriving while this handler runs (the terminal's Ctrl-C and the one
+            # passed on, back to back): Python runs it inside this call, where Event.set()
+            # may hold its lock, which the nested call would then wait on for ever
             return
-        if INTERRUPTED.is_set() and supervised:
-            return
-        INTERRUPTED.set()
-        quiet_logs()
-        signal.default_int_handler(signum, frame)
+        handling[0] = True
+        try:
+            if _WORK_DONE.is_set():
+                _LATE_INTERRUPT.set()
+                return
+            if INTERRUPTED.is_set() and supervised:
+                return
+            INTERRUPTED.set()
+            quiet_logs()
+            signal.default_int_handler(signum, frame)
+        finally:
+            handling[0] = False
 
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, on_sigint)

@@ -172,3 +172,47 @@ def test_ctrl_c_after_a_completed_run_stops_the_next_one_before_it_starts(tmp_pa
     assert code == 130
     assert "summary" not in out
     assert "interrupted (Ctrl-C)" in err
+
+
+class _EventNotingNesting:
+    """An Event whose ``set`` lets a repeat Ctrl-C arrive inside it, as a signal can."""
+
+    def __init__(self, repeat) -> None:  # noqa: ANN001
+        self.flag = False
+        self.depth = 0
+        self.reentered = False
+        self.repeat = repeat
+
+    def is_set(self) -> bool:
+        return self.flag
+
+    def set(self) -> None:
+        if self.depth:
+            self.reentered = True  # threading.Event.set would wait here on its own lock
+        self.depth += 1
+        try:
+            if self.repeat is not None:
+                repeat, self.repeat = self.repeat, None
+                repeat()
+            self.flag = True
+        finally:
+            self.depth -= 1
+
+
+def test_a_ctrl_c_arriving_while_the_first_is_handled_is_one_interrupt(monkeypatch):
+    from affidavit.flows import supervise
+
+    monkeypatch.setenv("AFFIDAVIT_SUPERVISED", "1")
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(supervise, "quiet_logs", lambda: None)
+    try:
+        supervise.note_interrupts()
+        handler = signal.getsignal(signal.SIGINT)
+        event = _EventNotingNesting(lambda: handler(signal.SIGINT, None))
+        monkeypatch.setattr(supervise, "INTERRUPTED", event)
+        with pytest.raises(KeyboardInterrupt):
+            handler(signal.SIGINT, None)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert event.flag
+    assert not event.reentered  # the repeat returned at once: no second set() inside the first
