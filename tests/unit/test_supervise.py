@@ -6,6 +6,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -205,6 +206,9 @@ def test_a_ctrl_c_arriving_while_the_first_is_handled_is_one_interrupt(monkeypat
     monkeypatch.setenv("AFFIDAVIT_SUPERVISED", "1")
     before = signal.getsignal(signal.SIGINT)
     monkeypatch.setattr(supervise, "quiet_logs", lambda: None)
+    # this process's own state, whatever tests before left in it: no run recorded completed
+    monkeypatch.setattr(supervise, "_WORK_DONE", threading.Event())
+    monkeypatch.setattr(supervise, "_LATE_INTERRUPT", threading.Event())
     try:
         supervise.note_interrupts()
         handler = signal.getsignal(signal.SIGINT)
