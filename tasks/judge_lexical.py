@@ -330,12 +330,10 @@ def regular_forms(word: str) -> frozenset[str]:
 @lru_cache(maxsize=1)
 def _antonym_forms() -> dict[str, frozenset[str]]:
     """Stem → the antonym words (``_ANTONYM_PAIRS``) of that stem and their regular forms."""
-    out: dict[str, set[str]] = {}
-    for w in _ANTONYM_PAIRS.split():
-        if w != "|":
-            for part in w.split("|"):
-                out.setdefault(_stem(part), set()).update(regular_forms(part))
-    return {k: frozenset(v) for k, v in out.items()}
+    out: dict[str, frozenset[str]] = {}
+    for w in _ANTONYM_PAIRS.replace("|", " ").split():
+        out[_stem(w)] = out.get(_stem(w), frozenset()) | regular_forms(w)
+    return out
 
 
 @lru_cache(maxsize=1)
