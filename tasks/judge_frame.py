@@ -15,6 +15,8 @@ the stance:
   "dismissed claims that") → refutation; an opposite predicate ("raised" against "cut", "fall"
   against "increase") → refutation;
 * a plan, expectation or hedge ("intends to close") against a claim of a done fact → PARTIAL;
+  so is a sentence without the forward time frame of a claim of the future ("next year",
+  "within a decade": ``claim_horizons``);
 * an attribution ("a rumour that", "critics say", "posts suggesting") is not the document's own
   assertion → no support (a denial of it still refutes);
 * a qualification ("excluding a one-off grant") or a contrast connective ("but") is neither.
@@ -356,6 +358,104 @@ def missing_degree(degrees: frozenset[str], folded_sentences: Sequence[str]) -> 
     return ""
 
 
+_HORIZON_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "hundred": 100,
+}
+_HORIZON_UNITS = {"year": 1, "decade": 10, "century": 100}
+_HORIZON_NUM = r"\d+(?:\s*(?:-|–|to|or)\s*\d+)?|a\s+few|few|several|" + "|".join(_HORIZON_NUMBERS)
+_HORIZON_RE = re.compile(
+    r"(?<!the )\bnext\s+(?P<unit0>year|decade|century)\b"
+    r"|\b(?:in|over|during|within)\s+(?:the\s+)?(?:next|coming)\s+"
+    rf"(?:(?P<n1>{_HORIZON_NUM})\s+)?(?P<unit1>years?|decades?|centur(?:y|ies))\b"
+    rf"|\bwithin\s+(?P<n2>{_HORIZON_NUM})\s+(?P<unit2>years?|decades?|centur(?:y|ies))\b"
+    r"(?!\s+of\b)"
+)
+"""A time frame counted forward from when the text was written: "next year", "within a
+decade", "in the next 35 years", "over the coming decades". Not a frame counted from another
+event, as narratives write them: "the next year", "the following year", "within a year of his
+death" (closed-class English)."""
+
+
+def _read_horizons(folded: str) -> dict[str, str]:
+    """Forward time frames of a folded text (:data:`_HORIZON_RE`), keyed in years."""
+    out: dict[str, str] = {}
+    for m in _HORIZON_RE.finditer(folded):
+        k = next(x for x in ("0", "1", "2") if m.group("unit" + x))
+        unit = m.group("unit" + k)
+        base = "century" if unit.startswith("centur") else unit.rstrip("s")
+        n = " ".join((m.group("n" + k) or "").split()) if k != "0" else ""
+        if n in _HORIZON_NUMBERS:
+            key = f"{_HORIZON_NUMBERS[n] * _HORIZON_UNITS[base]} year"
+        elif n.isdigit():
+            key = f"{int(n) * _HORIZON_UNITS[base]} year"
+        elif n:  # "a few", "several", a range ("5-20")
+            key = f"{re.sub(r'[^0-9]+', '-', n) if n[0].isdigit() else 'few'} {base}"
+        elif unit == base:  # "next year", "in the next decade"
+            key = f"{_HORIZON_UNITS[base]} year"
+        else:  # "over the coming decades"
+            key = f"few {base}"
+        out.setdefault(key, m.group(0))
+    return out
+
+
+def claim_horizons(folded: str) -> dict[str, str]:
+    """The forward time frames a claim of a future or possible event names.
+
+    A frame counted from when the claim was made ("next year", "within a decade") is part of
+    what a claim of the future states: a sentence that names no such frame, or another
+    ("before mid-century", "within 5-20 years"), supports it only in part. Counts are compared
+    in years ("a decade" is "10 years"); "a few", "several" and plural units without a count
+    are one key each. A claim with no future or modal word (:data:`_PLAN_RE`) tells a past,
+    where such words count from another event ("within a year, he was promoted").
+
+    Args:
+        folded: Lowercased text (quotes and dashes normalised).
+
+    Returns:
+        Key to the words as written, e.g. ``{"1 year": "next year"}``; empty when none.
+
+    >>> claim_horizons("next year or the year after, the arctic will be free of ice")
+    {'1 year': 'next year'}
+    >>> sorted(claim_horizons("it will be gone within a decade, or in the next 10 years"))
+    ['10 year']
+    >>> claim_horizons("sea level could rise over the coming decades")
+    {'few decade': 'over the coming decades'}
+    >>> claim_horizons("it was published within a year of his death, and closed the next year")
+    {}
+    >>> claim_horizons("within a year, the company had doubled its sales")
+    {}
+    """
+    if not _PLAN_RE.search(folded):
+        return {}
+    return _read_horizons(folded)
+
+
+def missing_horizon(horizons: Mapping[str, str], folded_sentences: Sequence[str]) -> str:
+    """The claim's forward time frame, as written, when none of the sentences names it.
+
+    Args:
+        horizons: The claim's frames (:func:`claim_horizons`).
+        folded_sentences: The evidence sentences, folded.
+
+    Returns:
+        The claim's words for its frame ("next year"), or ``""`` when a sentence names one of
+        them (or the claim names none).
+
+    >>> missing_horizon({"1 year": "next year"}, ["ice-free within a few decades"])
+    'next year'
+    >>> missing_horizon({"10 year": "within a decade"}, ["gone in the next ten years"])
+    ''
+    """
+    if not horizons:
+        return ""
+    named = {k for f in folded_sentences for k in _read_horizons(f)}
+    if named & horizons.keys():
+        return ""
+    return next(iter(horizons.values()))
+
+
 REVERSAL_CUES = frozenset(
     """overturn overturned overturns reverse reversed reverses quash quashed lift lifted
     undo undid revoke revoked rescind rescinded""".split()
@@ -616,6 +716,8 @@ class ClaimFrame:
             plan or expectation in the evidence then supports it only in part.
         degrees: The claim's degree classes (:func:`claim_degrees`): a sentence without them
             supports the claim only in part.
+        horizons: The claim's forward time frames (:func:`claim_horizons`, as key and words):
+            a sentence that names none of them supports the claim only in part.
         estimates: Per figure, whether it is an end of a range or a factor
             (``is_estimate_figure``): another value does not refute it.
         is_conditional: Whether the claim is a conditional ("If the effect was saturated,
@@ -661,6 +763,7 @@ class ClaimFrame:
     weak_subject: bool = False
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
+    horizons: tuple[tuple[str, str], ...] = ()
     estimates: tuple[bool, ...] = ()
     targets: tuple[bool, ...] = ()
     is_projection: bool = False
@@ -1060,6 +1163,8 @@ def parse_claim_frame(
         r"\b(?:at\s+)?the\s+end\s+of\s+(?=(?:the\s+)?(?:year|quarter|\d{4}|fiscal|financial))"
         r"|\byear[- ]end\b", " ", bare,
     )
+    if _PLAN_RE.search(folded):
+        bare = _HORIZON_RE.sub(" ", bare)  # "next year": the claim's time frame (``horizons``)
     toks = tokenize(bare)
     in_claim = _text_concepts(bare)
     for k, t in enumerate(toks):
@@ -1121,6 +1226,7 @@ def parse_claim_frame(
         and bool(_DONE_RE.search(plain) or _DONE_RE.search(folded)),
         weak_subject=weak_subject,
         degrees=claim_degrees(plain),
+        horizons=tuple(claim_horizons(plain).items()),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
@@ -1831,6 +1937,9 @@ def judge_frames(
                 keep("PARTIAL", rel, i, "a round figure with little of the predicate")
             elif lacks := missing_degree(frame.degrees, [s.folded]):
                 keep("PARTIAL", rel, i, f"states the claim's figure, not its degree ('{lacks}')")
+            elif when := missing_horizon(dict(frame.horizons), [s.folded]):
+                keep("PARTIAL", rel, i, f"states the claim's figure, not its time frame "
+                     f"('{when}')")
             elif frame.is_current and (then := _dated_to_past(s.folded)):
                 keep("PARTIAL", rel, i, f"states the claim's figure of a past period ('{then}')")
             else:
@@ -1867,6 +1976,9 @@ def judge_frames(
             elif lacks := missing_degree(frame.degrees, [s.folded]):
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
                      f"degree ('{lacks}')")
+            elif when := missing_horizon(dict(frame.horizons), [s.folded]):
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
+                     f"time frame ('{when}')")
             elif frame.is_current and (then := _dated_to_past(s.folded)):
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, of a past "
                      f"period ('{then}'), not now")

@@ -1429,6 +1429,9 @@ class LexicalJudge:
             if lacks := self._lacks_degree(claim, window):
                 return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim, not its "
                               f"degree ('{lacks}')")
+            if when := self._lacks_horizon(claim, window):
+                return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim, not its "
+                              f"time frame ('{when}')")
             return result(Stance.SUPPORTS, f"covers {cov_window:.0%} of the claim")
         if cfg.read_frames and found and not self._says_of_subject(claim_text, idf, default,
                                                                     window):
@@ -1524,6 +1527,9 @@ class LexicalJudge:
             if lacks := self._lacks_degree(claim, window):
                 return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the "
                               f"claim, not its degree ('{lacks}')")
+            if when := self._lacks_horizon(claim, window):
+                return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the "
+                              f"claim, not its time frame ('{when}')")
             return result(Stance.SUPPORTS, f"best sentences cover {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the claim")
 
@@ -1532,6 +1538,12 @@ class LexicalJudge:
         from affidavit.tasks import judge_frame as jf
 
         return jf.missing_degree(jf.claim_degrees(claim.folded), sentences)
+
+    def _lacks_horizon(self, claim: _Claim, sentences: Sequence[str]) -> str:
+        """The claim's forward time frame ("next year") no sentence names ("" if none)."""
+        from affidavit.tasks import judge_frame as jf
+
+        return jf.missing_horizon(jf.claim_horizons(claim.folded), sentences)
 
 
 def compute_idf_from_terms(term_sets: Iterable[frozenset[str]]) -> dict[str, float]:

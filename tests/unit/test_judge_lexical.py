@@ -482,6 +482,20 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("plan against a phrasal done fact", "Tarsel Optics has shut down its Orrin plant.",
          "Tarsel Optics approved a plan to close its Orrin plant by the end of next year.",
          Stance.PARTIAL),
+        # a time frame counted from when the claim was made is part of what it states
+        ("forward time frame absent", "Next year the Orrin lagoon will be free of ice.",
+         "Forecasters say the Orrin lagoon will be free of ice within a few decades.",
+         Stance.PARTIAL),
+        ("forward time frame unstated", "Tarsel Optics will close its Orrin plant next year.",
+         "Tarsel Optics will close its Orrin plant, the company said.", Stance.PARTIAL),
+        ("forward time frame stated", "Next year the Orrin lagoon will be free of ice.",
+         "Forecasters say the Orrin lagoon will be free of ice next year.", Stance.SUPPORTS),
+        ("narrative time frame", "Tarsel Optics opened its Orrin plant the following year.",
+         "In 2019 Tarsel Optics bought land in Orrin. It opened its Orrin plant in 2020.",
+         Stance.SUPPORTS),
+        ("forward time frame in other words", "The Orrin lagoon will be free of ice within a "
+         "decade.", "Forecasters say the Orrin lagoon will be free of ice in the next ten years.",
+         Stance.SUPPORTS),
     ],
 )
 def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
@@ -1003,7 +1017,7 @@ def test_a_claim_of_several_facts_is_not_fully_supported_without_its_figures() -
     )
     r = LexicalJudge().judge_batch([(claim, without)], found=True)[0]
     assert r.stance is Stance.PARTIAL, r.rationale
-    assert "figures" in r.rationale
+    assert "time frame ('over the coming 30 years')" in r.rationale
     r = LexicalJudge().judge_batch([(claim, stated)], found=True)[0]
     assert r.stance is Stance.SUPPORTS, r.rationale
 
