@@ -327,12 +327,31 @@ def regular_forms(word: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_UNINFLECTED_ANTONYMS = frozenset("""new old young ancient modern early late first last high low
+large small big long short popular unpopular hot cold wet rich poor strong weak fast slow easy
+difficult hard legal illegal public private male female north south east west northern southern
+eastern western positive negative true false successful unsuccessful major minor alive dead
+living safe dangerous unsafe healthy unhealthy possible impossible common rare frequent often
+rarely thick deep shallow wide narrow heavy light full inside outside internal external domestic
+foreign urban rural upper good bad better worse superior inferior similar different same natural
+artificial manmade human anthropogenic real original professional amateur guilty innocent
+present absent visible invisible wealthy cheap expensive entire partial only also solo single
+multiple final stable unchanged always never above below before after""".split())
+"""Words of ``_ANTONYM_PAIRS`` that are adjectives, adverbs or prepositions: their -s, -ed and
+-ing forms are other words ("news" is not "new", "lasted" not "last", "presented" not
+"present", "lighting" not "light", "fasting" not "fast"), so only the word itself counts."""
+
+
 @lru_cache(maxsize=1)
 def _antonym_forms() -> dict[str, frozenset[str]]:
-    """Stem → the antonym words (``_ANTONYM_PAIRS``) of that stem and their regular forms."""
+    """Stem → the antonym words (``_ANTONYM_PAIRS``) of that stem and their regular forms.
+
+    A word of ``_UNINFLECTED_ANTONYMS`` counts only as written.
+    """
     out: dict[str, frozenset[str]] = {}
     for w in _ANTONYM_PAIRS.replace("|", " ").split():
-        out[_stem(w)] = out.get(_stem(w), frozenset()) | regular_forms(w)
+        forms = frozenset({w}) if w in _UNINFLECTED_ANTONYMS else regular_forms(w)
+        out[_stem(w)] = out.get(_stem(w), frozenset()) | forms
     return out
 
 

@@ -771,6 +771,33 @@ def test_an_antonym_is_a_word_not_a_stem() -> None:
     assert "antonym" in r.rationale
 
 
+@pytest.mark.parametrize(
+    ("claim", "body", "inflected"),
+    [
+        ("Tarsel Optics opened an old lens plant near the Orrin river in May 2024.",
+         "Tarsel Optics opened a lens plant near the Orrin river in May 2024, the news agency "
+         "said.", "news"),
+        ("The Tessa drought was the first severe drought in the Orrin valley since 1950.",
+         "The Tessa drought lasted four years and was the most severe drought in the Orrin "
+         "valley since 1950.", "lasted"),
+        ("Maren Holt was absent from the Orrin council budget meeting in March 2024.",
+         "Maren Holt presented the budget at the Orrin council budget meeting in March 2024.",
+         "presented"),
+    ],
+)
+def test_an_adjectives_inflected_homograph_is_no_antonym(
+    claim: str, body: str, inflected: str
+) -> None:
+    # "news" is not a form of "new", "lasted" of "last", "presented" of "present": the -s, -ed
+    # and -ing forms of an adjective are other words, so none is an antonym of the claim's word
+    r = LexicalJudge().judge_batch([(claim, body)])[0]
+    assert "antonym" not in r.rationale, (inflected, r.rationale)
+    # the adjective itself still is
+    adjective = {"news": "new", "lasted": "last", "presented": "present"}[inflected]
+    r = LexicalJudge().judge_batch([(claim, body.replace(inflected, adjective, 1))])[0]
+    assert "antonym" in r.rationale, (adjective, r.rationale)
+
+
 def test_concepts_are_read_on_word_forms() -> None:
     from affidavit.tasks.judge_frame import _word_concept
 
