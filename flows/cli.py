@@ -116,8 +116,8 @@ def _json_error(message: str, code: int) -> None:
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines",
                                        callback=_note_json)]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
-                                                "the research batches (default "
-                                                "$AFFIDAVIT_WORKERS or every core)")]
+                                                "the research batches, at most 4 per core "
+                                                "(default $AFFIDAVIT_WORKERS or every core)")]
 DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "research batches, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")]
@@ -156,19 +156,23 @@ def _apply_allow(value: str | None) -> None:
 
 
 def _check_workers(workers: int | None) -> None:
-    """Refuse a bad ``$AFFIDAVIT_WORKERS`` before Prefect starts (one line, exit 2).
+    """Refuse a bad ``--workers`` or ``$AFFIDAVIT_WORKERS`` before Prefect starts (exit 2).
 
-    Only when ``--workers`` is not given (it wins over the variable).
+    Either must be a whole number from 1 to 4 per core this process may run on
+    (``affidavit.flows.local_workers.WORKERS_PER_CORE``, where the bound is explained). The
+    variable is read only when ``--workers`` is not given (the flag wins over it).
     """
     import os
 
-    from affidavit.flows.local_workers import WORKERS_ENV, parse_workers
+    from affidavit.flows.local_workers import WORKERS_ENV, check_workers, parse_workers
 
-    if workers is None:
-        try:
+    try:
+        if workers is None:
             parse_workers(os.environ.get(WORKERS_ENV))
-        except ValueError as exc:
-            _fail(str(exc), EXIT_USAGE)
+        else:
+            check_workers(workers, given="--workers")
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 def _check_dask(address: str | None) -> None:
