@@ -284,7 +284,24 @@ def _check_home(home: str | None) -> Any:
     if paths.root.exists() and not paths.root.is_dir():
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               "a folder): it is a file")
+    if (blocker := _file_above(paths.root)) is not None:  # a folder that cannot be made
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              f"a folder): {blocker} is a file")
     return paths
+
+
+def _file_above(root: Path) -> Path | None:
+    """Return the file that stands where a folder above a missing home must be, or None.
+
+    ``--home notes.txt/home``: the home cannot be made (``Not a directory``), so it is refused
+    as a home that is a file is, before anything starts, by every command alike.
+    """
+    if root.exists():
+        return None
+    for parent in root.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,

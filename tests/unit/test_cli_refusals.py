@@ -528,7 +528,8 @@ def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect
 _COMMANDS = [["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
              ["research", "Did the bridge open?"], ["demo"]]
 _HOME_REFUSALS = [(["--home", ""], 2, "--home is empty"),
-                  (["--home", "CLAIMS"], 1, "as the affidavit home")]
+                  (["--home", "CLAIMS"], 1, "as the affidavit home"),
+                  (["--home", "UNDER_CLAIMS"], 1, "claims.jsonl is a file")]
 _ALLOW_REFUSAL = (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'")
 
 
@@ -542,7 +543,7 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
     docs = tmp_path / "docs.jsonl"
     docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
-    names = {"CLAIMS": str(claims), "DOCS": str(docs)}
+    names = {"CLAIMS": str(claims), "DOCS": str(docs), "UNDER_CLAIMS": str(claims / "home")}
     args = [names.get(a, a) for a in [*command, *extra]]
     if "--home" not in args:
         args += ["--home", str(tmp_path / "h")]
@@ -553,6 +554,27 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     assert lines[0].startswith("error: ")
     assert said in lines[0]
     assert not (tmp_path / "h").exists()
+
+
+@pytest.mark.parametrize("command", [["origins", "DOCS"], ["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"], ["source", "DOCS"],
+                                     ["backfill", "DOCS"]])
+@pytest.mark.parametrize("home", ["FILE", "FILE/home", "FILE/a/b"])
+def test_a_home_that_is_or_lies_under_a_file_is_one_line_for_every_command(no_prefect, tmp_path,
+                                                                           command, home):
+    # a home under a file ("--home notes.txt/home") was taken by origins and source, said to
+    # hold nothing by verdicts, and refused by backfill only after its "starting" line
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
+    file = tmp_path / "notes.txt"
+    file.write_text("not a folder\n", encoding="utf-8")
+    home = home.replace("FILE", str(file))
+    res = CliRunner().invoke(app, [*(str(docs) if a == "DOCS" else a for a in command),
+                                   "--home", home])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot use {home} as the affidavit home (set --home "
+                                  "or AFFIDAVIT_HOME to a folder): "
+                                  + ("it is a file" if home == str(file) else f"{file} is a file"))
 
 
 _LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}
