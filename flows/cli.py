@@ -311,12 +311,15 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
-    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (exit 2) and the
-    credibility lists named in the environment.
+    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE``, the endpoints'
+    settings (:func:`_check_endpoints`; exit 2) and the credibility lists named in the
+    environment.
     """
     import os
 
     _check_home(home)
+    if researches:
+        _check_endpoints()
     if researches and os.environ.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE"):
         from affidavit.flows.preflight import max_judge_failure_share
 
@@ -339,6 +342,28 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     if feeds:  # imports the feed readers (pyarrow): only for a run with feeds
         _check_opml(feeds)
     _check_dask(dask)
+
+
+def _check_endpoints() -> None:
+    """Refuse a web search or LLM endpoint setting that cannot be used (one line, exit 2).
+
+    ``AFFIDAVIT_SEARXNG_URL`` and ``AFFIDAVIT_LLM_BASE_URL`` when set must be http(s) URLs with
+    a host, and ``AFFIDAVIT_LLM_TIMEOUT_S`` a positive number; the line names the variable.
+    An endpoint that is well formed but does not answer is the run's preflight's to find (the
+    run then goes on without it, and says so).
+    """
+    import os
+
+    if not (os.environ.get("AFFIDAVIT_SEARXNG_URL") or os.environ.get("AFFIDAVIT_LLM_BASE_URL")):
+        return  # nothing to check: the readers (httpx) are not imported
+    from affidavit.tasks.judge_llm import llm_config_from_env
+    from affidavit.tasks.search import search_config_from_env
+
+    try:
+        search_config_from_env()
+        llm_config_from_env()
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 def _refuse_without_search(home: str | None) -> None:
@@ -1576,11 +1601,11 @@ def audit(
     if auditor == "llm":
         from affidavit.tasks.audit_llm import audit_config_from_env, audit_limits_from_env
 
-        if audit_config_from_env() is None:
-            _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
         try:
+            if audit_config_from_env() is None:
+                _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
             audit_limits_from_env()
-        except ValueError as exc:
+        except ValueError as exc:  # a base URL or a limit that cannot be used, named
             _fail(str(exc), 2)
     _check_dask(None)
     _env(home)
@@ -1706,7 +1731,10 @@ def export_claimreview_cmd(
         nodes, left_out, n = export_claimreview(Warehouse(paths), run_id=run_id,
                                                 statuses=statuses, now=utcnow(), config=config)
     except ValueError as exc:
-        _fail(str(exc), 2)
+        message = str(exc)
+        if base_url:  # the option's value, not the environment's
+            message = message.replace("AFFIDAVIT_PUBLISH_BASE_URL", "--base-url", 1)
+        _fail(message, 2)
         return
     text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
     if out is None:

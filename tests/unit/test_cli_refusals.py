@@ -580,6 +580,67 @@ def test_a_home_that_is_or_lies_under_a_file_is_one_line_for_every_command(no_pr
 _LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}
 
 
+@pytest.mark.parametrize(("variable", "value", "why"), [
+    ("AFFIDAVIT_SEARXNG_URL", "localhost:8888", "no http:// or https:// scheme"),
+    ("AFFIDAVIT_SEARXNG_URL", "https://", "no host"),
+    ("AFFIDAVIT_LLM_BASE_URL", "localhost:8000/v1", "no http:// or https:// scheme"),
+    ("AFFIDAVIT_LLM_BASE_URL", "http://127.0.0.1:80x/v1", "a bad port"),
+])
+@pytest.mark.parametrize("command", [["run", "--claims", "CLAIMS"], ["verify", "Exports rose."],
+                                     ["research", "Did exports rise?"]])
+def test_an_endpoint_url_that_is_no_url_is_one_line_naming_its_variable(
+        no_prefect, tmp_path, monkeypatch, variable, value, why, command):
+    # such a URL was taken, and the run said "configured but unavailable" or "unreachable:
+    # Request URL is missing an 'http://' or 'https://' protocol", naming no variable
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "Exports rose 12 percent in 2023."}\n', encoding="utf-8")
+    monkeypatch.setenv("AFFIDAVIT_LLM_MODEL", "m")
+    monkeypatch.setenv(variable, value)
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(str(claims) if a == "CLAIMS" else a for a in command),
+                                   "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {variable} {value!r} is not an http(s) URL ({why}): "
+                                  "give one such as " + ("http://localhost:8888" if "SEARXNG"
+                                                         in variable else
+                                                         "http://localhost:8000/v1"))
+    assert not home.exists()
+
+
+def test_an_llm_auditor_url_that_is_no_url_is_one_line_naming_its_variable(
+        no_prefect, tmp_path, monkeypatch):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("All 12 tests pass.\n", encoding="utf-8")
+    monkeypatch.setenv("AFFIDAVIT_LLM_MODEL", "m")
+    monkeypatch.setenv("AFFIDAVIT_LLM_BASE_URL", "http://bob:s3cret@llm.example:x/v1")
+    res = CliRunner().invoke(app, ["audit", str(answer), "--auditor", "llm",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == ("error: AFFIDAVIT_LLM_BASE_URL 'http://llm.example:x/v1' is not "
+                                  "an http(s) URL (a bad port): give one such as "
+                                  "http://localhost:8000/v1")  # the password is not shown
+
+
+@pytest.mark.parametrize(("args", "env", "named"), [
+    ([], {"AFFIDAVIT_PUBLISH_BASE_URL": "ftp://x.example/"}, "AFFIDAVIT_PUBLISH_BASE_URL"),
+    ([], {"AFFIDAVIT_PUBLISHER_URL": "x.example"}, "AFFIDAVIT_PUBLISHER_URL"),
+    (["--base-url", "ftp://x.example/"], {}, "--base-url"),
+])
+def test_a_publishing_url_that_is_no_url_names_where_it_was_given(tmp_path, monkeypatch, args,
+                                                                  env, named):
+    # it was "error: base_url must be an http(s) URL, got 'ftp://x.example/'"
+    from affidavit.warehouse.home import resolve_home
+
+    resolve_home(str(tmp_path / "h")).tables.mkdir(parents=True)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    res = CliRunner().invoke(app, ["export", "claimreview", *args, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert line.startswith(f"error: {named} '"), line
+    assert "is not an http(s) URL (no http:// or https:// scheme)" in line
+
+
 @pytest.mark.parametrize(("command", "env", "said"), [
     (["run", "--claims", "CLAIMS"], {"AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE": "half"},
      "AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE must be a number in 0..1, got 'half'"),
