@@ -1281,11 +1281,15 @@ def verify(
     _check_choices(mode, judge)
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
+    from affidavit.tasks.input_checks import regular_file_fault
 
+    if file is not None and (fault := regular_file_fault(file)):
+        # before it is opened: a pipe no one writes to (``mkfifo``) would wait for ever
+        _fail(f"cannot verify {file}: {fault}")
     raw = b""
     # at most this many bytes are read: a text over it is over the limit in any encoding
-    # (UTF-32 takes 4 bytes a character), and an endless stream (/dev/zero, a pipe) is not
-    # read into memory whole
+    # (UTF-32 takes 4 bytes a character), and a file that grows while it is read is not read
+    # into memory whole
     read_cap = 4 * VERIFY_MAX_BYTES + 4
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
         if text is None:

@@ -14,6 +14,7 @@ import errno
 import gzip
 import os
 import re
+import stat
 import zlib
 from pathlib import Path
 
@@ -49,6 +50,8 @@ __all__ = [
     "name_keys",
     "os_error_reason",
     "path_fault",
+    "regular_file_fault",
+    "NOT_A_REGULAR_FILE",
     "shown_path",
     "utf16_fault",
 ]
@@ -188,16 +191,42 @@ def _head(path: str | Path, n_bytes: int) -> bytes:
                 from None
 
 
+NOT_A_REGULAR_FILE = "not a regular file (a device or a pipe): save it to a file first"
+"""How every command tells an input file that is a device, a pipe or a socket (``/dev/null``,
+``mkfifo``, ``<(…)``, ``/dev/stdin``): inputs are files, read whole and some read twice (a look
+at the head, then the reader), and opening a pipe no one writes to waits for ever."""
+
+
+def regular_file_fault(path: str | Path) -> str | None:
+    """Say why an existing path is not a regular file, without opening it; None when it is.
+
+    The one test of every input file option (claims, dumps, feeds, sessions, answers,
+    evidence, cards, ``verify --file``, ``source``, credibility lists): a directory, or a
+    device, a pipe or a socket (:data:`NOT_A_REGULAR_FILE`). Decided by ``os.stat`` (it
+    follows symlinks), which never blocks, where opening a FIFO waits for a writer. A path
+    that cannot be looked at (missing, a symlink loop) gives None: :func:`path_fault` says it.
+
+    >>> regular_file_fault("/"), regular_file_fault("/dev/null")[:19]
+    ('is a directory, not a file', 'not a regular file ')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if not stat.S_ISREG(mode):
+        return NOT_A_REGULAR_FILE
+    return None
+
+
 def _existing_file(path: str | Path, what: str) -> Path:
     p, name = Path(path), shown_path(path)
     p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
-    if p.is_dir():
-        raise ValueError(f"{name}: is a directory, not {what}")
-    if not p.is_file():
-        if p.exists():  # a pipe (``<(…)``, ``/dev/stdin``), a socket, a device
-            raise ValueError(f"{name}: not a regular file (a pipe or a device): {what} is read "
-                             "more than once; save it to a file first")
-        raise FileNotFoundError(p)
+    if fault := regular_file_fault(p):
+        if fault.startswith("is a directory"):
+            raise ValueError(f"{name}: is a directory, not {what}")
+        raise ValueError(f"{name}: {fault}")
     return p
 
 
@@ -402,10 +431,9 @@ def input_file_fault(path: str | Path) -> str | None:
     p = Path(path)
     if fault := input_path_fault(os.fspath(path)):
         return fault
-    if p.is_dir():
-        return "is a directory, not a file: give the files in it (a folder is not read)"
-    if not p.is_file():
-        return "not a regular file (a device or a pipe): save it to a file first"
+    if fault := regular_file_fault(p):
+        return ("is a directory, not a file: give the files in it (a folder is not read)"
+                if fault.startswith("is a directory") else fault)
     if p.stat().st_size == 0:
         return "empty file: nothing to read"
     if fault := gzip_name_fault(p):
@@ -512,11 +540,11 @@ def feed_file_fault(path: str | Path) -> str | None:
     '/: is a directory, not a feed file'
     """
     p = Path(path)
-    if p.is_dir():
-        return f"{path}: is a directory, not a feed file"
-    if not p.is_file():  # a device or a pipe is refused; a missing file is the caller's
-        return (f"{path}: not a regular file (a device or a pipe): save it to a file first"
-                if p.exists() else None)
+    if fault := regular_file_fault(p):  # a missing file is the caller's
+        return (f"{path}: is a directory, not a feed file" if fault.startswith("is a directory")
+                else f"{path}: {fault}")
+    if not p.is_file():
+        return None
     with p.open("rb") as fh:
         data = fh.read(DUMP_HEAD_BYTES + 1)
     head = decode_user_text(data[:SNIFF_CHARS]).text

@@ -92,7 +92,7 @@ def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
     os.mkfifo(fifo)
     res = CliRunner().invoke(app, ["run", "--claims", str(fifo), "--home", str(tmp_path / "h")])
     assert res.exit_code == 1
-    assert "not a regular file (a pipe or a device)" in res.output
+    assert "not a regular file (a device or a pipe)" in res.output
     assert "no such file" not in res.output
 
 

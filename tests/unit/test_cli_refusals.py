@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -912,35 +914,58 @@ def test_stored_rows_are_counted_from_the_parts_without_writing(tmp_path):
     assert count_stored_rows(home, "origins") is None  # a replaced table: not counted here
 
 
-def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tmp_path):
-    # ``verify --file /dev/zero`` (or a pipe fed without end) read the whole stream into
-    # memory before its size was checked: it stops reading once over the limit and refuses
+@contextmanager
+def _fifo_written(path: Path, data: bytes) -> Iterator[None]:
+    """A FIFO at ``path`` with a writer of ``data`` waiting for a reader, done at exit.
+
+    A command that opens the FIFO reads ``data`` (as a pipe fed by another command would give
+    it); one that refuses it unopened leaves the writer waiting, and the exit lets it finish.
+    """
     import threading
 
-    from affidavit.flows.cli import VERIFY_MAX_BYTES
+    os.mkfifo(path)
 
-    fifo = tmp_path / "text.fifo"
-    os.mkfifo(fifo)
-    offered = 64 * 1024 * 1024
-    written = [0]
-
-    def feed() -> None:
-        chunk = b"The Lumen Bridge opened on 14 May 2024. " * 1024
+    def write() -> None:
         try:
-            with fifo.open("wb") as fh:
-                while written[0] < offered:
-                    fh.write(chunk)
-                    written[0] += len(chunk)
-        except BrokenPipeError:  # the reader closed its end: it read no more
+            with path.open("wb") as fh:
+                fh.write(data)
+        except BrokenPipeError:
             pass
 
-    writer = threading.Thread(target=feed, daemon=True)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    line = _refused(["verify", "--file", str(fifo)], tmp_path / "h")
-    writer.join()
-    assert "text.fifo: more than" in line
-    assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
-    assert written[0] < offered  # it stopped reading long before the stream ended
+    try:
+        yield
+    finally:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a reader: the writer's open returns
+        writer.join()
+        os.close(fd)
+
+
+@pytest.mark.parametrize("target", ["fifo", "/dev/zero", "/dev/null", "{dir}"])
+def test_verify_refuses_a_file_that_is_not_a_regular_one_unopened(no_prefect, tmp_path, target):
+    # ``verify --file`` of a FIFO no one writes to waited for ever (the other file options
+    # refuse pipes and devices up front); /dev/null said "is empty", /dev/zero was read to the cap
+    fifo = tmp_path / "text.fifo"
+    with _fifo_written(fifo, b"The Lumen Bridge opened on 14 May 2024.\n"):
+        given = {"fifo": str(fifo), "{dir}": str(tmp_path)}.get(target, target)
+        line = _refused(["verify", "--file", given], tmp_path / "h")
+    said = ("is a directory, not a file" if target == "{dir}" else
+            "not a regular file (a device or a pipe): save it to a file first")
+    assert line == f"error: cannot verify {given}: {said}"
+
+
+def test_a_pipe_given_as_a_feed_is_not_opened_to_look_for_an_opml_list(tmp_path):
+    # ``run --feed FIFO --claims c.jsonl`` waited for ever: the OPML look at the feed's head
+    # opened the pipe before the reader could refuse it
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    opml = b'<?xml version="1.0"?><opml version="2.0"><body><outline xmlUrl="https://e.org/f"/>'
+    with _fifo_written(tmp_path / "subs", opml + b"</body></opml>"):
+        assert not is_opml(tmp_path / "subs")
+    with _fifo_written(tmp_path / "subs.opml", opml + b"</body></opml>"), \
+            pytest.raises(OpmlError, match=r"subs.opml: not a regular file \(a device or a pipe\)"):
+        read_opml(tmp_path / "subs.opml")
 
 
 def test_a_device_given_as_a_feed_is_refused_before_prefect(no_prefect, tmp_path):
