@@ -42,6 +42,8 @@ __all__ = [
     "dump_text_fault",
     "dump_not_text_fault",
     "gzip_name_fault",
+    "html_page_feed_fault",
+    "looks_like_html_page",
     "input_file_fault",
     "input_path_fault",
     "plain_text_feed_fault",
@@ -476,6 +478,65 @@ def plain_text_feed_fault(text: str, name: str) -> str | None:
     return f"{name}: is plain text, not an RSS/Atom/JSON Feed document; {_PLAIN_TEXT_FEED_HINT}"
 
 
+_FEED_HEAD_RE = re.compile(rb"<(rss|feed|rdf:rdf|opml)[\s>]", re.I)
+"""Root elements of feeds (and of OPML lists, whose ``<body>`` is not a page's)."""
+_HTML_HEAD_RE = re.compile(rb"<(!doctype\s+html|html|head|body)[\s>]", re.I)
+_FEED_LINK_RE = re.compile(
+    rb"<link\b(?=[^>]*\brel\s*=\s*[\"']?alternate\b)(?=[^>]*\btype\s*=\s*[\"']?application/"
+    rb"(?:rss\+xml|atom\+xml|feed\+json|json)\b)[^>]*\bhref\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))",
+    re.I)
+
+
+def looks_like_html_page(content: bytes, content_type: str | None = None) -> bool:
+    """Whether bytes are an HTML page rather than a feed (``Content-Type``, then a sniff).
+
+    >>> looks_like_html_page(b"<!DOCTYPE html><html><body>x</body></html>")
+    True
+    >>> looks_like_html_page(b'<?xml version="1.0"?><rss version="2.0"></rss>', "text/html")
+    False
+    >>> looks_like_html_page(b'<opml version="2.0"><body><outline xmlUrl="http://a.test/">')
+    False
+    """
+    head = content[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] in (b"{", b"[") or _FEED_HEAD_RE.search(head):
+        return False
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media in ("text/html", "application/xhtml+xml"):
+        return True
+    return bool(_HTML_HEAD_RE.search(head))
+
+
+def html_page_feed_fault(content: bytes, name: str, content_type: str | None = None) -> str | None:
+    """Say that bytes given as a feed are an HTML page (not a feed), or None.
+
+    ``run --feed`` reads feeds only, whether the page is a local file or a URL's answer: a page
+    is told as what it is, with the feed it names (``<link rel="alternate">``) when its head
+    names one. Shared by the up-front check (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`, for files and URLs alike).
+
+    Args:
+        content: The bytes (or their head; the first 64 KiB are looked at for a feed link).
+        name: The file as the user gave it (or the URL), for the message.
+        content_type: The HTTP ``Content-Type`` of a fetched body.
+
+    >>> page = b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
+    >>> html_page_feed_fault(page, "news.html")
+    'news.html: is an HTML page, not an RSS/Atom/JSON Feed document; the page names its feed: /rss.xml'
+    """  # noqa: E501 - a doctest's output is one line
+    if not looks_like_html_page(content, content_type):
+        return None
+    found = _FEED_LINK_RE.search(content[:65536])
+    href = next((g for g in found.groups() if g), b"").decode("utf-8", "replace").strip() \
+        if found else ""
+    if href and name.lower().startswith(("http://", "https://")):
+        from urllib.parse import urljoin
+
+        href = urljoin(name, href)  # a URL's page: its feed's own URL
+    hint = (f"the page names its feed: {href}" if href and len(href) <= 300 else
+            'give the site\'s feed (a page names it in <link rel="alternate">)')
+    return f"{name}: is an HTML page, not an RSS/Atom/JSON Feed document; {hint}"
+
+
 def _is_json_lines(lines: list[str]) -> bool:
     """Whether the first non-blank lines (at least two) each hold one JSON value."""
     lines = [ln for ln in lines if ln.strip()][:5]
@@ -532,9 +593,10 @@ def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
     Checks a directory, a device or a pipe (read twice: once here, once by the reader), an
-    empty file (nothing but whitespace), binary data, and JSON that is
-    not a JSON Feed (:func:`json_feed_fault`: JSON Lines, a list of records). Missing files are
-    the caller's (they are counted as refused inputs).
+    empty file (nothing but whitespace), binary data, an HTML page
+    (:func:`html_page_feed_fault`), and JSON that is not a JSON Feed (:func:`json_feed_fault`:
+    JSON Lines, a list of records). Missing files are the caller's (they are counted as refused
+    inputs).
 
     >>> feed_file_fault("/")
     '/: is a directory, not a feed file'
@@ -553,6 +615,8 @@ def feed_file_fault(path: str | Path) -> str | None:
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     ):
+        return fault
+    if fault := html_page_feed_fault(data, str(path)):
         return fault
     if fault := plain_text_feed_fault(head, str(path)):
         return fault
