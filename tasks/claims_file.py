@@ -342,9 +342,9 @@ def read_claims_file(
         ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
         ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
         records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
-        ``missing_text``, ``empty_text``, ``claim_too_long`` (over :data:`MAX_CLAIM_CHARS`
-        characters)); ``messages`` says which columns were used and gives
-        the first few skip details.
+        ``missing_text``, ``empty_text`` (a NaN text too), ``claim_too_long`` (over
+        :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says which columns were used and
+        gives the first few skip details.
 
     Raises:
         FileNotFoundError: When the file does not exist.
@@ -395,6 +395,12 @@ def read_claims_file(
                                 "skipped")
             continue
         value = rec.get(tcol)
+        if isinstance(value, float) and value != value:  # NaN: pandas' missing value
+            skips["empty_text"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{name}: {where}: no claim text (NaN, a missing value): "
+                                "skipped")
+            continue
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:
