@@ -20,6 +20,7 @@ from typing import Any
 from affidavit.tasks.input_checks import (
     claims_format,
     gzip_name_fault,
+    regular_file_fault,
     repeated_column_fault,
     shown_path,
 )
@@ -348,12 +349,14 @@ def read_claims_file(
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
+        ValueError: On a directory, a device or a pipe, an unsupported extension, or
+            ``limit`` < 0.
     """
     p, name = Path(path), shown_path(path)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
-    if p.is_dir():
-        raise ValueError(f"{name}: is a directory, not a claims file")
+    if fault := regular_file_fault(p):  # a pipe is not opened (one no one writes to waits)
+        raise ValueError(f"{name}: is a directory, not a claims file"
+                         if fault.startswith("is a directory") else f"{name}: {fault}")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     fmt = claims_format(path)

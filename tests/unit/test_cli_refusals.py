@@ -955,6 +955,16 @@ def test_verify_refuses_a_file_that_is_not_a_regular_one_unopened(no_prefect, tm
     assert line == f"error: cannot verify {given}: {said}"
 
 
+def test_the_claims_reader_refuses_a_pipe_unopened(tmp_path):
+    # a flow run from a deployment reads its claims file without the CLI's look first
+    from affidavit.tasks.claims_file import read_claims_file
+
+    fifo = tmp_path / "claims.jsonl"
+    with _fifo_written(fifo, b'{"claim": "Exports rose 12 percent in 2023."}\n'), \
+            pytest.raises(ValueError, match=r"claims.jsonl: not a regular file \(a device or a "):
+        read_claims_file(fifo)
+
+
 def test_a_pipe_given_as_a_feed_is_not_opened_to_look_for_an_opml_list(tmp_path):
     # ``run --feed FIFO --claims c.jsonl`` waited for ever: the OPML look at the feed's head
     # opened the pipe before the reader could refuse it
