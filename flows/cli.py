@@ -116,8 +116,8 @@ def _json_error(message: str, code: int) -> None:
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines",
                                        callback=_note_json)]
 WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
-                                                "the research batches (default "
-                                                "$AFFIDAVIT_WORKERS or every core)")]
+                                                "the research batches, at most 4 per core "
+                                                "(default $AFFIDAVIT_WORKERS or every core)")]
 DaskOpt = Annotated[str | None, typer.Option("--dask", help="Dask scheduler address for the "
                                              "research batches, or 'local' (default "
                                              "$AFFIDAVIT_DASK_ADDRESS)")]
@@ -156,19 +156,23 @@ def _apply_allow(value: str | None) -> None:
 
 
 def _check_workers(workers: int | None) -> None:
-    """Refuse a bad ``$AFFIDAVIT_WORKERS`` before Prefect starts (one line, exit 2).
+    """Refuse a bad ``--workers`` or ``$AFFIDAVIT_WORKERS`` before Prefect starts (exit 2).
 
-    Only when ``--workers`` is not given (it wins over the variable).
+    Either must be a whole number from 1 to 4 per core this process may run on
+    (``affidavit.flows.local_workers.WORKERS_PER_CORE``, where the bound is explained). The
+    variable is read only when ``--workers`` is not given (the flag wins over it).
     """
     import os
 
-    from affidavit.flows.local_workers import WORKERS_ENV, parse_workers
+    from affidavit.flows.local_workers import WORKERS_ENV, check_workers, parse_workers
 
-    if workers is None:
-        try:
+    try:
+        if workers is None:
             parse_workers(os.environ.get(WORKERS_ENV))
-        except ValueError as exc:
-            _fail(str(exc), EXIT_USAGE)
+        else:
+            check_workers(workers, given="--workers")
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 def _check_dask(address: str | None) -> None:
@@ -280,7 +284,24 @@ def _check_home(home: str | None) -> Any:
     if paths.root.exists() and not paths.root.is_dir():
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               "a folder): it is a file")
+    if (blocker := _file_above(paths.root)) is not None:  # a folder that cannot be made
+        _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
+              f"a folder): {blocker} is a file")
     return paths
+
+
+def _file_above(root: Path) -> Path | None:
+    """Return the file that stands where a folder above a missing home must be, or None.
+
+    ``--home notes.txt/home``: the home cannot be made (``Not a directory``), so it is refused
+    as a home that is a file is, before anything starts, by every command alike.
+    """
+    if root.exists():
+        return None
+    for parent in root.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,
@@ -290,12 +311,15 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
 
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
-    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE`` (exit 2) and the
-    credibility lists named in the environment.
+    for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE``, the endpoints'
+    settings (:func:`_check_endpoints`; exit 2) and the credibility lists named in the
+    environment.
     """
     import os
 
     _check_home(home)
+    if researches:
+        _check_endpoints()
     if researches and os.environ.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE"):
         from affidavit.flows.preflight import max_judge_failure_share
 
@@ -318,6 +342,28 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     if feeds:  # imports the feed readers (pyarrow): only for a run with feeds
         _check_opml(feeds)
     _check_dask(dask)
+
+
+def _check_endpoints() -> None:
+    """Refuse a web search or LLM endpoint setting that cannot be used (one line, exit 2).
+
+    ``AFFIDAVIT_SEARXNG_URL`` and ``AFFIDAVIT_LLM_BASE_URL`` when set must be http(s) URLs with
+    a host, and ``AFFIDAVIT_LLM_TIMEOUT_S`` a positive number; the line names the variable.
+    An endpoint that is well formed but does not answer is the run's preflight's to find (the
+    run then goes on without it, and says so).
+    """
+    import os
+
+    if not (os.environ.get("AFFIDAVIT_SEARXNG_URL") or os.environ.get("AFFIDAVIT_LLM_BASE_URL")):
+        return  # nothing to check: the readers (httpx) are not imported
+    from affidavit.tasks.judge_llm import llm_config_from_env
+    from affidavit.tasks.search import search_config_from_env
+
+    try:
+        search_config_from_env()
+        llm_config_from_env()
+    except ValueError as exc:
+        _fail(str(exc), EXIT_USAGE)
 
 
 def _refuse_without_search(home: str | None) -> None:
@@ -1235,11 +1281,15 @@ def verify(
     _check_choices(mode, judge)
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
+    from affidavit.tasks.input_checks import regular_file_fault
 
+    if file is not None and (fault := regular_file_fault(file)):
+        # before it is opened: a pipe no one writes to (``mkfifo``) would wait for ever
+        _fail(f"cannot verify {file}: {fault}")
     raw = b""
     # at most this many bytes are read: a text over it is over the limit in any encoding
-    # (UTF-32 takes 4 bytes a character), and an endless stream (/dev/zero, a pipe) is not
-    # read into memory whole
+    # (UTF-32 takes 4 bytes a character), and a file that grows while it is read is not read
+    # into memory whole
     read_cap = 4 * VERIFY_MAX_BYTES + 4
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
         if text is None:
@@ -1555,11 +1605,11 @@ def audit(
     if auditor == "llm":
         from affidavit.tasks.audit_llm import audit_config_from_env, audit_limits_from_env
 
-        if audit_config_from_env() is None:
-            _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
         try:
+            if audit_config_from_env() is None:
+                _fail("--auditor llm needs AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL", 2)
             audit_limits_from_env()
-        except ValueError as exc:
+        except ValueError as exc:  # a base URL or a limit that cannot be used, named
             _fail(str(exc), 2)
     _check_dask(None)
     _env(home)
@@ -1685,7 +1735,10 @@ def export_claimreview_cmd(
         nodes, left_out, n = export_claimreview(Warehouse(paths), run_id=run_id,
                                                 statuses=statuses, now=utcnow(), config=config)
     except ValueError as exc:
-        _fail(str(exc), 2)
+        message = str(exc)
+        if base_url:  # the option's value, not the environment's
+            message = message.replace("AFFIDAVIT_PUBLISH_BASE_URL", "--base-url", 1)
+        _fail(message, 2)
         return
     text = json.dumps(nodes, indent=1, default=str, ensure_ascii=False) + "\n"
     if out is None:

@@ -36,7 +36,7 @@ import polars as pl
 
 from affidavit.flows.context import RunRecord
 from affidavit.flows.dask_probe import check_scheduler
-from affidavit.flows.local_workers import default_workers
+from affidavit.flows.local_workers import check_workers, default_workers
 from affidavit.flows.preflight import Capabilities, corpus_idf
 from affidavit.flows.research_loop import research
 from affidavit.flows.supervise import INTERRUPTED
@@ -454,10 +454,11 @@ def batch_pool(
     ``worker_fn`` runs a batch in a worker (``BatchPool``; default: a research batch).
 
     Raises:
-        ValueError: For a bad ``$AFFIDAVIT_WORKERS`` or ``workers`` < 1.
+        ValueError: For a bad ``$AFFIDAVIT_WORKERS``, or ``workers`` < 1 or over 4 per core
+            (:func:`affidavit.flows.local_workers.check_workers`).
     """
-    if workers is not None and workers < 1:
-        raise ValueError(f"workers must be at least 1, got {workers}")
+    if workers is not None:
+        check_workers(workers, given="workers")
     dask = dask or os.environ.get("AFFIDAVIT_DASK_ADDRESS") or None
     n = workers or default_workers()
     if dask:

@@ -130,12 +130,13 @@ def profile_source(target: str, *, wayback: bool = False, url: str | None = None
         html = read_page_bytes(res.content, shown, content_type=res.headers.get("content-type"))
         url = strip_credentials(res.final_url or target)
     else:
-        path = Path(target)
-        if path.is_dir():
-            raise ValueError(f"{target}: is a directory, not an HTML file")
-        if not path.is_file():
-            from affidavit.tasks.input_checks import input_path_fault
+        from affidavit.tasks.input_checks import input_path_fault, regular_file_fault
 
+        path = Path(target)
+        if fault := regular_file_fault(path):
+            raise ValueError(f"{target}: is a directory, not an HTML file"
+                             if fault.startswith("is a directory") else f"{target}: {fault}")
+        if not path.is_file():
             raise ValueError(f"{target}: {input_path_fault(target) or 'not a regular file'}")
         try:
             data = path.read_bytes()
@@ -162,7 +163,7 @@ def credibility_lists_from_env(environ: Mapping[str, str] | None = None
     low, high = env.get("AFFIDAVIT_CREDIBILITY_LOW"), env.get("AFFIDAVIT_CREDIBILITY_HIGH")
     if not low and not high:
         return None
-    from affidavit.tasks.input_checks import os_error_reason
+    from affidavit.tasks.input_checks import os_error_reason, regular_file_fault
 
     for var, value in (("AFFIDAVIT_CREDIBILITY_LOW", low), ("AFFIDAVIT_CREDIBILITY_HIGH", high)):
         if not value:
@@ -173,12 +174,10 @@ def credibility_lists_from_env(environ: Mapping[str, str] | None = None
         except OSError as exc:
             raise ValueError(f"cannot read the credibility list {var}={value}: "
                              f"{os_error_reason(exc)}") from None
-        if p.is_dir():
-            raise ValueError(f"cannot read the credibility list {var}={value}: is a "
-                             "directory, not a file of hosts")
-        if not p.is_file():  # /dev/zero would be read without end
-            raise ValueError(f"cannot read the credibility list {var}={value}: not a regular "
-                             "file (a device or a pipe): save it to a file first")
+        if fault := regular_file_fault(p):  # /dev/zero would be read without end
+            raise ValueError(f"cannot read the credibility list {var}={value}: "
+                             + ("is a directory, not a file of hosts"
+                                if fault.startswith("is a directory") else fault))
     try:
         return CredibilityLists.from_files(low=low or None, high=high or None)
     except OSError as exc:

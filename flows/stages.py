@@ -215,7 +215,7 @@ def poll_feeds(
             out.not_modified.append(url)
             run.counts["feeds_not_modified"] += 1
         elif res.ok:
-            batch = read_fetched(res, now=now)
+            batch = read_fetched(res, now=now, pages=False)  # a page is no feed
             _count_batch(run, batch)
             docs = pl.from_arrow(batch.documents)
             assert isinstance(docs, pl.DataFrame)

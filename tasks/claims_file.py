@@ -20,6 +20,7 @@ from typing import Any
 from affidavit.tasks.input_checks import (
     claims_format,
     gzip_name_fault,
+    regular_file_fault,
     repeated_column_fault,
     shown_path,
 )
@@ -342,18 +343,20 @@ def read_claims_file(
         ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
         ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
         records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
-        ``missing_text``, ``empty_text``, ``claim_too_long`` (over :data:`MAX_CLAIM_CHARS`
-        characters)); ``messages`` says which columns were used and gives
-        the first few skip details.
+        ``missing_text``, ``empty_text`` (a NaN text too), ``claim_too_long`` (over
+        :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says which columns were used and
+        gives the first few skip details.
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: On a directory, an unsupported extension, or ``limit`` < 0.
+        ValueError: On a directory, a device or a pipe, an unsupported extension, or
+            ``limit`` < 0.
     """
     p, name = Path(path), shown_path(path)
     p.stat()  # a missing file (FileNotFoundError), a symlink loop: raised with its errno
-    if p.is_dir():
-        raise ValueError(f"{name}: is a directory, not a claims file")
+    if fault := regular_file_fault(p):  # a pipe is not opened (one no one writes to waits)
+        raise ValueError(f"{name}: is a directory, not a claims file"
+                         if fault.startswith("is a directory") else f"{name}: {fault}")
     if limit is not None and limit < 0:
         raise ValueError(f"limit must be >= 0, got {limit}")
     fmt = claims_format(path)
@@ -395,6 +398,12 @@ def read_claims_file(
                                 "skipped")
             continue
         value = rec.get(tcol)
+        if isinstance(value, float) and value != value:  # NaN: pandas' missing value
+            skips["empty_text"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{name}: {where}: no claim text (NaN, a missing value): "
+                                "skipped")
+            continue
         if value is not None and not isinstance(value, str):
             skips["wrong_type"] += 1
             if len(messages) < _MAX_MESSAGES:

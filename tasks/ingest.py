@@ -18,7 +18,13 @@ from affidavit.tasks.ingest_archive import read_warc
 from affidavit.tasks.ingest_common import ColumnMapping, IngestBatch
 from affidavit.tasks.ingest_dumps import read_dump
 from affidavit.tasks.ingest_feeds import load_feed, load_url
-from affidavit.tasks.input_checks import DUMP_FORMATS, dump_extensions, gzip_name_fault
+from affidavit.tasks.input_checks import (
+    DUMP_FORMATS,
+    NOT_A_REGULAR_FILE,
+    dump_extensions,
+    gzip_name_fault,
+    regular_file_fault,
+)
 
 if TYPE_CHECKING:
     from affidavit.tasks.fetch import Fetcher
@@ -155,10 +161,10 @@ def ingest_path(
         return
     p = Path(path)
     p.stat()  # a missing file, a symlink loop: raised with its errno
-    if not p.is_file() and not p.is_dir():  # a directory: said by its errno when opened
+    fault = regular_file_fault(p)
+    if fault == NOT_A_REGULAR_FILE:  # a directory: said by its errno when opened
         # a device or a pipe: a pipe's head is gone after a first look, a device may not end
-        raise ValueError(f"{path}: not a regular file (a device or a pipe): save it to a file "
-                         "first")
+        raise ValueError(f"{path}: {fault}")
     if fault := gzip_name_fault(path):  # refused, not read as the plain text it is
         raise ValueError(f"{path}: {fault}")
     kind = kind or detect_kind(path)

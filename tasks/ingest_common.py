@@ -599,7 +599,9 @@ def rows_to_documents(
     defaults to its position in ``rows``). ``text`` may be bytes (decoded as UTF-8 with
     replacement, counted ``"non_utf8_text"``); NUL characters are removed (counted
     ``"nul_removed"``), other control characters and terminal escapes too (counted
-    ``"control_chars_removed"``); a row whose text is then empty is skipped (``"empty_text"``).
+    ``"control_chars_removed"``); a row whose text is then empty, or is NaN, is skipped
+    (``"empty_text"``). Any other field that is NaN (a missing value, as pandas writes one) is
+    read as missing (None), not as a number of the wrong type.
     A row whose text, title, author, URL or language is not a string, whose id is not a string
     or integer, or whose date is a list, object or boolean is refused (``"wrong_type"``); a date
     string that does not parse strictly is stored as NULL with a counted warning
@@ -677,9 +679,34 @@ def rows_to_documents(
     return batch
 
 
+def _is_nan(value: Any) -> bool:
+    """Whether a value is a float NaN (``float("nan")``; JSON's ``NaN``; pandas' missing value)."""
+    return isinstance(value, float) and value != value
+
+
+def _nan_as_missing(row: dict[str, Any]) -> dict[str, Any]:
+    """Return ``row`` with each NaN field as None: a missing value, not a number.
+
+    pandas writes a missing value as NaN (``to_json`` and ``json.dumps`` of a frame's records as
+    the literal ``NaN``, a float column of Parquet as a NaN double), so a NaN title, URL or
+    author is a row without one, as a NaN date and a NaN id already were. Not counted: a
+    missing optional field is not counted either (the row is kept whole otherwise).
+
+    >>> _nan_as_missing({"title": float("nan"), "text": "x", "_index": 3})
+    {'title': None, 'text': 'x', '_index': 3}
+    """
+    if not any(_is_nan(v) for v in row.values()):
+        return row
+    return {k: None if _is_nan(v) else v for k, v in row.items()}
+
+
 def _row_to_record(row: dict[str, Any], batch: IngestBatch, *, where: str, index: Any,
                    kind: str, source_path: str | None) -> dict[str, Any] | None:
     """One row → one ``documents`` record (None when the row is skipped, counted in ``batch``)."""
+    if _is_nan(row.get("text")):  # the one field a document needs: skipped, as an empty text
+        batch.add_skip("empty_text", f"{where}: no text (NaN, a missing value): skipped")
+        return None
+    row = _nan_as_missing(row)
     wrong = _wrong_typed(row)
     if wrong:
         batch.add_skip("wrong_type", f"{where}: {wrong}: skipped")

@@ -45,7 +45,12 @@ from affidavit.tasks.ingest_common import (
     parse_datetime,
     rows_to_documents,
 )
-from affidavit.tasks.input_checks import json_feed_fault, plain_text_feed_fault
+from affidavit.tasks.input_checks import (
+    html_page_feed_fault,
+    json_feed_fault,
+    looks_like_html_page,
+    plain_text_feed_fault,
+)
 from affidavit.tasks.sanitize import (
     SNIFF_CHARS,
     UntrustedJSONError,
@@ -393,7 +398,8 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None,
     """Parse one feed document (RSS, Atom, RDF or JSON Feed) into a ``documents`` batch.
 
     Never raises on bad input: a malformed, refused or empty feed gives an empty batch with the
-    skip counted and a message (``"malformed_feed"``, ``"not_a_feed"``,
+    skip counted and a message (``"malformed_feed"``, ``"not_a_feed"`` (an HTML page among
+    them, :func:`affidavit.tasks.input_checks.html_page_feed_fault`),
     ``"xml_entity_declaration"``, ``"too_large"``, ``"empty_feed"``). XML that is not
     well-formed but from which feedparser's lenient parser recovers entries is kept, counted
     ``"malformed_feed_recovered"``.
@@ -427,6 +433,9 @@ def parse_feed(data: bytes, *, source: str, fetched_at: datetime | None = None,
     stripped = data.lstrip(b"\xef\xbb\xbf \t\r\n")
     if not stripped:
         batch.add_skip("empty_feed", f"{source}: empty document: skipped")
+        return batch
+    if fault := html_page_feed_fault(stripped, source, content_type):  # a file or a URL's page
+        batch.add_skip("not_a_feed", f"{fault}: refused")
         return batch
     try:
         if stripped[:1] in (b"{", b"["):
@@ -524,27 +533,6 @@ def load_feed(
     return parse_feed(data, source=source)
 
 
-_FEED_HEAD_RE = re.compile(rb"<(rss|feed|rdf:rdf)[\s>]", re.I)
-_HTML_HEAD_RE = re.compile(rb"<(!doctype\s+html|html|head|body)[\s>]", re.I)
-
-
-def looks_like_html_page(content: bytes, content_type: str | None = None) -> bool:
-    """Whether fetched bytes are an HTML page rather than a feed (header, then content sniff).
-
-    >>> looks_like_html_page(b"<!DOCTYPE html><html><body>x</body></html>")
-    True
-    >>> looks_like_html_page(b'<?xml version="1.0"?><rss version="2.0"></rss>', "text/html")
-    False
-    """
-    head = content[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head[:1] in (b"{", b"[") or _FEED_HEAD_RE.search(head):
-        return False
-    media = (content_type or "").split(";", 1)[0].strip().lower()
-    if media in ("text/html", "application/xhtml+xml"):
-        return True
-    return bool(_HTML_HEAD_RE.search(head))
-
-
 def load_url(
     url: str,
     *,
@@ -572,13 +560,17 @@ def load_url(
     return read_fetched(fetcher.fetch(url), now=now)
 
 
-def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestBatch:
+def read_fetched(result: FetchResult, *, now: datetime | None = None,
+                 pages: bool = True) -> IngestBatch:
     """Read a fetched body as a feed, or as a web page when it is HTML (see :func:`load_url`).
 
     Args:
         result: The fetch; one that failed (or is not 2xx) gives an empty batch with
             ``"fetch_failed"`` counted.
         now: Fetch time to record in ``fetched_at`` (UTC); None leaves it null.
+        pages: Whether an HTML page is read as one web document (``backfill URL``); when
+            False (a feed URL of ``run --feed``) it is refused as not a feed (``"not_a_feed"``),
+            as a local HTML file given as a feed is.
 
     Returns:
         An :class:`~affidavit.tasks.ingest_common.IngestBatch` (``source_path`` is the URL
@@ -593,7 +585,7 @@ def read_fetched(result: FetchResult, *, now: datetime | None = None) -> IngestB
         batch.add_skip("fetch_failed", f"{url}: fetch failed ({reason}): skipped")
         return batch
     ctype = result.headers.get("content-type")
-    if not looks_like_html_page(result.content, ctype):
+    if not pages or not looks_like_html_page(result.content, ctype):
         return parse_feed(result.content, source=url, fetched_at=now, content_type=ctype)
     page = extract_html(result.content, url=result.final_url, content_type=ctype)
     if page is None:

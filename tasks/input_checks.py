@@ -14,6 +14,7 @@ import errno
 import gzip
 import os
 import re
+import stat
 import zlib
 from pathlib import Path
 
@@ -41,6 +42,8 @@ __all__ = [
     "dump_text_fault",
     "dump_not_text_fault",
     "gzip_name_fault",
+    "html_page_feed_fault",
+    "looks_like_html_page",
     "input_file_fault",
     "input_path_fault",
     "plain_text_feed_fault",
@@ -49,6 +52,8 @@ __all__ = [
     "name_keys",
     "os_error_reason",
     "path_fault",
+    "regular_file_fault",
+    "NOT_A_REGULAR_FILE",
     "shown_path",
     "utf16_fault",
 ]
@@ -188,16 +193,42 @@ def _head(path: str | Path, n_bytes: int) -> bytes:
                 from None
 
 
+NOT_A_REGULAR_FILE = "not a regular file (a device or a pipe): save it to a file first"
+"""How every command tells an input file that is a device, a pipe or a socket (``/dev/null``,
+``mkfifo``, ``<(…)``, ``/dev/stdin``): inputs are files, read whole and some read twice (a look
+at the head, then the reader), and opening a pipe no one writes to waits for ever."""
+
+
+def regular_file_fault(path: str | Path) -> str | None:
+    """Say why an existing path is not a regular file, without opening it; None when it is.
+
+    The one test of every input file option (claims, dumps, feeds, sessions, answers,
+    evidence, cards, ``verify --file``, ``source``, credibility lists): a directory, or a
+    device, a pipe or a socket (:data:`NOT_A_REGULAR_FILE`). Decided by ``os.stat`` (it
+    follows symlinks), which never blocks, where opening a FIFO waits for a writer. A path
+    that cannot be looked at (missing, a symlink loop) gives None: :func:`path_fault` says it.
+
+    >>> regular_file_fault("/"), regular_file_fault("/dev/null")[:19]
+    ('is a directory, not a file', 'not a regular file ')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if not stat.S_ISREG(mode):
+        return NOT_A_REGULAR_FILE
+    return None
+
+
 def _existing_file(path: str | Path, what: str) -> Path:
     p, name = Path(path), shown_path(path)
     p.stat()  # a missing file, a symlink loop: raised with its errno (os_error_reason says it)
-    if p.is_dir():
-        raise ValueError(f"{name}: is a directory, not {what}")
-    if not p.is_file():
-        if p.exists():  # a pipe (``<(…)``, ``/dev/stdin``), a socket, a device
-            raise ValueError(f"{name}: not a regular file (a pipe or a device): {what} is read "
-                             "more than once; save it to a file first")
-        raise FileNotFoundError(p)
+    if fault := regular_file_fault(p):
+        if fault.startswith("is a directory"):
+            raise ValueError(f"{name}: is a directory, not {what}")
+        raise ValueError(f"{name}: {fault}")
     return p
 
 
@@ -402,10 +433,9 @@ def input_file_fault(path: str | Path) -> str | None:
     p = Path(path)
     if fault := input_path_fault(os.fspath(path)):
         return fault
-    if p.is_dir():
-        return "is a directory, not a file: give the files in it (a folder is not read)"
-    if not p.is_file():
-        return "not a regular file (a device or a pipe): save it to a file first"
+    if fault := regular_file_fault(p):
+        return ("is a directory, not a file: give the files in it (a folder is not read)"
+                if fault.startswith("is a directory") else fault)
     if p.stat().st_size == 0:
         return "empty file: nothing to read"
     if fault := gzip_name_fault(p):
@@ -446,6 +476,65 @@ def plain_text_feed_fault(text: str, name: str) -> str | None:
     if not first or first in "<{[" or "<" in text:
         return None
     return f"{name}: is plain text, not an RSS/Atom/JSON Feed document; {_PLAIN_TEXT_FEED_HINT}"
+
+
+_FEED_HEAD_RE = re.compile(rb"<(rss|feed|rdf:rdf|opml)[\s>]", re.I)
+"""Root elements of feeds (and of OPML lists, whose ``<body>`` is not a page's)."""
+_HTML_HEAD_RE = re.compile(rb"<(!doctype\s+html|html|head|body)[\s>]", re.I)
+_FEED_LINK_RE = re.compile(
+    rb"<link\b(?=[^>]*\brel\s*=\s*[\"']?alternate\b)(?=[^>]*\btype\s*=\s*[\"']?application/"
+    rb"(?:rss\+xml|atom\+xml|feed\+json|json)\b)[^>]*\bhref\s*=\s*(?:\"([^\"]*)\"|'([^']*)'|([^\s>]+))",
+    re.I)
+
+
+def looks_like_html_page(content: bytes, content_type: str | None = None) -> bool:
+    """Whether bytes are an HTML page rather than a feed (``Content-Type``, then a sniff).
+
+    >>> looks_like_html_page(b"<!DOCTYPE html><html><body>x</body></html>")
+    True
+    >>> looks_like_html_page(b'<?xml version="1.0"?><rss version="2.0"></rss>', "text/html")
+    False
+    >>> looks_like_html_page(b'<opml version="2.0"><body><outline xmlUrl="http://a.test/">')
+    False
+    """
+    head = content[:4096].lstrip(b"\xef\xbb\xbf \t\r\n")
+    if head[:1] in (b"{", b"[") or _FEED_HEAD_RE.search(head):
+        return False
+    media = (content_type or "").split(";", 1)[0].strip().lower()
+    if media in ("text/html", "application/xhtml+xml"):
+        return True
+    return bool(_HTML_HEAD_RE.search(head))
+
+
+def html_page_feed_fault(content: bytes, name: str, content_type: str | None = None) -> str | None:
+    """Say that bytes given as a feed are an HTML page (not a feed), or None.
+
+    ``run --feed`` reads feeds only, whether the page is a local file or a URL's answer: a page
+    is told as what it is, with the feed it names (``<link rel="alternate">``) when its head
+    names one. Shared by the up-front check (:func:`feed_file_fault`) and the feed parser
+    (:func:`affidavit.tasks.ingest_feeds.parse_feed`, for files and URLs alike).
+
+    Args:
+        content: The bytes (or their head; the first 64 KiB are looked at for a feed link).
+        name: The file as the user gave it (or the URL), for the message.
+        content_type: The HTTP ``Content-Type`` of a fetched body.
+
+    >>> page = b'<html><head><link rel="alternate" type="application/rss+xml" href="/rss.xml">'
+    >>> html_page_feed_fault(page, "news.html")
+    'news.html: is an HTML page, not an RSS/Atom/JSON Feed document; the page names its feed: /rss.xml'
+    """  # noqa: E501 - a doctest's output is one line
+    if not looks_like_html_page(content, content_type):
+        return None
+    found = _FEED_LINK_RE.search(content[:65536])
+    href = next((g for g in found.groups() if g), b"").decode("utf-8", "replace").strip() \
+        if found else ""
+    if href and name.lower().startswith(("http://", "https://")):
+        from urllib.parse import urljoin
+
+        href = urljoin(name, href)  # a URL's page: its feed's own URL
+    hint = (f"the page names its feed: {href}" if href and len(href) <= 300 else
+            'give the site\'s feed (a page names it in <link rel="alternate">)')
+    return f"{name}: is an HTML page, not an RSS/Atom/JSON Feed document; {hint}"
 
 
 def _is_json_lines(lines: list[str]) -> bool:
@@ -504,19 +593,20 @@ def feed_file_fault(path: str | Path) -> str | None:
     """Say why a local feed file cannot be read, or None when it may be (``run --feed``).
 
     Checks a directory, a device or a pipe (read twice: once here, once by the reader), an
-    empty file (nothing but whitespace), binary data, and JSON that is
-    not a JSON Feed (:func:`json_feed_fault`: JSON Lines, a list of records). Missing files are
-    the caller's (they are counted as refused inputs).
+    empty file (nothing but whitespace), binary data, an HTML page
+    (:func:`html_page_feed_fault`), and JSON that is not a JSON Feed (:func:`json_feed_fault`:
+    JSON Lines, a list of records). Missing files are the caller's (they are counted as refused
+    inputs).
 
     >>> feed_file_fault("/")
     '/: is a directory, not a feed file'
     """
     p = Path(path)
-    if p.is_dir():
-        return f"{path}: is a directory, not a feed file"
-    if not p.is_file():  # a device or a pipe is refused; a missing file is the caller's
-        return (f"{path}: not a regular file (a device or a pipe): save it to a file first"
-                if p.exists() else None)
+    if fault := regular_file_fault(p):  # a missing file is the caller's
+        return (f"{path}: is a directory, not a feed file" if fault.startswith("is a directory")
+                else f"{path}: {fault}")
+    if not p.is_file():
+        return None
     with p.open("rb") as fh:
         data = fh.read(DUMP_HEAD_BYTES + 1)
     head = decode_user_text(data[:SNIFF_CHARS]).text
@@ -525,6 +615,8 @@ def feed_file_fault(path: str | Path) -> str | None:
         empty=f"{path}: empty: a feed file holds RSS, Atom, RDF or JSON Feed",
         binary=f"{path}: not text (binary data): a feed file holds RSS, Atom, RDF or JSON Feed",
     ):
+        return fault
+    if fault := html_page_feed_fault(data, str(path)):
         return fault
     if fault := plain_text_feed_fault(head, str(path)):
         return fault

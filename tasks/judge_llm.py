@@ -29,6 +29,7 @@ import httpx
 
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
+from affidavit.tasks.urls import config_url_error
 
 __all__ = [
     "DOC_CHAR_CAP",
@@ -127,10 +128,15 @@ def llm_config_from_env(environ: Mapping[str, str] = os.environ) -> LLMJudgeConf
         The configuration, or ``None`` when no endpoint is configured.
 
     Raises:
-        ValueError: When ``AFFIDAVIT_LLM_TIMEOUT_S`` is not a positive number.
+        ValueError: When ``AFFIDAVIT_LLM_TIMEOUT_S`` is not a positive number, or
+            ``AFFIDAVIT_LLM_BASE_URL`` is not an http(s) URL with a host (one line naming the
+            variable: :func:`affidavit.tasks.urls.config_url_error`).
     """
     base = environ.get("AFFIDAVIT_LLM_BASE_URL", "").strip()
     model = environ.get("AFFIDAVIT_LLM_MODEL", "").strip()
+    if base and (error := config_url_error("AFFIDAVIT_LLM_BASE_URL", base,
+                                           "http://localhost:8000/v1")):
+        raise ValueError(error)
     if not base or not model:
         return None
     kwargs: dict[str, Any] = {}

@@ -19,6 +19,7 @@ from xml.etree import ElementTree
 
 from affidavit.tasks.fetch import strip_credentials
 from affidavit.tasks.ingest_feeds import FeedRefusedError, check_xml_safe
+from affidavit.tasks.input_checks import regular_file_fault
 
 __all__ = ["MAX_OPML_BYTES", "OpmlError", "OpmlList", "is_opml", "parse_opml", "read_opml"]
 
@@ -73,6 +74,8 @@ def is_opml(path: str | Path, head: bytes | None = None) -> bool:
     p = Path(path)
     if p.name.lower().endswith(".opml"):
         return True
+    if head is None and regular_file_fault(p) is not None:
+        return False  # a pipe is not opened here (one no one writes to waits for ever)
     if head is None:
         try:
             with p.open("rb") as fh:
@@ -164,10 +167,13 @@ def read_opml(path: str | Path) -> OpmlList:
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        OpmlError: When it is too large or cannot be used (see :func:`parse_opml`).
+        OpmlError: When it is a directory, a device or a pipe, too large, or cannot be used
+            (see :func:`parse_opml`).
     """
     p = Path(path)
     size = p.stat().st_size
+    if fault := regular_file_fault(p):  # a pipe is not opened (one no one writes to waits)
+        raise OpmlError(f"{path}: {fault}")
     if size > MAX_OPML_BYTES:
         raise OpmlError(f"{path}: {size} bytes is more than the {MAX_OPML_BYTES} an OPML list may "
                         "have")

@@ -48,6 +48,7 @@ from markupsafe import Markup, escape
 
 from affidavit.schemas.enums import VerdictStatus
 from affidavit.tasks.sanitize import page_text
+from affidavit.tasks.urls import config_url_error
 
 CONTEXT_CHARS = 160
 """Characters of document text shown on each side of a highlighted span (about two lines of a
@@ -320,8 +321,14 @@ class PublishConfig:
         unset means the default.
 
         Raises:
-            ValueError: For a set value that is not a usable URL.
+            ValueError: For a set value that is not a usable URL, naming its variable.
         """
+        for variable in ("AFFIDAVIT_PUBLISH_BASE_URL", "AFFIDAVIT_PUBLISHER_URL"):
+            url = environ.get(variable)
+            if url and (error := config_url_error(variable, url, "https://example.org/checks/")):
+                raise ValueError(error)
+            if url and "@" in (urlsplit(url.strip()).netloc or ""):
+                raise ValueError(f"{variable} must not carry credentials (user:password@)")
         return cls(
             base_url=environ.get("AFFIDAVIT_PUBLISH_BASE_URL") or DEFAULT_BASE_URL,
             org_name=environ.get("AFFIDAVIT_PUBLISHER_NAME") or "affidavit",

@@ -27,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import httpx
 
+from affidavit.tasks.urls import config_url_error
 from affidavit.warehouse.search_index import SearchIndex
 
 USER_AGENT = "affidavit/0.1 (+batch fact-checking)"
@@ -382,6 +383,10 @@ class SearchConfig:
             raise ValueError(f"k must be >= 1, got {self.k}")
 
 
+SEARXNG_URL_ENV = "AFFIDAVIT_SEARXNG_URL"
+"""Environment variable of the SearXNG instance's root URL (web search)."""
+
+
 def search_config_from_env(environ: Mapping[str, str] = os.environ) -> SearchConfig:
     """Read the search configuration from the environment.
 
@@ -390,8 +395,14 @@ def search_config_from_env(environ: Mapping[str, str] = os.environ) -> SearchCon
 
     Returns:
         The configuration.
+
+    Raises:
+        ValueError: For a URL that is not http(s) with a host, in one line naming the variable
+            (:func:`affidavit.tasks.urls.config_url_error`).
     """
-    url = (environ.get("AFFIDAVIT_SEARXNG_URL") or "").strip() or None
+    url = (environ.get(SEARXNG_URL_ENV) or "").strip() or None
+    if url and (error := config_url_error(SEARXNG_URL_ENV, url, "http://localhost:8888")):
+        raise ValueError(error)
     return SearchConfig(searxng_url=url)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
-__all__ = ["canonicalize_url", "host_of", "is_tracking_param"]
+__all__ = ["canonicalize_url", "config_url_error", "host_of", "http_url_fault", "is_tracking_param"]
 
 _TRACKING_EXACT = frozenset({"fbclid", "gclid", "ref", "dclid", "msclkid", "yclid"})
 """Tracking parameters dropped by exact (case-insensitive) name. ``fbclid``, ``gclid`` and
@@ -112,3 +112,55 @@ def host_of(url: str | None) -> str | None:
     if not hostname:
         return None
     return _normalise_host(hostname) or None
+
+
+def http_url_fault(url: str) -> str | None:
+    """Say why a configured endpoint URL is not an http(s) URL with a host, or None when it is.
+
+    >>> http_url_fault("http://localhost:8888"), http_url_fault("localhost:8888")
+    (None, 'no http:// or https:// scheme')
+    >>> http_url_fault("https://"), http_url_fault("http://h:99999")
+    ('no host', 'a bad port')
+    """
+    value = url.strip()
+    if not value.lower().startswith(("http://", "https://")):
+        return "no http:// or https:// scheme"
+    try:
+        parts = urlsplit(value)
+        host, _ = parts.hostname, parts.port
+    except ValueError:
+        return "a bad port" if _has_port(value) else "not a URL"
+    return None if host else "no host"
+
+
+def _has_port(url: str) -> bool:
+    """Whether the host part of ``url`` ends in ``:<something>`` (a port, maybe a bad one)."""
+    netloc = url.split("://", 1)[-1].split("/", 1)[0].rsplit("@", 1)[-1]
+    return ":" in netloc.rsplit("]", 1)[-1]
+
+
+def config_url_error(variable: str, url: str, example: str) -> str | None:
+    """One line for a URL setting that is not an http(s) URL with a host, naming its source.
+
+    Args:
+        variable: Where the URL was given: the environment variable (``AFFIDAVIT_SEARXNG_URL``)
+            or the option (``--base-url``).
+        url: The value given.
+        example: A URL of the kind expected, for the message.
+
+    Returns:
+        The message (the value shown without a ``user:password@`` part), or None for a usable
+        URL.
+
+    >>> config_url_error("AFFIDAVIT_SEARXNG_URL", "localhost:8888", "http://localhost:8888")
+    "AFFIDAVIT_SEARXNG_URL 'localhost:8888' is not an http(s) URL (no http:// or https:// scheme): give one such as http://localhost:8888"
+    """  # noqa: E501 - a doctest's output is one line
+    fault = http_url_fault(url)
+    if fault is None:
+        return None
+    shown = url.strip()
+    if "@" in shown.split("://", 1)[-1].split("/", 1)[0]:
+        scheme, _, rest = shown.rpartition("://")
+        netloc, slash, path = rest.partition("/")
+        shown = f"{scheme}{'://' if scheme else ''}{netloc.rsplit('@', 1)[1]}{slash}{path}"
+    return f"{variable} {shown!r} is not an http(s) URL ({fault}): give one such as {example}"

@@ -124,6 +124,30 @@ def test_unparseable_body_counts_as_a_failure(wh, server) -> None:
     assert run.counts["sources_refused"] == 1  # not a feed: an input that could not be read
 
 
+_PAGE = (b'<!doctype html><html><head><title>Corvallo news</title>'
+         b'<link rel="alternate" type="application/rss+xml" href="/feeds/alpha.xml"></head>'
+         b"<body><article><p>The Lumen Bridge in Corvallo opened on 14 May 2024 after four "
+         b"years of construction work by the regional authority.</p></article></body></html>")
+
+
+def test_a_feed_url_answering_an_html_page_is_a_failed_feed_naming_the_feed_it_links(wh) -> None:
+    # the page was stored as a web document and its sentences checked as a feed's entries,
+    # while a local HTML file given to --feed was refused: a feed option reads feeds only
+    with FeedServer({"/news.html": _PAGE, "/feeds/alpha.xml": FEEDS["/feeds/alpha.xml"]}) as srv:
+        url = srv.url + "/news.html"
+        run, res = _poll(wh, [url], now=T0)
+    assert res.failed == [url]
+    assert res.added == []
+    assert wh.count("documents") == 0
+    assert run.counts["skip:not_a_feed"] == 1
+    assert run.counts["sources_refused"] == 1
+    said = (f"{url}: is an HTML page, not an RSS/Atom/JSON Feed document; the page names its "
+            f"feed: {srv.url}/feeds/alpha.xml: refused")
+    assert said in run.messages
+    state = wh.query("select * from feeds").to_dicts()[0]
+    assert state["consecutive_failures"] == 1
+
+
 def test_guard_refusal_is_a_fetch_row_with_its_reason(wh, server) -> None:
     url = server.url + "/feeds/alpha.xml"
     run, res = _poll(wh, [url], now=T0, fetcher=Fetcher(FetchConfig(timeout_s=5.0)))

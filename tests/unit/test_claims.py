@@ -643,6 +643,19 @@ def test_read_json_object_of_records(tmp_path: Path) -> None:
     ]
 
 
+def test_a_nan_claim_text_is_a_missing_claim_and_a_nan_id_no_id(tmp_path: Path) -> None:
+    # a NaN claim (pandas' missing value, JSON's NaN) was "claim is a number, not text"
+    p = tmp_path / "claims.jsonl"
+    p.write_text('{"claim": NaN, "id": "1"}\n'
+                 '{"claim": "Exports rose 12 percent in 2023.", "id": NaN, "label": NaN}\n',
+                 encoding="utf-8")
+    rows, skips, messages = read_claims_file(p)
+    assert rows == [{"text": "Exports rose 12 percent in 2023.", "external_id": None,
+                     "external_label": None}]
+    assert dict(skips) == {"empty_text": 1}
+    assert f"{p}: line 1: no claim text (NaN, a missing value): skipped" in messages
+
+
 def test_read_claims_file_errors(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_claims_file(tmp_path / "missing.jsonl")

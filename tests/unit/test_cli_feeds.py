@@ -87,12 +87,46 @@ def test_a_malformed_dask_address_in_the_environment_names_the_variable(tmp_path
     assert "AFFIDAVIT_DASK_ADDRESS 'scheduler' is not a Dask scheduler address" in res.output
 
 
+@pytest.mark.parametrize(("page", "hint"), [
+    (b"<!DOCTYPE html>\n<html><head><title>News</title></head><body><p>The bridge opened in "
+     b"2024.</p></body></html>",
+     'give the site\'s feed (a page names it in <link rel="alternate">)'),
+    (b'<html><head><link rel="alternate" type="application/atom+xml" href="https://n.example/'
+     b'atom.xml"/></head><body><p>x</p></body></html>', "the page names its feed: "
+     "https://n.example/atom.xml"),
+])
+def test_a_local_html_page_given_as_a_feed_is_one_line_before_prefect(tmp_path: Path, monkeypatch,
+                                                                     page: bytes, hint: str):
+    # it was refused after Prefect's start-up, as "not well-formed XML at line 2 (syntax
+    # error)"; a feed URL answering a page is refused alike (tests/integration/test_feed_polling)
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # a started Prefect fails
+    path = tmp_path / "news.html"
+    path.write_bytes(page)
+    res = CliRunner().invoke(app, ["run", "--feed", str(path), "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: {path}: is an HTML page, not an RSS/Atom/JSON Feed "
+                                  f"document; {hint}")
+    assert not (tmp_path / "h").exists()
+
+
+def test_the_feed_parser_refuses_an_html_page_as_the_up_front_check_does(tmp_path: Path) -> None:
+    # a local feed among readable ones reaches the reader: the same words there
+    from affidavit.tasks.ingest_feeds import parse_feed
+
+    batch = parse_feed(b"<html><body><p>The bridge opened in 2024.</p></body></html>",
+                       source="news.html")
+    assert dict(batch.skips) == {"not_a_feed": 1}
+    assert batch.messages == ["news.html: is an HTML page, not an RSS/Atom/JSON Feed document; "
+                              'give the site\'s feed (a page names it in <link rel="alternate">)'
+                              ": refused"]
+
+
 def test_a_claims_pipe_is_refused_with_what_to_do(tmp_path: Path) -> None:
     fifo = tmp_path / "claims.jsonl"
     os.mkfifo(fifo)
     res = CliRunner().invoke(app, ["run", "--claims", str(fifo), "--home", str(tmp_path / "h")])
     assert res.exit_code == 1
-    assert "not a regular file (a pipe or a device)" in res.output
+    assert "not a regular file (a device or a pipe)" in res.output
     assert "no such file" not in res.output
 
 

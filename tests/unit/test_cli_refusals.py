@@ -9,6 +9,8 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -528,7 +530,8 @@ def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect
 _COMMANDS = [["run", "--claims", "CLAIMS"], ["backfill", "DOCS"], ["verify", "The bridge opened."],
              ["research", "Did the bridge open?"], ["demo"]]
 _HOME_REFUSALS = [(["--home", ""], 2, "--home is empty"),
-                  (["--home", "CLAIMS"], 1, "as the affidavit home")]
+                  (["--home", "CLAIMS"], 1, "as the affidavit home"),
+                  (["--home", "UNDER_CLAIMS"], 1, "claims.jsonl is a file")]
 _ALLOW_REFUSAL = (["--allow-private", "999.1.1.1/99"], 2, "--allow-private: '999.1.1.1/99'")
 
 
@@ -542,7 +545,7 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     claims.write_text('{"claim": "The bridge opened in 2024."}\n', encoding="utf-8")
     docs = tmp_path / "docs.jsonl"
     docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
-    names = {"CLAIMS": str(claims), "DOCS": str(docs)}
+    names = {"CLAIMS": str(claims), "DOCS": str(docs), "UNDER_CLAIMS": str(claims / "home")}
     args = [names.get(a, a) for a in [*command, *extra]]
     if "--home" not in args:
         args += ["--home", str(tmp_path / "h")]
@@ -555,7 +558,89 @@ def test_argument_refusals_come_before_the_starting_line(no_prefect, tmp_path, c
     assert not (tmp_path / "h").exists()
 
 
+@pytest.mark.parametrize("command", [["origins", "DOCS"], ["verdicts"], ["recall", "bridge"],
+                                     ["export", "claimreview"], ["source", "DOCS"],
+                                     ["backfill", "DOCS"]])
+@pytest.mark.parametrize("home", ["FILE", "FILE/home", "FILE/a/b"])
+def test_a_home_that_is_or_lies_under_a_file_is_one_line_for_every_command(no_prefect, tmp_path,
+                                                                           command, home):
+    # a home under a file ("--home notes.txt/home") was taken by origins and source, said to
+    # hold nothing by verdicts, and refused by backfill only after its "starting" line
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
+    file = tmp_path / "notes.txt"
+    file.write_text("not a folder\n", encoding="utf-8")
+    home = home.replace("FILE", str(file))
+    res = CliRunner().invoke(app, [*(str(docs) if a == "DOCS" else a for a in command),
+                                   "--home", home])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot use {home} as the affidavit home (set --home "
+                                  "or AFFIDAVIT_HOME to a folder): "
+                                  + ("it is a file" if home == str(file) else f"{file} is a file"))
+
+
 _LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}
+
+
+@pytest.mark.parametrize(("variable", "value", "why"), [
+    ("AFFIDAVIT_SEARXNG_URL", "localhost:8888", "no http:// or https:// scheme"),
+    ("AFFIDAVIT_SEARXNG_URL", "https://", "no host"),
+    ("AFFIDAVIT_LLM_BASE_URL", "localhost:8000/v1", "no http:// or https:// scheme"),
+    ("AFFIDAVIT_LLM_BASE_URL", "http://127.0.0.1:80x/v1", "a bad port"),
+])
+@pytest.mark.parametrize("command", [["run", "--claims", "CLAIMS"], ["verify", "Exports rose."],
+                                     ["research", "Did exports rise?"]])
+def test_an_endpoint_url_that_is_no_url_is_one_line_naming_its_variable(
+        no_prefect, tmp_path, monkeypatch, variable, value, why, command):
+    # such a URL was taken, and the run said "configured but unavailable" or "unreachable:
+    # Request URL is missing an 'http://' or 'https://' protocol", naming no variable
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "Exports rose 12 percent in 2023."}\n', encoding="utf-8")
+    monkeypatch.setenv("AFFIDAVIT_LLM_MODEL", "m")
+    monkeypatch.setenv(variable, value)
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*(str(claims) if a == "CLAIMS" else a for a in command),
+                                   "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {variable} {value!r} is not an http(s) URL ({why}): "
+                                  "give one such as " + ("http://localhost:8888" if "SEARXNG"
+                                                         in variable else
+                                                         "http://localhost:8000/v1"))
+    assert not home.exists()
+
+
+def test_an_llm_auditor_url_that_is_no_url_is_one_line_naming_its_variable(
+        no_prefect, tmp_path, monkeypatch):
+    answer = tmp_path / "answer.txt"
+    answer.write_text("All 12 tests pass.\n", encoding="utf-8")
+    monkeypatch.setenv("AFFIDAVIT_LLM_MODEL", "m")
+    monkeypatch.setenv("AFFIDAVIT_LLM_BASE_URL", "http://bob:s3cret@llm.example:x/v1")
+    res = CliRunner().invoke(app, ["audit", str(answer), "--auditor", "llm",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == ("error: AFFIDAVIT_LLM_BASE_URL 'http://llm.example:x/v1' is not "
+                                  "an http(s) URL (a bad port): give one such as "
+                                  "http://localhost:8000/v1")  # the password is not shown
+
+
+@pytest.mark.parametrize(("args", "env", "named"), [
+    ([], {"AFFIDAVIT_PUBLISH_BASE_URL": "ftp://x.example/"}, "AFFIDAVIT_PUBLISH_BASE_URL"),
+    ([], {"AFFIDAVIT_PUBLISHER_URL": "x.example"}, "AFFIDAVIT_PUBLISHER_URL"),
+    (["--base-url", "ftp://x.example/"], {}, "--base-url"),
+])
+def test_a_publishing_url_that_is_no_url_names_where_it_was_given(tmp_path, monkeypatch, args,
+                                                                  env, named):
+    # it was "error: base_url must be an http(s) URL, got 'ftp://x.example/'"
+    from affidavit.warehouse.home import resolve_home
+
+    resolve_home(str(tmp_path / "h")).tables.mkdir(parents=True)
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    res = CliRunner().invoke(app, ["export", "claimreview", *args, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    line = res.output.strip()
+    assert line.startswith(f"error: {named} '"), line
+    assert "is not an http(s) URL (no http:// or https:// scheme)" in line
 
 
 @pytest.mark.parametrize(("command", "env", "said"), [
@@ -829,35 +914,68 @@ def test_stored_rows_are_counted_from_the_parts_without_writing(tmp_path):
     assert count_stored_rows(home, "origins") is None  # a replaced table: not counted here
 
 
-def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tmp_path):
-    # ``verify --file /dev/zero`` (or a pipe fed without end) read the whole stream into
-    # memory before its size was checked: it stops reading once over the limit and refuses
+@contextmanager
+def _fifo_written(path: Path, data: bytes) -> Iterator[None]:
+    """A FIFO at ``path`` with a writer of ``data`` waiting for a reader, done at exit.
+
+    A command that opens the FIFO reads ``data`` (as a pipe fed by another command would give
+    it); one that refuses it unopened leaves the writer waiting, and the exit lets it finish.
+    """
     import threading
 
-    from affidavit.flows.cli import VERIFY_MAX_BYTES
+    os.mkfifo(path)
 
-    fifo = tmp_path / "text.fifo"
-    os.mkfifo(fifo)
-    offered = 64 * 1024 * 1024
-    written = [0]
-
-    def feed() -> None:
-        chunk = b"The Lumen Bridge opened on 14 May 2024. " * 1024
+    def write() -> None:
         try:
-            with fifo.open("wb") as fh:
-                while written[0] < offered:
-                    fh.write(chunk)
-                    written[0] += len(chunk)
-        except BrokenPipeError:  # the reader closed its end: it read no more
+            with path.open("wb") as fh:
+                fh.write(data)
+        except BrokenPipeError:
             pass
 
-    writer = threading.Thread(target=feed, daemon=True)
+    writer = threading.Thread(target=write, daemon=True)
     writer.start()
-    line = _refused(["verify", "--file", str(fifo)], tmp_path / "h")
-    writer.join()
-    assert "text.fifo: more than" in line
-    assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
-    assert written[0] < offered  # it stopped reading long before the stream ended
+    try:
+        yield
+    finally:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a reader: the writer's open returns
+        writer.join()
+        os.close(fd)
+
+
+@pytest.mark.parametrize("target", ["fifo", "/dev/zero", "/dev/null", "{dir}"])
+def test_verify_refuses_a_file_that_is_not_a_regular_one_unopened(no_prefect, tmp_path, target):
+    # ``verify --file`` of a FIFO no one writes to waited for ever (the other file options
+    # refuse pipes and devices up front); /dev/null said "is empty", /dev/zero was read to the cap
+    fifo = tmp_path / "text.fifo"
+    with _fifo_written(fifo, b"The Lumen Bridge opened on 14 May 2024.\n"):
+        given = {"fifo": str(fifo), "{dir}": str(tmp_path)}.get(target, target)
+        line = _refused(["verify", "--file", given], tmp_path / "h")
+    said = ("is a directory, not a file" if target == "{dir}" else
+            "not a regular file (a device or a pipe): save it to a file first")
+    assert line == f"error: cannot verify {given}: {said}"
+
+
+def test_the_claims_reader_refuses_a_pipe_unopened(tmp_path):
+    # a flow run from a deployment reads its claims file without the CLI's look first
+    from affidavit.tasks.claims_file import read_claims_file
+
+    fifo = tmp_path / "claims.jsonl"
+    with _fifo_written(fifo, b'{"claim": "Exports rose 12 percent in 2023."}\n'), \
+            pytest.raises(ValueError, match=r"claims.jsonl: not a regular file \(a device or a "):
+        read_claims_file(fifo)
+
+
+def test_a_pipe_given_as_a_feed_is_not_opened_to_look_for_an_opml_list(tmp_path):
+    # ``run --feed FIFO --claims c.jsonl`` waited for ever: the OPML look at the feed's head
+    # opened the pipe before the reader could refuse it
+    from affidavit.tasks.opml import OpmlError, is_opml, read_opml
+
+    opml = b'<?xml version="1.0"?><opml version="2.0"><body><outline xmlUrl="https://e.org/f"/>'
+    with _fifo_written(tmp_path / "subs", opml + b"</body></opml>"):
+        assert not is_opml(tmp_path / "subs")
+    with _fifo_written(tmp_path / "subs.opml", opml + b"</body></opml>"), \
+            pytest.raises(OpmlError, match=r"subs.opml: not a regular file \(a device or a pipe\)"):
+        read_opml(tmp_path / "subs.opml")
 
 
 def test_a_device_given_as_a_feed_is_refused_before_prefect(no_prefect, tmp_path):

@@ -165,7 +165,7 @@ def test_version_is_printed(monkeypatch, capsys):
     assert capsys.readouterr().out.strip() == f"affidavit {__version__}"
 
 
-@pytest.mark.parametrize("value", ["abc", "0", "-1", "2.5"])
+@pytest.mark.parametrize("value", ["abc", "0", "-1", "2.5", "100000"])
 @pytest.mark.parametrize("args", [["verify", "The bridge opened in 2024."],
                                   ["research", "Did the bridge open in 2024?"],
                                   ["run", "--claims", "{d}/claims.jsonl"],
@@ -187,6 +187,53 @@ def test_a_bad_workers_variable_is_one_line_before_prefect(args, value, tmp_path
     assert lines[0].startswith("error: AFFIDAVIT_WORKERS must be ")
     assert repr(value) in lines[0] or value in lines[0]
     assert not home.exists()
+
+
+@pytest.mark.parametrize("args", [["verify", "The bridge opened in 2024."],
+                                  ["research", "Did the bridge open in 2024?"],
+                                  ["run", "--claims", "{d}/claims.jsonl"]])
+def test_an_absurd_workers_flag_is_one_line_naming_the_bound(args, tmp_path, monkeypatch):
+    # ``--workers 100000`` was taken: a pool of as many processes as batches, and with
+    # ``--dask local`` a local cluster of 100,000 worker processes
+    from typer.testing import CliRunner
+
+    from affidavit.flows.local_workers import max_workers
+
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")  # a started Prefect fails
+    monkeypatch.delenv("AFFIDAVIT_WORKERS", raising=False)
+    (tmp_path / "claims.jsonl").write_text('{"claim": "Exports rose 12 percent."}\n')
+    home = tmp_path / "h"
+    res = CliRunner().invoke(cli.app, [*(a.format(d=tmp_path) for a in args),
+                                       "--workers", "100000", "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith(f"error: --workers must be at most {max_workers()} (4 per core")
+    assert "got 100000" in lines[0]
+    assert not home.exists()
+
+
+def test_the_workers_bound_is_four_per_core():
+    from affidavit.flows.local_workers import check_workers, parse_workers
+
+    assert check_workers(8, cores=2) == 8
+    assert parse_workers("8", cores=2) == 8
+    with pytest.raises(ValueError, match=r"^--workers must be at most 8 \(4 per core, 2 cores"):
+        check_workers(9, given="--workers", cores=2)
+    with pytest.raises(ValueError, match=r"^AFFIDAVIT_WORKERS must be at most 4 \(4 per core, "
+                                         r"1 core here\), got 5 \(unset it"):
+        parse_workers("5", cores=1)
+
+
+def test_the_batch_pool_refuses_workers_over_the_bound():
+    # a flow called from Python or a deployment (not through the CLI) is refused too
+    from affidavit.flows.fanout import batch_pool
+    from affidavit.flows.local_workers import max_workers
+
+    with pytest.raises(ValueError, match="workers must be at most"), batch_pool(
+            3, run_inline=lambda *a: None, make_spec=lambda: None,
+            workers=max_workers() + 1):
+        pass
 
 
 def test_the_workers_flag_wins_over_a_bad_variable(monkeypatch):

@@ -283,6 +283,64 @@ def test_parquet_values_of_the_wrong_type_are_named_in_words(tmp_path: Path) -> 
         "title is a time of day, not a string: skipped"]
 
 
+_NAN_ROWS = [
+    {"id": "a1", "url": "https://example.org/a1", "title": float("nan"), "author": float("nan"),
+     "text": "The Lumen Bridge in Corvallo opened on 14 May 2024."},
+    {"id": "a2", "url": float("nan"), "title": "Buses", "published_at": float("nan"),
+     "text": "The council approved 12 new buses in March 2023."},
+    {"id": "a3", "url": "https://example.org/a3", "title": "Rain", "text": float("nan")},
+]
+"""Rows as pandas writes them: a missing value is NaN (``NaN`` in JSON, a NaN double in
+Parquet); the third misses its text, the one field a document needs."""
+
+
+def _write_nan_rows(path: Path) -> None:
+    if path.suffix == ".json":
+        path.write_text(json.dumps(_NAN_ROWS), encoding="utf-8")
+        return
+    path.write_text("".join(json.dumps(r) + "\n" for r in _NAN_ROWS), encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["docs.jsonl", "docs.json"])
+def test_a_nan_field_is_read_as_missing_and_a_nan_text_skips_its_row(tmp_path: Path,
+                                                                     name: str) -> None:
+    # a NaN title or URL refused the whole row ("title is a number, not a string: skipped")
+    path = tmp_path / name
+    _write_nan_rows(path)
+    assert "NaN" in path.read_text(encoding="utf-8")  # as json.dumps writes a NaN
+    batch = _all(path)
+    rows = {r["source_id"]: r for r in batch.documents.to_pylist()}
+    assert sorted(rows) == ["a1", "a2"]
+    assert rows["a1"]["title"] is None
+    assert rows["a1"]["author"] is None
+    assert rows["a1"]["url"] == "https://example.org/a1"
+    assert rows["a2"]["url"] is None
+    assert rows["a2"]["title"] == "Buses"
+    assert rows["a2"]["published_at"] is None
+    assert dict(batch.skips) == {"empty_text": 1}
+    unit = {"docs.jsonl": "line 3", "docs.json": "item 3"}[name]
+    assert batch.messages == [f"{path}: {unit}: no text (NaN, a missing value): skipped"]
+
+
+def test_a_parquet_column_of_nan_is_read_as_missing(tmp_path: Path) -> None:
+    # a column pandas left all missing is a NaN double column: every row was refused
+    import pyarrow.parquet as pq
+
+    nan = float("nan")
+    pq.write_table(pa.table({
+        "id": ["a1", "a2"],
+        "text": ["The Lumen Bridge opened on 14 May 2024.", "Exports rose 12 percent in 2023."],
+        "title": pa.array([nan, nan], pa.float64()),
+        "url": pa.array([nan, None], pa.float64()),
+    }, schema=None), tmp_path / "d.parquet")
+    batch = _all(tmp_path / "d.parquet")
+    rows = batch.documents.to_pylist()
+    assert [(r["source_id"], r["title"], r["url"]) for r in rows] == [("a1", None, None),
+                                                                     ("a2", None, None)]
+    assert not batch.skips
+    assert not batch.messages
+
+
 def test_unknown_extension_and_bad_arguments(tmp_path: Path) -> None:
     odd = tmp_path / "docs.xlsx"
     odd.write_bytes(b"x")

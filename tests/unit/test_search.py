@@ -202,6 +202,8 @@ def test_config_from_env() -> None:
     assert search_config_from_env({"AFFIDAVIT_SEARXNG_URL": "  "}).searxng_url is None
     cfg = search_config_from_env({"AFFIDAVIT_SEARXNG_URL": "http://s:8888"})
     assert cfg.searxng_url == "http://s:8888"
+    with pytest.raises(ValueError, match=r"^AFFIDAVIT_SEARXNG_URL 's:8888' is not an http\(s\)"):
+        search_config_from_env({"AFFIDAVIT_SEARXNG_URL": "s:8888"})
     with pytest.raises(ValueError, match="k must be"):
         SearchConfig(k=0)
 
