@@ -1283,13 +1283,14 @@ def verify(
     from affidavit.tasks.charset import decode_user_text
     from affidavit.tasks.input_checks import regular_file_fault
 
-    if file is not None and (fault := regular_file_fault(file)):
-        # before it is opened: a pipe no one writes to (``mkfifo``) would wait for ever
+    if file is not None and (fault := regular_file_fault(file, pipe_ok=True)):
+        # before it is opened: a device is no text (/dev/zero never ends, /dev/null is
+        # nothing); a pipe is read once, as a shell's ``--file <(command)`` gives it
         _fail(f"cannot verify {file}: {fault}")
     raw = b""
     # at most this many bytes are read: a text over it is over the limit in any encoding
-    # (UTF-32 takes 4 bytes a character), and a file that grows while it is read is not read
-    # into memory whole
+    # (UTF-32 takes 4 bytes a character), and a pipe fed without end, or a file that grows
+    # while it is read, is not read into memory whole
     read_cap = 4 * VERIFY_MAX_BYTES + 4
     try:  # the readers' one decoding: a byte-order mark, else UTF-8 (Windows-1252 repairs)
         if text is None:

@@ -199,7 +199,7 @@ NOT_A_REGULAR_FILE = "not a regular file (a device or a pipe): save it to a file
 at the head, then the reader), and opening a pipe no one writes to waits for ever."""
 
 
-def regular_file_fault(path: str | Path) -> str | None:
+def regular_file_fault(path: str | Path, *, pipe_ok: bool = False) -> str | None:
     """Say why an existing path is not a regular file, without opening it; None when it is.
 
     The one test of every input file option (claims, dumps, feeds, sessions, answers,
@@ -207,6 +207,8 @@ def regular_file_fault(path: str | Path) -> str | None:
     device, a pipe or a socket (:data:`NOT_A_REGULAR_FILE`). Decided by ``os.stat`` (it
     follows symlinks), which never blocks, where opening a FIFO waits for a writer. A path
     that cannot be looked at (missing, a symlink loop) gives None: :func:`path_fault` says it.
+    With ``pipe_ok`` a pipe is taken too, for a reader that reads its input once, start to
+    end, and bounds what it reads (``verify --file <(command)``).
 
     >>> regular_file_fault("/"), regular_file_fault("/dev/null")[:19]
     ('is a directory, not a file', 'not a regular file ')
@@ -217,6 +219,8 @@ def regular_file_fault(path: str | Path) -> str | None:
         return None
     if stat.S_ISDIR(mode):
         return "is a directory, not a file"
+    if pipe_ok and stat.S_ISFIFO(mode):
+        return None
     if not stat.S_ISREG(mode):
         return NOT_A_REGULAR_FILE
     return None

@@ -942,17 +942,46 @@ def _fifo_written(path: Path, data: bytes) -> Iterator[None]:
         os.close(fd)
 
 
-@pytest.mark.parametrize("target", ["fifo", "/dev/zero", "/dev/null", "{dir}"])
+@pytest.mark.parametrize("target", ["/dev/zero", "/dev/null", "{dir}"])
 def test_verify_refuses_a_file_that_is_not_a_regular_one_unopened(no_prefect, tmp_path, target):
-    # ``verify --file`` of a FIFO no one writes to waited for ever (the other file options
-    # refuse pipes and devices up front); /dev/null said "is empty", /dev/zero was read to the cap
-    fifo = tmp_path / "text.fifo"
-    with _fifo_written(fifo, b"The Lumen Bridge opened on 14 May 2024.\n"):
-        given = {"fifo": str(fifo), "{dir}": str(tmp_path)}.get(target, target)
-        line = _refused(["verify", "--file", given], tmp_path / "h")
+    # a device is no text: /dev/null said "is empty", /dev/zero was read to the cap (a pipe is
+    # read once, as ``--file <(command)`` gives one: see the next test)
+    given = {"{dir}": str(tmp_path)}.get(target, target)
+    line = _refused(["verify", "--file", given], tmp_path / "h")
     said = ("is a directory, not a file" if target == "{dir}" else
             "not a regular file (a device or a pipe): save it to a file first")
     assert line == f"error: cannot verify {given}: {said}"
+
+
+def test_verify_reads_a_pipe_that_never_ends_only_up_to_its_limit(no_prefect, tmp_path):
+    # ``verify --file <(command)`` is a pipe: it is read once, and a pipe fed without end stops
+    # being read once over the limit and is refused, not read into memory whole
+    import threading
+
+    from affidavit.flows.cli import VERIFY_MAX_BYTES
+
+    fifo = tmp_path / "text.fifo"
+    os.mkfifo(fifo)
+    offered = 64 * 1024 * 1024
+    written = [0]
+
+    def feed() -> None:
+        chunk = b"The Lumen Bridge opened on 14 May 2024. " * 1024
+        try:
+            with fifo.open("wb") as fh:
+                while written[0] < offered:
+                    fh.write(chunk)
+                    written[0] += len(chunk)
+        except BrokenPipeError:  # the reader closed its end: it read no more
+            pass
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    line = _refused(["verify", "--file", str(fifo)], tmp_path / "h")
+    writer.join()
+    assert "text.fifo: more than" in line
+    assert f"over verify's {VERIFY_MAX_BYTES:,}" in line
+    assert written[0] < offered  # it stopped reading long before the stream ended
 
 
 def test_the_claims_reader_refuses_a_pipe_unopened(tmp_path):
