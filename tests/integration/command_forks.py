@@ -4,7 +4,9 @@ Each command is a process of its own, as ``python -m affidavit.flows.cli ARGS`` 
 pid, its own Prefect client, files and locks, killed by a real signal. It is forked from a server
 process that imported the command line, the flows, Prefect, Polars and DuckDB once, so a test
 that starts many commands pays those imports once instead of once a command (seconds each on a
-loaded machine). The server has a single thread when it forks (no lock can be held by another).
+loaded machine). The server forks from its only Python thread, before any work: no Python lock
+is held by another thread, Polars has not started its thread pool, and the helper threads the
+native libraries start on import (jemalloc's, OpenBLAS's) take their locks around a fork.
 
 Protocol on the server's stdin and stdout, one JSON object a line:
 ``{"args": [...], "stdout": path, "stderr": path}`` → ``{"pid": n}``, and, when a command ends,
