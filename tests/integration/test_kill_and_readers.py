@@ -3,8 +3,10 @@
 The rerun after the kills must leave every table equal to a clean run's, and a reader querying
 the Parquet datasets all along must never fail (no half-written part, no missing generation).
 Kill points are taken from what the home shows (a part appears, a generation appears), not from
-timers or hooks in the code. One Prefect server (the session harness) serves every command, so
-each command costs its own work, not a server start.
+timers or hooks in the code. One Prefect server (the session harness) serves every command, and
+each command is forked from one interpreter that imported the command line once
+(``tests/integration/command_forks.py``), so each command costs its own work, not a server start
+or the imports.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pytest
+
+from tests.integration.command_forks import ForkedCommand
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses SIGKILL")
 
@@ -66,17 +70,30 @@ def env(prefect_harness, tmp_path_factory):  # noqa: ANN001, ANN201
     return e
 
 
-def _cmd(args: list[str], home: Path, env: dict[str, str]) -> subprocess.Popen:
-    return subprocess.Popen([*AFFIDAVIT, *args, "--home", str(home)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+@pytest.fixture
+def forks(env, tmp_path):  # noqa: ANN001, ANN201
+    """Start ``affidavit`` commands, each a process of its own, with ``env``."""
+    from tests.integration.command_forks import CommandForks
+
+    folder = tmp_path / "commands"
+    folder.mkdir()
+    server = CommandForks(env, folder)
+    try:
+        yield server
+    finally:
+        server.close()
 
 
-def _finish(proc: subprocess.Popen, timeout: float = 240) -> None:
+def _cmd(args: list[str], home: Path, forks) -> ForkedCommand:  # noqa: ANN001
+    return forks.start([*args, "--home", str(home)])
+
+
+def _finish(proc: ForkedCommand, timeout: float = 240) -> None:
     out, err = proc.communicate(timeout=timeout)
     assert proc.returncode == 0, (out[-2000:], err[-2000:])
 
 
-def _kill_when(proc: subprocess.Popen, seen, timeout: float = 240) -> bool:
+def _kill_when(proc: ForkedCommand, seen, timeout: float = 240) -> bool:
     """SIGKILL ``proc`` as soon as ``seen()`` is true; return whether it was still running."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -162,7 +179,7 @@ def _assert_same(a: dict[str, pl.DataFrame], b: dict[str, pl.DataFrame]) -> None
         assert a[name].equals(b[name]), f"{name}: {a[name].shape} vs {b[name].shape}"
 
 
-def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(env, tmp_path):
+def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(forks, tmp_path):
     files = [str(p) for p in _corpus(tmp_path)]
     claims = tmp_path / "claims.jsonl"
     with claims.open("w") as fh:
@@ -193,16 +210,16 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(env, tmp_path):
              lambda: _generations(killed, "origins") >= 2 and _parts(killed, "signatures") == 0),
         ]
         hits = [p for p, seen in points
-                if _kill_when(_cmd(["backfill", *files], killed, env), seen)]
-        _finish(_cmd(["backfill", *files], killed, env))
+                if _kill_when(_cmd(["backfill", *files], killed, forks), seen)]
+        _finish(_cmd(["backfill", *files], killed, forks))
         run_points = [
             ("research: judgments written, verdicts not yet",
              lambda: _parts(killed, "judgments") >= 1),
             ("decided: verdicts written, run not yet closed",
              lambda: _parts(killed, "verdicts") >= 1),
         ]
-        hits += [p for p, seen in run_points if _kill_when(_cmd(run_args, killed, env), seen)]
-        _finish(_cmd(run_args, killed, env))
+        hits += [p for p, seen in run_points if _kill_when(_cmd(run_args, killed, forks), seen)]
+        _finish(_cmd(run_args, killed, forks))
     finally:
         reader.stop.set()
         reader.join(timeout=30)

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+import time
 from importlib import resources
 
 import pytest
@@ -9,26 +13,62 @@ import pytest
 DEMO = resources.files("affidavit.flows").joinpath("demo")
 
 
-@pytest.fixture
-def s3_home(tmp_path, monkeypatch):  # noqa: ANN201
-    """Start moto's S3 server on a free local port, make a bucket; yield the home URL."""
-    pytest.importorskip("s3fs")
-    server_mod = pytest.importorskip("moto.server")
-    import boto3
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
-    server = server_mod.ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
-    server.start()
-    host, port = server.get_host_and_port()
-    endpoint = f"http://{host}:{port}"
+
+@pytest.fixture(scope="module")
+def s3_server(tmp_path_factory):  # noqa: ANN201
+    """Run moto's S3 server in its own process on a free local port, with a bucket ``news``.
+
+    Its own process, not a thread of the test's: the server then answers from the other core
+    instead of taking turns with the flows for this interpreter's lock (the S3 home makes
+    thousands of requests). One server serves the module; each test uses its own home or bucket.
+    """
+    pytest.importorskip("s3fs")
+    pytest.importorskip("moto.server")
+    import boto3
+    import httpx
+
+    port = _free_port()
+    log = tmp_path_factory.mktemp("moto") / "moto.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1",
+                                 "-p", str(port)], stdout=out, stderr=subprocess.STDOUT)
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                if httpx.get(f"{endpoint}/moto-api/", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "moto's S3 server did not start"
+            time.sleep(0.05)
+        boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
+                     aws_access_key_id="test",
+                     aws_secret_access_key="test").create_bucket(Bucket="news")
+        yield endpoint
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+@pytest.fixture
+def s3_home(s3_server, tmp_path, monkeypatch):  # noqa: ANN201
+    """Point the S3 client at the local server; yield the home URL."""
     for key, value in {"AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
-                       "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": endpoint,
+                       "AWS_DEFAULT_REGION": "us-east-1", "AWS_ENDPOINT_URL": s3_server,
                        "AFFIDAVIT_WORK_DIR": str(tmp_path / "work")}.items():
         monkeypatch.setenv(key, value)
-    boto3.client("s3", endpoint_url=endpoint).create_bucket(Bucket="news")
-    try:
-        yield "s3://news/affidavit"
-    finally:
-        server.stop()
+    return "s3://news/affidavit"
 
 
 def test_backfill_and_run_on_an_s3_home_equal_a_local_home(prefect_harness, s3_home, tmp_path):

@@ -69,7 +69,7 @@ def test_a_port_that_never_answers_is_refused_in_bounded_time(silent_port: int) 
 
 def test_a_service_of_another_protocol_is_refused(http_port: int) -> None:
     with pytest.raises(SchedulerUnreachableError, match="no Dask scheduler answers"):
-        check_scheduler(f"tcp://127.0.0.1:{http_port}", timeout=5.0)
+        check_scheduler(f"tcp://127.0.0.1:{http_port}", timeout=2.0)
 
 
 def test_a_real_scheduler_passes() -> None:
