@@ -23,6 +23,8 @@ from typing import Any
 
 from websockets.sync.client import connect
 
+from tests.processes import stop_process
+
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -188,10 +190,5 @@ def chromium_page(binary: str | None = None, *, width: int = 1200,
     finally:
         if page is not None:
             page.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+        stop_process(proc, 10)
         shutil.rmtree(profile, ignore_errors=True)

@@ -10,6 +10,8 @@ from importlib import resources
 
 import pytest
 
+from tests.processes import stop_process
+
 DEMO = resources.files("affidavit.flows").joinpath("demo")
 
 
@@ -54,11 +56,7 @@ def s3_server(tmp_path_factory):  # noqa: ANN201
                      aws_secret_access_key="test").create_bucket(Bucket="news")
         yield endpoint
     finally:
-        proc.terminate()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc, 30)
 
 
 @pytest.fixture

@@ -20,6 +20,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.processes import stop_process
+
 REPO = Path(__file__).resolve().parents[2]
 PREFECT = str(Path(sys.executable).parent / "prefect")
 
@@ -125,11 +127,7 @@ def test_deploy_run_by_a_worker_and_verdicts_written(server):
 
         states = _wait_until(finished, 300, "both flow runs")
     finally:
-        worker.terminate()
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        stop_process(worker, 30)
     assert {k: v[0] for k, v in states.items()} == {"archive-backfill": "COMPLETED",
                                                     "feeds-hourly": "COMPLETED"}, (
         states, (root / "worker.log").read_text()[-3000:])
