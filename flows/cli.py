@@ -115,6 +115,11 @@ def _json_error(message: str, code: int) -> None:
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON for machines",
                                        callback=_note_json)]
+COUNT_OPTION_MAX = 2**31 - 1
+"""Largest value of a count option (``--limit``, ``--show``, ``--batch-size``), refused above it
+with exit 2 like any bad argument. Counts reach DuckDB's LIMIT and Python's ``islice``, which take
+at most 2**63 - 1; 2**31 - 1 is past any run or table this tool writes (convention)."""
+
 WorkersOpt = Annotated[int | None, typer.Option("--workers", min=1, help="local processes for "
                                                 "the research batches, at most 4 per core "
                                                 "(default $AFFIDAVIT_WORKERS or every core)")]
@@ -868,14 +873,16 @@ def run(
                                                    "subscription list (repeatable)")] = None,
     claims: Annotated[str | None, typer.Option("--claims", help="claims file "
                                                "(JSONL/JSON/CSV)")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=1, help="at most N claims")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, max=COUNT_OPTION_MAX,
+                                              help="at most N claims")] = None,
     mode: ModeOpt = "standard",
     judge: JudgeOpt = "lexical",
     text_column: Annotated[str | None, typer.Option(help="claims file column with the claim "
                                                     "text (auto-detected)")] = None,
     from_unresolved: Annotated[bool, typer.Option("--from-unresolved", help="re-check claims "
                                                   "left UNVERIFIED or PARTIAL")] = False,
-    show: Annotated[int | None, typer.Option("--show", min=0, help="print the first N verdicts "
+    show: Annotated[int | None, typer.Option("--show", min=0, max=COUNT_OPTION_MAX,
+                                             help="print the first N verdicts "
                                              "(default: all of a run of at most "
                                              f"{SHOW_ALL_UP_TO}, none of a bigger one)")] = None,
     allow_private: AllowOpt = None,
@@ -1229,7 +1236,8 @@ VERDICT_ROWS_SHOWN = 50
 @app.command()
 def verdicts(
     limit: Annotated[int | None, typer.Option(
-        min=1, help=f"rows to show (default: {VERDICT_ROWS_SHOWN} in the table, all with --json)"
+        min=1, max=COUNT_OPTION_MAX,
+        help=f"rows to show (default: {VERDICT_ROWS_SHOWN} in the table, all with --json)"
     )] = None,
     status: Annotated[str | None, typer.Option(help="only this status")] = None,
     home: HomeOpt = None,
@@ -1448,7 +1456,7 @@ def _check_saved_from(target: str, url: str) -> None:
 @app.command()
 def recall(
     query: Annotated[str, typer.Argument(help="words the claim must contain")],
-    limit: Annotated[int, typer.Option(min=1)] = 20,
+    limit: Annotated[int, typer.Option(min=1, max=COUNT_OPTION_MAX)] = 20,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -1532,7 +1540,7 @@ def origins(
 # -- audit: an answer checked against the evidence it was written from ----------------------------
 
 _LABEL_STYLE = {"SUPPORTED": "green", "OVERSTATED": "yellow", "UNSUPPORTED": "dim",
-                "CONTRADICTED": "red"}
+                "CONTRADICTED": "red", "UNLABELLED": "dim"}
 
 
 @app.command()
@@ -1553,9 +1561,9 @@ def audit(
     evidence_column: Annotated[str | None, typer.Option(
         "--evidence-column", help="column of the evidence list (default: evidence, "
         "tool_calls, ...)")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", min=1,
+    limit: Annotated[int | None, typer.Option("--limit", min=1, max=COUNT_OPTION_MAX,
                                               help="audit at most this many records")] = None,
-    batch_size: Annotated[int, typer.Option("--batch-size", min=1,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1, max=COUNT_OPTION_MAX,
                                             help="records per task run")] = 500,
     home: HomeOpt = None,
     as_json: JsonOpt = False,
@@ -1668,7 +1676,7 @@ def audit(
                       + (f" [yellow]{_show(a['degraded'], 300)}[/yellow]" if a["degraded"] else ""))
         for c in by_id.get(a["audit_id"], []):
             lab = c["label"] or "UNLABELLED"
-            line = f"  [{_LABEL_STYLE.get(lab, '')}]{lab:12}[/] {_show(c['text'], 300)}"
+            line = f"  [{_LABEL_STYLE.get(lab, 'dim')}]{lab:12}[/] {_show(c['text'], 300)}"
             if c["label"] != "SUPPORTED" and c["reason"]:
                 line += f" [dim]— {_show(c['reason'], 300)}[/dim]"
             console.print(line)

@@ -664,6 +664,8 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
         if unit is None and num is not None and "." not in num and "," not in num:
             if len(num) == 4 and 1000 <= value <= 2100:
                 unit = "year"
+        if not math.isfinite(value):
+            continue  # hundreds of digits: past a float's range (~1.8e308), no quantity to read
         hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, m.start() - 16) : m.start()]))
         out.append(Figure(value, unit, m.start(), m.end(), hedged))
     return out

@@ -88,6 +88,25 @@ def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
     assert "requires-python" in res.output
 
 
+def test_a_claim_left_unlabelled_is_printed(prefect_harness, tmp_path, monkeypatch):
+    # a claim the auditor could not label (its call failed) is shown as UNLABELLED: the
+    # printout's style for it was empty markup, and the command died before its summary
+    from affidavit.tasks.audit_lexical import LexicalAuditor
+
+    def fail(self, record, claims, flags):
+        raise AssertionError("no such word")
+
+    monkeypatch.setattr(LexicalAuditor, "audit", fail)
+    (tmp_path / "answer.txt").write_text("wren needs Python 3.9 or newer.", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    res = CliRunner().invoke(app, ["audit", str(tmp_path / "answer.txt"), "--evidence",
+                                   str(tmp_path / "pyproject.toml"), "--home",
+                                   str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    assert "UNLABELLED" in res.output
+    assert "unlabelled 1" in res.output  # the summary line is reached
+
+
 @pytest.mark.parametrize(
     ("args", "message", "code"),
     [([], "either ANSWER_FILE", 2), (["missing.txt"], "no such file", 1),

@@ -15,6 +15,16 @@ from affidavit.flows import cli
         (["run", "--bogus"], "error: No such option: --bogus (see 'affidavit run --help')"),
         (["nosuch"], "error: No such command 'nosuch'. (see 'affidavit --help')"),
         (["run", "--limit", "x"], "error: Invalid value for '--limit': "),
+        # counts past DuckDB's LIMIT and islice's range were a ConversionException or an
+        # islice error (exit 1), the latter after Prefect's start
+        (["verdicts", "--limit", "9223372036854775808"],
+         "error: Invalid value for '--limit': Input should be less than or equal to 2147483647"),
+        (["recall", "Lumen", "--limit", "99999999999999999999999"],
+         "error: Invalid value for '--limit': "),
+        (["audit", "--sessions", "s.jsonl", "--batch-size", "99999999999999999999999999"],
+         "error: Invalid value for '--batch-size': "),
+        (["run", "--claims", "c.jsonl", "--show", "99999999999999999999"],
+         "error: Invalid value for '--show': "),
     ],
 )
 def test_usage_errors_are_one_plain_line(argv, line, monkeypatch, capsys):

@@ -1418,3 +1418,16 @@ def test_a_passage_about_the_claims_subject_that_says_nothing_of_it_is_no_partia
          (claim, "Polar bear population counts are hard to make on the sea ice.")], found=True)
     assert about.stance.value == "NEUTRAL", about
     assert part.stance.value == "PARTIAL", part
+
+
+def test_a_number_past_a_floats_range_is_no_figure_and_breaks_nothing() -> None:
+    # 400 digits overflowed to infinity and int() of it raised: one such number in any stored
+    # document made every research command on the home fail while its terms were counted
+    big = "9" * 400
+    text = f"The Zorbel institute counted {big} grains of sand on Pellin beach in 2024."
+    assert [f.unit for f in normalize_figures(text)] == ["year"]
+    assert tokenize(text)  # read, with the digits as one term
+    claim = "The Zorbel institute counted grains of sand on Pellin beach in 2024."
+    assert LexicalJudge().judge_batch([(claim, text)])[0].stance is Stance.SUPPORTS
+    r = LexicalJudge().judge_batch([(f"Northwind Robotics employs {big} people.", text)])[0]
+    assert r.stance is Stance.NEUTRAL
