@@ -121,6 +121,8 @@ def http_url_fault(url: str) -> str | None:
     (None, 'no http:// or https:// scheme')
     >>> http_url_fault("https://"), http_url_fault("http://h:99999")
     ('no host', 'a bad port')
+    >>> http_url_fault("http://exa mple.com"), http_url_fault("http://[::1")
+    ('a space or a character no host name holds', 'an unclosed [ in its host')
     """
     value = url.strip()
     if not value.lower().startswith(("http://", "https://")):
@@ -129,8 +131,17 @@ def http_url_fault(url: str) -> str | None:
         parts = urlsplit(value)
         host, _ = parts.hostname, parts.port
     except ValueError:
+        netloc = value.split("://", 1)[-1].split("/", 1)[0]
+        if "[" in netloc and "]" not in netloc:
+            return "an unclosed [ in its host"
         return "a bad port" if _has_port(value) else "not a URL"
+    if host and _BAD_HOST_CHAR_RE.search(host):
+        return "a space or a character no host name holds"
     return None if host else "no host"
+
+
+_BAD_HOST_CHAR_RE = re.compile(r"[\s<>\"{}|\\^`%]")
+"""Characters no host name holds (RFC 3986 reg-name; a percent escape is not resolved by DNS)."""
 
 
 def _has_port(url: str) -> bool:

@@ -587,6 +587,10 @@ _LLM = {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL"
     ("AFFIDAVIT_SEARXNG_URL", "https://", "no host"),
     ("AFFIDAVIT_LLM_BASE_URL", "localhost:8000/v1", "no http:// or https:// scheme"),
     ("AFFIDAVIT_LLM_BASE_URL", "http://127.0.0.1:80x/v1", "a bad port"),
+    # a space in the host was taken (the run said the search was unavailable); an unclosed
+    # IPv6 bracket was called a bad port
+    ("AFFIDAVIT_SEARXNG_URL", "http://exa mple.com", "a space or a character no host name holds"),
+    ("AFFIDAVIT_SEARXNG_URL", "http://[::1", "an unclosed [ in its host"),
 ])
 @pytest.mark.parametrize("command", [["run", "--claims", "CLAIMS"], ["verify", "Exports rose."],
                                      ["research", "Did exports rise?"]])
