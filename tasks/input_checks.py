@@ -221,6 +221,8 @@ def regular_file_fault(path: str | Path, *, pipe_ok: bool = False) -> str | None
         return "is a directory, not a file"
     if pipe_ok and stat.S_ISFIFO(mode):
         return None
+    if pipe_ok and not stat.S_ISREG(mode):
+        return "not a regular file or a pipe (a device): save it to a file first"
     if not stat.S_ISREG(mode):
         return NOT_A_REGULAR_FILE
     return None

@@ -953,7 +953,7 @@ def test_verify_refuses_a_file_that_is_not_a_regular_one_unopened(no_prefect, tm
     given = {"{dir}": str(tmp_path)}.get(target, target)
     line = _refused(["verify", "--file", given], tmp_path / "h")
     said = ("is a directory, not a file" if target == "{dir}" else
-            "not a regular file (a device or a pipe): save it to a file first")
+            "not a regular file or a pipe (a device): save it to a file first")
     assert line == f"error: cannot verify {given}: {said}"
 
 
