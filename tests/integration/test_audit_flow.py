@@ -77,12 +77,17 @@ def test_a_sessions_file_with_nothing_readable_is_refused(prefect_harness, tmp_p
     assert "input(s) refused" in flat
 
 
-def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
+def _audit_one_answer(tmp_path):  # noqa: ANN202
+    """``audit answer.txt --evidence pyproject.toml`` on a claim the pyproject contradicts."""
     (tmp_path / "answer.txt").write_text("wren needs Python 3.9 or newer.", encoding="utf-8")
     (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
-    res = CliRunner().invoke(app, ["audit", str(tmp_path / "answer.txt"), "--evidence",
-                                   str(tmp_path / "pyproject.toml"), "--home",
-                                   str(tmp_path / "h")])
+    return CliRunner().invoke(app, ["audit", str(tmp_path / "answer.txt"), "--evidence",
+                                    str(tmp_path / "pyproject.toml"), "--home",
+                                    str(tmp_path / "h")])
+
+
+def test_one_answer_with_evidence_files(prefect_harness, tmp_path):
+    res = _audit_one_answer(tmp_path)
     assert res.exit_code == 0, res.output
     assert "CONTRADICTED" in res.output
     assert "requires-python" in res.output
@@ -97,11 +102,7 @@ def test_a_claim_left_unlabelled_is_printed(prefect_harness, tmp_path, monkeypat
         raise AssertionError("no such word")
 
     monkeypatch.setattr(LexicalAuditor, "audit", fail)
-    (tmp_path / "answer.txt").write_text("wren needs Python 3.9 or newer.", encoding="utf-8")
-    (tmp_path / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
-    res = CliRunner().invoke(app, ["audit", str(tmp_path / "answer.txt"), "--evidence",
-                                   str(tmp_path / "pyproject.toml"), "--home",
-                                   str(tmp_path / "h")])
+    res = _audit_one_answer(tmp_path)
     assert res.exit_code == 0, res.output
     assert "UNLABELLED" in res.output
     assert "unlabelled 1" in res.output  # the summary line is reached
