@@ -219,13 +219,11 @@ def regular_file_fault(path: str | Path, *, pipe_ok: bool = False) -> str | None
         return None
     if stat.S_ISDIR(mode):
         return "is a directory, not a file"
-    if pipe_ok and stat.S_ISFIFO(mode):
+    if stat.S_ISREG(mode) or (pipe_ok and stat.S_ISFIFO(mode)):
         return None
-    if pipe_ok and not stat.S_ISREG(mode):
+    if pipe_ok:
         return "not a regular file or a pipe (a device): save it to a file first"
-    if not stat.S_ISREG(mode):
-        return NOT_A_REGULAR_FILE
-    return None
+    return NOT_A_REGULAR_FILE
 
 
 def _existing_file(path: str | Path, what: str) -> Path:
