@@ -289,24 +289,13 @@ def _check_home(home: str | None) -> Any:
     if paths.root.exists() and not paths.root.is_dir():
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               "a folder): it is a file")
-    if (blocker := _file_above(paths.root)) is not None:  # a folder that cannot be made
+    from affidavit.tasks.input_checks import file_above
+
+    # ``--home notes.txt/home``: a folder that cannot be made, refused as a home that is a file
+    if (blocker := file_above(paths.root)) is not None:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a folder): {blocker} is a file")
     return paths
-
-
-def _file_above(root: Path) -> Path | None:
-    """Return the file that stands where a folder above a missing home must be, or None.
-
-    ``--home notes.txt/home``: the home cannot be made (``Not a directory``), so it is refused
-    as a home that is a file is, before anything starts, by every command alike.
-    """
-    if root.exists():
-        return None
-    for parent in root.absolute().parents:
-        if parent.exists():
-            return None if parent.is_dir() else parent
-    return None
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,
@@ -504,17 +493,21 @@ def write_output_file(out: Path, text: str) -> None:
     file over it would replace it (as root, even in ``/dev``).
 
     Raises:
-        OSError: When it cannot be written (``/dev/full``: no space left on device).
+        OSError: When it cannot be written (``/dev/full``: no space left on device); a folder
+            above ``out`` that is a file, or is missing, is named (its ``strerror``).
     """
     if out.exists() and not out.is_file() and not out.is_dir():
         with out.open("w", encoding="utf-8") as fh:  # the error of a last write, at close
             fh.write(text)
         return
+    from affidavit.tasks.input_checks import file_above
     from affidavit.warehouse.store import write_text_atomic
 
     target = out.resolve() if out.is_symlink() else out
+    if (blocker := file_above(target)) is not None:  # out.json under notes.txt: said as such
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder")
     if not target.parent.is_dir():  # a folder not there is the user's mistake: not made
-        raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(target.parent))
+        raise FileNotFoundError(errno.ENOENT, f"no folder {target.parent}")
     write_text_atomic(text, target)
 
 

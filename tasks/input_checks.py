@@ -36,6 +36,7 @@ __all__ = [
     "check_text_file",
     "claims_format",
     "dump_format",
+    "file_above",
     "dump_header_fault",
     "repeated_column_fault",
     "binary_dump_fault",
@@ -107,13 +108,17 @@ def os_error_reason(exc: OSError) -> str:
     """Say in a few words why a path could not be read, from its error number.
 
     ``ELOOP`` is a symlink loop, not a missing file; a ``FileNotFoundError`` raised without
-    an error number (``FileNotFoundError(path)``) is a missing file.
+    an error number (``FileNotFoundError(path)``) is a missing file; ``ENOTDIR`` for a path
+    under a file names that file (:func:`file_above`).
 
     >>> os_error_reason(OSError(errno.ELOOP, "Too many levels of symbolic links"))
     'symlink loop'
     >>> os_error_reason(FileNotFoundError("claims.jsonl"))
     'no such file'
     """
+    if exc.errno == errno.ENOTDIR and exc.filename is not None and (
+            blocker := file_above(exc.filename)) is not None:
+        return f"{shown_path(blocker)} is a file, not a folder"
     if exc.errno in _ERRNO_REASONS:
         return _ERRNO_REASONS[exc.errno]
     if isinstance(exc, FileNotFoundError):
@@ -121,6 +126,28 @@ def os_error_reason(exc: OSError) -> str:
     if exc.strerror:
         return exc.strerror[0].lower() + exc.strerror[1:]
     return str(exc) or type(exc).__name__
+
+
+def file_above(path: str | os.PathLike[str]) -> Path | None:
+    """Return the file that stands where a folder above a missing ``path`` must be, or None.
+
+    ``notes.txt/out.json``: nothing can be made under a file (``Not a directory``); the
+    messages name that file (``notes.txt is a file, not a folder``), for an input, an output
+    or a home alike. The file is named as it was given (relative when the path is).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as fh:
+    ...     print(file_above(Path(fh.name) / "a" / "b.json") == Path(fh.name),
+    ...           file_above(Path(fh.name)))
+    True None
+    """
+    p = Path(path)
+    if p.exists():
+        return None
+    for parent in p.parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def path_fault(path: str | Path) -> str | None:

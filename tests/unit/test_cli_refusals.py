@@ -404,7 +404,7 @@ def test_path_faults_are_told_by_their_errno(tmp_path):
     assert path_fault(tmp_path / "broken") == (f"broken symlink (to {tmp_path / 'nowhere'}, "
                                                "which does not exist)")
     assert path_fault(tmp_path / "missing") == "no such file"
-    assert path_fault(tmp_path / "file" / "x") == "a part of the path is not a folder"
+    assert path_fault(tmp_path / "file" / "x") == f"{tmp_path / 'file'} is a file, not a folder"
     assert path_fault(tmp_path / "file") is None
 
 
@@ -1089,6 +1089,32 @@ def test_an_output_file_given_by_a_symlink_is_written_through_it(tmp_path):
     write_output_file(link, "[]\n")
     assert link.is_symlink()
     assert target.read_text() == "[]\n"
+
+
+@pytest.mark.parametrize("out", ["notes.txt/cr.json", "notes.txt/a/b/cr.json"])
+def test_an_output_file_under_a_file_names_that_file(no_prefect, tmp_path, monkeypatch, out):
+    # it was "error: cannot write notes.txt/cr.json: No such file or directory"
+    from affidavit.warehouse.home import resolve_home
+
+    resolve_home(str(tmp_path / "h")).tables.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a folder\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["export", "claimreview", "--out", out,
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot write {out}: notes.txt is a file, not a "
+                                  "folder")
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "not a folder\n"
+
+
+@pytest.mark.parametrize("command", [["run", "--claims", "PATH"], ["backfill", "PATH"],
+                                     ["audit", "--sessions", "PATH"], ["source", "PATH"]])
+def test_an_input_under_a_file_names_that_file(no_prefect, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a folder\n", encoding="utf-8")
+    args = ["notes.txt/in.jsonl" if a == "PATH" else a for a in command]
+    assert _refused(args, tmp_path / "h") == ("error: notes.txt/in.jsonl: notes.txt is a file, "
+                                              "not a folder")
 
 
 def test_an_output_pipe_is_written_into_not_replaced(tmp_path):
