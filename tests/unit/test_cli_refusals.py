@@ -59,6 +59,22 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
                                                         tmp_path / "h")
 
 
+@pytest.mark.parametrize(("command", "name", "data", "said"), [
+    (["run", "--claims"], "claims.txt", b"", "claims.txt: empty: a claims file holds one claim"),
+    (["run", "--claims"], "claims.txt", b"\n \n", "claims.txt: empty: a claims file holds"),
+    (["audit", "--sessions"], "sessions.txt", b"", "sessions.txt: empty: a sessions file holds"),
+    (["audit", "--sessions"], "sessions.parquet", b"", "sessions.parquet: empty: a sessions "),
+    (["run", "--claims"], "claims.txt", b"The bridge opened.\n",
+     "unsupported claims file format '"),
+])
+def test_an_empty_input_is_said_empty_whatever_its_extension(no_prefect, tmp_path, command, name,
+                                                             data, said):
+    # an empty claims.txt was "unsupported claims file format", an empty sessions.parquet
+    # "not a Parquet file": an empty file holds nothing in any format
+    (tmp_path / name).write_bytes(data)
+    assert said in _refused([*command, str(tmp_path / name)], tmp_path / "h")
+
+
 @pytest.mark.parametrize(("name", "said"), [
     ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
