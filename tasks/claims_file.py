@@ -343,9 +343,10 @@ def read_claims_file(
         ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
         ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
         records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
-        ``missing_text``, ``empty_text`` (a NaN text too), ``claim_too_long`` (over
-        :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says which columns were used and
-        gives the first few skip details.
+        ``missing_text``, ``empty_text`` (a NaN text too), ``wrong_type`` (a claim text that
+        is not text, an id that is neither text nor a number), ``lone_surrogate``,
+        ``claim_too_long`` (over :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says
+        which columns were used and gives the first few skip details.
 
     Raises:
         FileNotFoundError: When the file does not exist.
@@ -409,6 +410,13 @@ def read_claims_file(
             if len(messages) < _MAX_MESSAGES:
                 messages.append(f"{name}: {where}: {tcol} is {json_type_name(value)}, "
                                 "not text: skipped")
+            continue
+        if icol is not None and isinstance(rec.get(icol), bool | dict | list):
+            # no id a claim could be told by (it was stored as '{"a": 1}' or 'True')
+            skips["wrong_type"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{name}: {where}: {icol} is {json_type_name(rec[icol])}, "
+                                "not text or a number: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1
