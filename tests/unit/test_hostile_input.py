@@ -162,6 +162,20 @@ def test_untrusted_dates_are_counted_and_named():
     assert parse_datetime("Sat, 01 Jun 2024 12:00 EDT").hour == 16
 
 
+@pytest.mark.parametrize("raw", [-1, 0, pytest.param(10**400, id="401-digit-int"), float("inf"),
+                                 253402300800000])
+def test_an_epoch_number_that_is_no_date_is_a_counted_null_and_the_row_is_kept(raw):
+    # 10**400 raised OverflowError and lost the row (bad_row); -1 was 1969-12-31T23:59:59
+    batch = rows_to_documents([{"text": GOOD, "published_at": raw}], source_kind="archive",
+                              source_path="d.jsonl")
+    doc, = batch.documents.to_pylist()
+    assert doc["published_at"] is None
+    assert dict(batch.skips) == {"date_untrusted": 1}
+    note, = (m for m in batch.messages if "published_at" in m)
+    assert note.endswith("is not a date that can be trusted: stored as NULL")
+    assert "'" not in note  # a number cut short is not shown as a string
+
+
 def test_extractor_dates_need_to_be_stated_on_the_page():
     body = "<p>" + (GOOD + " ") * 6 + "</p><p>The company was founded in 1998.</p>"
     page = extract_html(f"<html><body><article>{body}</article></body></html>".encode())
