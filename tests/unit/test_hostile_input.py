@@ -86,6 +86,28 @@ def test_json_error_notes_say_where_once(tmp_path):
                for m in batch.messages), batch.messages
 
 
+def test_a_record_cut_short_is_placed_where_its_text_ends(tmp_path):
+    # the decoder points past the line break ("line 2 column 1" of a one-line record): the
+    # notes said "column 1" (JSONL) or a line after the last one (JSON)
+    from affidavit.tasks.audit import read_sessions
+    from affidavit.tasks.claims_file import read_claims_file
+
+    cut = '{"id": "2", "text": "' + GOOD + '"'
+    col = len(cut) + 1
+    (tmp_path / "d.jsonl").write_text(json.dumps({"id": "1", "text": GOOD}) + "\n" + cut + "\n",
+                                      encoding="utf-8")
+    (tmp_path / "d.json").write_text('[\n {"id": "1", "text": "x"},\n\n', encoding="utf-8")
+    said = f"(Expecting ',' delimiter at column {col}, where the text ends)"
+    for notes in (_all(read_dump(tmp_path / "d.jsonl")).messages,
+                  read_claims_file(tmp_path / "d.jsonl")[2],
+                  read_sessions(tmp_path / "d.jsonl")[2]):
+        assert any("line 2: " in m and said in m for m in notes), notes
+    col = len(' {"id": "1", "text": "x"},') + 1
+    notes = _all(read_dump(tmp_path / "d.json")).messages
+    assert any(f"(Expecting value at line 2, column {col}, where the text ends)" in m
+               for m in notes), notes
+
+
 def test_sessions_file_lines_nested_too_deep_are_counted_skips(tmp_path):
     from affidavit.tasks.audit import read_sessions
 
