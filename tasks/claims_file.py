@@ -105,11 +105,12 @@ def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: lis
     """Yield ``(where, record)`` for each record of a claims file.
 
     ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
-    counted) or ``record N`` (the N-th record of a JSON document). ``faults`` receives, in a
-    few words and without the file's name, what stopped the file from giving more records (a
-    JSON document that is not valid or not a list, a quote never closed), for
-    :func:`check_claims_columns` to say when the file gives no record at all. ``header``
-    receives a CSV/TSV file's column names, repeats included (a record keeps one of them).
+    counted) or ``item N`` (the N-th record of a JSON document, as the dump readers say it).
+    ``faults`` receives, in a few words and without the file's name, what stopped the file
+    from giving more records (a JSON document that is not valid or not a list, a quote never
+    closed), for :func:`check_claims_columns` to say when the file gives no record at all.
+    ``header`` receives a CSV/TSV file's column names, repeats included (a record keeps one
+    of them).
     """
     name = shown_path(path)
 
@@ -159,7 +160,7 @@ def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: lis
                       "claims")
                 return
             for n, rec in enumerate(data, 1):
-                yield f"record {n}", rec
+                yield f"item {n}", rec
         else:
             delim = "\t" if fmt == "tsv" else ","
             csv.field_size_limit(10_000_000)

@@ -695,7 +695,7 @@ def test_session_notes_name_parquet_rows_and_json_records_from_one(tmp_path):
     said = {name: [n for n in read_sessions(tmp_path / name)[2] if "no answer text" in n]
             for name in ("s.parquet", "s.json", "s.jsonl")}
     assert said == {"s.parquet": ["row 2: no answer text in column 'answer'"],
-                    "s.json": ["record 2: no answer text in column 'answer'"],
+                    "s.json": ["item 2: no answer text in column 'answer'"],
                     "s.jsonl": ["line 2: no answer text in column 'answer'"]}
 
 

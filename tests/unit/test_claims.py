@@ -839,7 +839,8 @@ def test_a_record_without_the_text_column_is_a_skip_with_a_note_naming_its_keys(
     assert note.endswith("skipped")
 
 
-def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
+def test_csv_and_json_notes_name_the_line_or_the_item(tmp_path) -> None:
+    # a JSON list's element was "record N" here and "item N" in the dump notes and README
     from affidavit.tasks.claims import read_claims_file
 
     csv_path = tmp_path / "claims.csv"
@@ -851,7 +852,7 @@ def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
     json_path.write_text('[{"claim": "The Orrin bridge opened in 2024."}, {"claim": ""}]',
                          encoding="utf-8")
     _, _, messages = read_claims_file(json_path)
-    assert any("claims.json: record 2: the claim is empty" in m for m in messages), messages
+    assert any("claims.json: item 2: the claim is empty" in m for m in messages), messages
 
 
 def test_hard_wrapped_sentences_are_extracted_whole():
