@@ -352,8 +352,8 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
         if not isinstance(answer, str) or not answer.strip():
             if acol is None:  # said once, in the notes above: counted, not noted per line
                 skips["missing_answer"] += 1
-            elif answer is not None and not isinstance(answer, str):
-                skip("missing_answer", n, f"the answer in column {acol!r} is "
+            elif answer is not None and not isinstance(answer, str):  # there, of a wrong type
+                skip("bad_answer", n, f"the answer in column {acol!r} is "
                      f"{json_type_name(answer)}, not text")
             else:
                 skip("missing_answer", n, f"no answer text in column {acol!r}")
@@ -419,7 +419,8 @@ def read_sessions(
 
     Returns:
         ``(records, skips, notes)``: skips by reason (``bad_json``, ``not_an_object``,
-        ``missing_answer``, ``bad_evidence``, ``answer_too_long``, ``evidence_too_long``,
+        ``missing_answer``, ``bad_answer`` (an answer that is not text: a number, a list),
+        ``bad_id``, ``bad_evidence``, ``answer_too_long``, ``evidence_too_long``,
         ``duplicate_id``); notes name the columns used and the first skipped lines.
 
     Raises:
