@@ -360,6 +360,22 @@ def _check_endpoints() -> None:
         _fail(str(exc), EXIT_USAGE)
 
 
+def _warn_without_llm(judge: str) -> None:
+    """Say at the start, in one line, that ``--judge llm`` runs the lexical judge: no endpoint.
+
+    The run goes on with the lexical judge (a missing LLM is a degraded run, not a refusal,
+    unlike ``--auditor llm``); its preflight records the same in the run's capabilities and
+    ``degraded``, with the words of :func:`affidavit.tasks.judge_llm.llm_endpoint_missing`.
+    """
+    if judge != "llm":
+        return
+    from affidavit.tasks.judge_llm import llm_endpoint_missing
+
+    if (missing := llm_endpoint_missing()) is not None:
+        err.print(f"[yellow]warning:[/yellow] --judge llm: {missing}: the lexical judge is used",
+                  highlight=False, soft_wrap=True)
+
+
 def _refuse_without_search(home: str | None) -> None:
     """Refuse research that could search nothing before Prefect starts (one line, exit 3).
 
@@ -906,6 +922,7 @@ def run(
         _check_feed_files(feed or [])
     _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed,
                         researches=True)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("run")
     _env(home)
@@ -1340,6 +1357,7 @@ def verify(
         err.print(f"[dim]note:[/dim] {n_ctl} control character(s) removed or repaired in "
                   f"{file or 'the text'}", soft_wrap=True)
     _refuse_without_search(home)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("verify")
     _env(home)
@@ -1373,6 +1391,7 @@ def research(
     _check_workers(workers)
     _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     _refuse_without_search(home)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("research")
     _env(home)
