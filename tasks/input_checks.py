@@ -116,7 +116,7 @@ def os_error_reason(exc: OSError) -> str:
     >>> os_error_reason(FileNotFoundError("claims.jsonl"))
     'no such file'
     """
-    if exc.errno == errno.ENOTDIR and exc.filename is not None and (
+    if exc.errno == errno.ENOTDIR and isinstance(exc.filename, str | os.PathLike) and (
             blocker := file_above(exc.filename)) is not None:
         return f"{shown_path(blocker)} is a file, not a folder"
     if exc.errno in _ERRNO_REASONS:
