@@ -289,24 +289,13 @@ def _check_home(home: str | None) -> Any:
     if paths.root.exists() and not paths.root.is_dir():
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               "a folder): it is a file")
-    if (blocker := _file_above(paths.root)) is not None:  # a folder that cannot be made
+    from affidavit.tasks.input_checks import file_above
+
+    # ``--home notes.txt/home``: a folder that cannot be made, refused as a home that is a file
+    if (blocker := file_above(paths.root)) is not None:
         _fail(f"cannot use {paths.root} as the affidavit home (set --home or AFFIDAVIT_HOME to "
               f"a folder): {blocker} is a file")
     return paths
-
-
-def _file_above(root: Path) -> Path | None:
-    """Return the file that stands where a folder above a missing home must be, or None.
-
-    ``--home notes.txt/home``: the home cannot be made (``Not a directory``), so it is refused
-    as a home that is a file is, before anything starts, by every command alike.
-    """
-    if root.exists():
-        return None
-    for parent in root.absolute().parents:
-        if parent.exists():
-            return None if parent.is_dir() else parent
-    return None
 
 
 def _check_before_start(home: str | None, *, allow_private: str | None = None,
@@ -369,6 +358,22 @@ def _check_endpoints() -> None:
         llm_config_from_env()
     except ValueError as exc:
         _fail(str(exc), EXIT_USAGE)
+
+
+def _warn_without_llm(judge: str) -> None:
+    """Say at the start, in one line, that ``--judge llm`` runs the lexical judge: no endpoint.
+
+    The run goes on with the lexical judge (a missing LLM is a degraded run, not a refusal,
+    unlike ``--auditor llm``); its preflight records the same in the run's capabilities and
+    ``degraded``, with the words of :func:`affidavit.tasks.judge_llm.llm_endpoint_missing`.
+    """
+    if judge != "llm":
+        return
+    from affidavit.tasks.judge_llm import llm_endpoint_missing
+
+    if (missing := llm_endpoint_missing()) is not None:
+        err.print(f"[yellow]warning:[/yellow] --judge llm: {missing}: the lexical judge is used",
+                  highlight=False, soft_wrap=True)
 
 
 def _refuse_without_search(home: str | None) -> None:
@@ -504,17 +509,21 @@ def write_output_file(out: Path, text: str) -> None:
     file over it would replace it (as root, even in ``/dev``).
 
     Raises:
-        OSError: When it cannot be written (``/dev/full``: no space left on device).
+        OSError: When it cannot be written (``/dev/full``: no space left on device); a folder
+            above ``out`` that is a file, or is missing, is named (its ``strerror``).
     """
     if out.exists() and not out.is_file() and not out.is_dir():
         with out.open("w", encoding="utf-8") as fh:  # the error of a last write, at close
             fh.write(text)
         return
+    from affidavit.tasks.input_checks import file_above
     from affidavit.warehouse.store import write_text_atomic
 
     target = out.resolve() if out.is_symlink() else out
+    if (blocker := file_above(target)) is not None:  # out.json under notes.txt: said as such
+        raise NotADirectoryError(errno.ENOTDIR, f"{blocker} is a file, not a folder")
     if not target.parent.is_dir():  # a folder not there is the user's mistake: not made
-        raise FileNotFoundError(errno.ENOENT, "No such file or directory", str(target.parent))
+        raise FileNotFoundError(errno.ENOENT, f"no folder {target.parent}")
     write_text_atomic(text, target)
 
 
@@ -913,6 +922,7 @@ def run(
         _check_feed_files(feed or [])
     _check_before_start(home, allow_private=allow_private, dask=dask, feeds=feed,
                         researches=True)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("run")
     _env(home)
@@ -1347,6 +1357,7 @@ def verify(
         err.print(f"[dim]note:[/dim] {n_ctl} control character(s) removed or repaired in "
                   f"{file or 'the text'}", soft_wrap=True)
     _refuse_without_search(home)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("verify")
     _env(home)
@@ -1380,6 +1391,7 @@ def research(
     _check_workers(workers)
     _check_before_start(home, allow_private=allow_private, dask=dask, researches=True)
     _refuse_without_search(home)
+    _warn_without_llm(judge)
     if not as_json:
         _starting("research")
     _env(home)

@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 
-from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env
+from affidavit.tasks.judge_llm import LLMJudgeConfig, llm_config_from_env, llm_endpoint_missing
 from affidavit.tasks.judges import Judge, make_judge, probe_judge
 from affidavit.tasks.search import (
     ArchiveProvider,
@@ -229,7 +229,7 @@ def run_preflight(
     judge_obj: Judge
     if judge == "llm":
         ok, detail = (probe_judge("llm", llm_config=llm_config, client=client) if llm_config
-                      else (False, "no LLM endpoint configured (AFFIDAVIT_LLM_BASE_URL)"))
+                      else (False, llm_endpoint_missing() or "no LLM endpoint configured"))
         found["judge"] = {"asked": "llm", "available": ok, "detail": detail}
         if ok and llm_config:
             judge_obj = make_judge("llm", llm_config=llm_config, client=client,

@@ -160,7 +160,7 @@ def _evidence_items(value: Any) -> tuple[EvidenceItem, ...]:
 
 def _iter_raw(path: str | Path, skips: Counter[str],
               notes: list[str]) -> Iterator[tuple[int, Any]]:
-    """Yield ``(line or record number, raw record)``; bad JSON lines are counted skips."""
+    """Yield ``(line or item number, raw record)``; bad JSON lines are counted skips."""
     name, path = shown_path(path), Path(path)
 
     def note(msg: str) -> None:
@@ -323,8 +323,9 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
     cols: tuple[str | None, str | None, str | None] | None = None
     n_good = 0
     ext = ([s.lower() for s in Path(path).suffixes if s.lower() != ".gz"] or [""])[-1]
-    # notes count from 1 in every format: a JSONL line, a Parquet row, a JSON list's record
-    unit = {".parquet": "row", ".json": "record"}.get(ext, "line")
+    # notes count from 1 in every format: a JSONL line, a Parquet row, a JSON list's item (the
+    # words of the claims and dump readers)
+    unit = {".parquet": "row", ".json": "item"}.get(ext, "line")
 
     def skip(reason: str, n: int, detail: str) -> None:
         skips[reason] += 1
@@ -351,8 +352,8 @@ def _records(path: str | Path, skips: Counter[str], notes: list[str],
         if not isinstance(answer, str) or not answer.strip():
             if acol is None:  # said once, in the notes above: counted, not noted per line
                 skips["missing_answer"] += 1
-            elif answer is not None and not isinstance(answer, str):
-                skip("missing_answer", n, f"the answer in column {acol!r} is "
+            elif answer is not None and not isinstance(answer, str):  # there, of a wrong type
+                skip("bad_answer", n, f"the answer in column {acol!r} is "
                      f"{json_type_name(answer)}, not text")
             else:
                 skip("missing_answer", n, f"no answer text in column {acol!r}")
@@ -406,7 +407,8 @@ def read_sessions(
     shape). Columns not given are found case-insensitively among :data:`ID_COLUMNS`,
     :data:`ANSWER_COLUMNS` and :data:`EVIDENCE_COLUMNS`. A record without evidence is kept (the
     scanner alone audits it); a malformed one is skipped, counted by reason and noted with its
-    line (JSONL) or record number; the rest are kept. Ids repeated in one file: the first wins.
+    line (JSONL), row (Parquet) or item number (JSON); the rest are kept. Ids repeated in one
+    file: the first wins.
 
     Args:
         path: The file.
@@ -417,7 +419,8 @@ def read_sessions(
 
     Returns:
         ``(records, skips, notes)``: skips by reason (``bad_json``, ``not_an_object``,
-        ``missing_answer``, ``bad_evidence``, ``answer_too_long``, ``evidence_too_long``,
+        ``missing_answer``, ``bad_answer`` (an answer that is not text: a number, a list),
+        ``bad_id``, ``bad_evidence``, ``answer_too_long``, ``evidence_too_long``,
         ``duplicate_id``); notes name the columns used and the first skipped lines.
 
     Raises:

@@ -105,11 +105,12 @@ def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: lis
     """Yield ``(where, record)`` for each record of a claims file.
 
     ``where`` is ``line N`` of the file (JSONL, CSV: the line a record starts on, blank lines
-    counted) or ``record N`` (the N-th record of a JSON document). ``faults`` receives, in a
-    few words and without the file's name, what stopped the file from giving more records (a
-    JSON document that is not valid or not a list, a quote never closed), for
-    :func:`check_claims_columns` to say when the file gives no record at all. ``header``
-    receives a CSV/TSV file's column names, repeats included (a record keeps one of them).
+    counted) or ``item N`` (the N-th record of a JSON document, as the dump readers say it).
+    ``faults`` receives, in a few words and without the file's name, what stopped the file
+    from giving more records (a JSON document that is not valid or not a list, a quote never
+    closed), for :func:`check_claims_columns` to say when the file gives no record at all.
+    ``header`` receives a CSV/TSV file's column names, repeats included (a record keeps one
+    of them).
     """
     name = shown_path(path)
 
@@ -159,7 +160,7 @@ def _iter_records(path: str | Path, fmt: str, skips: Counter[str], messages: lis
                       "claims")
                 return
             for n, rec in enumerate(data, 1):
-                yield f"record {n}", rec
+                yield f"item {n}", rec
         else:
             delim = "\t" if fmt == "tsv" else ","
             csv.field_size_limit(10_000_000)
@@ -343,9 +344,10 @@ def read_claims_file(
         ``(rows, skips, messages)``: rows are dicts with keys ``text``, ``external_id`` and
         ``external_label`` (strings or ``None``), in file order; ``skips`` counts skipped
         records by reason (``bad_json``, ``bad_csv_row``, ``not_an_object``,
-        ``missing_text``, ``empty_text`` (a NaN text too), ``claim_too_long`` (over
-        :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says which columns were used and
-        gives the first few skip details.
+        ``missing_text``, ``empty_text`` (a NaN text too), ``wrong_type`` (a claim text that
+        is not text, an id that is neither text nor a number), ``lone_surrogate``,
+        ``claim_too_long`` (over :data:`MAX_CLAIM_CHARS` characters)); ``messages`` says
+        which columns were used and gives the first few skip details.
 
     Raises:
         FileNotFoundError: When the file does not exist.
@@ -409,6 +411,13 @@ def read_claims_file(
             if len(messages) < _MAX_MESSAGES:
                 messages.append(f"{name}: {where}: {tcol} is {json_type_name(value)}, "
                                 "not text: skipped")
+            continue
+        if icol is not None and isinstance(rec.get(icol), bool | dict | list):
+            # no id a claim could be told by (it was stored as '{"a": 1}' or 'True')
+            skips["wrong_type"] += 1
+            if len(messages) < _MAX_MESSAGES:
+                messages.append(f"{name}: {where}: {icol} is {json_type_name(rec[icol])}, "
+                                "not text or a number: skipped")
             continue
         if find_lone_surrogate(rec):
             skips["lone_surrogate"] += 1

@@ -414,8 +414,10 @@ def parse_datetime(value: Any) -> datetime | None:
     with an optional ``H:MM[:SS]`` (no zone: UTC);
     ``YYYYMMDD``; ``29 June 2016``; ``June 29, 2016``; RFC 2822 with a time (RSS
     ``pubDate``; an unknown zone name is taken as UTC, as ``email.utils`` does); Unix epoch
-    seconds as int/float (milliseconds when above 10^11). Anything else, and any year outside
-    1800–2200, gives None: a missing date is better than an invented one.
+    seconds as int/float (milliseconds when above 10^11), after the epoch: 0 and a negative
+    number are far more often a placeholder for "no date" than a date. Anything else (an
+    integer too large for a float too), and any year outside 1800–2200, gives None: a
+    missing date is better than an invented one.
 
     Args:
         value: The value to parse.
@@ -429,6 +431,8 @@ def parse_datetime(value: Any) -> datetime | None:
     '2003-06-10T04:00:00+00:00'
     >>> parse_datetime("2016/6/29").isoformat(), parse_datetime("yesterday")
     ('2016-06-29T00:00:00+00:00', None)
+    >>> parse_datetime(1467194400).isoformat(), parse_datetime(-1), parse_datetime(10**400)
+    ('2016-06-29T10:00:00+00:00', None, None)
     """
     if value is None:
         return None
@@ -439,12 +443,12 @@ def parse_datetime(value: Any) -> datetime | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        if value != value:  # NaN
+        if value != value or value <= 0:  # NaN; the epoch or before it: a placeholder
             return None
-        secs = value / 1000.0 if abs(value) > 1e11 else float(value)
         try:
+            secs = value / 1000.0 if value > 1e11 else float(value)
             dt = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(seconds=secs)
-        except OverflowError:
+        except OverflowError:  # an integer no float holds, a year past 9999, infinity
             return None
         return _to_utc(dt)
     if isinstance(value, bytes):
@@ -566,7 +570,7 @@ def _type_name(v: Any) -> str:
 
 def _short(value: Any, limit: int = 40) -> str:
     s = repr(value if not isinstance(value, bytes) else value.decode("utf-8", "replace"))
-    return s if len(s) <= limit else s[: limit - 1] + "…'"
+    return s if len(s) <= limit else s[: limit - 1] + "…" + (s[0] if s[0] in "'\"" else "")
 
 
 def _http_status(value: Any) -> int | None:

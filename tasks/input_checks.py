@@ -36,6 +36,7 @@ __all__ = [
     "check_text_file",
     "claims_format",
     "dump_format",
+    "file_above",
     "dump_header_fault",
     "repeated_column_fault",
     "binary_dump_fault",
@@ -107,13 +108,17 @@ def os_error_reason(exc: OSError) -> str:
     """Say in a few words why a path could not be read, from its error number.
 
     ``ELOOP`` is a symlink loop, not a missing file; a ``FileNotFoundError`` raised without
-    an error number (``FileNotFoundError(path)``) is a missing file.
+    an error number (``FileNotFoundError(path)``) is a missing file; ``ENOTDIR`` for a path
+    under a file names that file (:func:`file_above`).
 
     >>> os_error_reason(OSError(errno.ELOOP, "Too many levels of symbolic links"))
     'symlink loop'
     >>> os_error_reason(FileNotFoundError("claims.jsonl"))
     'no such file'
     """
+    if exc.errno == errno.ENOTDIR and isinstance(exc.filename, str | os.PathLike) and (
+            blocker := file_above(exc.filename)) is not None:
+        return f"{shown_path(blocker)} is a file, not a folder"
     if exc.errno in _ERRNO_REASONS:
         return _ERRNO_REASONS[exc.errno]
     if isinstance(exc, FileNotFoundError):
@@ -121,6 +126,28 @@ def os_error_reason(exc: OSError) -> str:
     if exc.strerror:
         return exc.strerror[0].lower() + exc.strerror[1:]
     return str(exc) or type(exc).__name__
+
+
+def file_above(path: str | os.PathLike[str]) -> Path | None:
+    """Return the file that stands where a folder above a missing ``path`` must be, or None.
+
+    ``notes.txt/out.json``: nothing can be made under a file (``Not a directory``); the
+    messages name that file (``notes.txt is a file, not a folder``), for an input, an output
+    or a home alike. The file is named as it was given (relative when the path is).
+
+    >>> import tempfile
+    >>> with tempfile.NamedTemporaryFile() as fh:
+    ...     print(file_above(Path(fh.name) / "a" / "b.json") == Path(fh.name),
+    ...           file_above(Path(fh.name)))
+    True None
+    """
+    p = Path(path)
+    if p.exists():
+        return None
+    for parent in p.parents:
+        if parent.exists():
+            return None if parent.is_dir() else parent
+    return None
 
 
 def path_fault(path: str | Path) -> str | None:
@@ -256,16 +283,21 @@ def utf16_fault(raw: bytes) -> str | None:
             "save it as UTF-8, or as UTF-16 with a byte-order mark")
 
 
-def _head_fault(raw: bytes, *, name: str, empty: str, binary: str) -> str | None:
-    """Name what is wrong with a file head: the ``empty`` or ``binary`` message, or None.
+def _head_fault(raw: bytes, *, name: str, empty: str, binary: str,
+                other: str | None = None) -> str | None:
+    """Name what is wrong with a file head: the ``empty``, ``other`` or ``binary`` message.
 
-    ``empty`` when the decoded head is nothing but whitespace, ``binary`` when it looks like
-    binary data (:func:`~affidavit.tasks.sanitize.looks_binary`), unless its bytes are UTF-16
-    without a byte-order mark, which is said as such (:func:`utf16_fault`, after ``name``).
+    ``empty`` when the decoded head is nothing but whitespace (whatever the file's name: an
+    empty file holds nothing, in any format), then ``other`` when given (what the name shows,
+    such as an extension no reader takes), ``binary`` when it looks like binary data
+    (:func:`~affidavit.tasks.sanitize.looks_binary`), unless its bytes are UTF-16 without a
+    byte-order mark, which is said as such (:func:`utf16_fault`, after ``name``); else None.
     """
     head = decode_user_text(raw).text
     if not head.strip():
         return empty
+    if other is not None:
+        return other
     if looks_binary(head):
         return f"{name}: {wide}" if (wide := utf16_fault(raw)) else binary
     return None
@@ -321,17 +353,23 @@ def check_claims_file(path: str | Path) -> None:
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: For a directory or a pipe, an unsupported extension, broken gzip data, binary
-            data or an empty file (nothing but whitespace).
+        ValueError: For a directory or a pipe, an empty file (nothing but whitespace; said
+            as empty whatever its extension), an unsupported extension, broken gzip data or
+            binary data.
     """
     _existing_file(path, "a claims file")
     name = shown_path(path)
-    claims_format(path)
+    try:
+        claims_format(path)
+        unsupported = None
+    except ValueError as exc:  # said after "empty": an empty claims.txt holds no claim
+        unsupported = str(exc)
     if fault := _head_fault(
         _head(path, SNIFF_CHARS), name=name,
         empty=f"{name}: empty: a claims file holds one claim per line (JSONL), a JSON list, "
         "or CSV/TSV rows",
         binary=f"{name}: not text (binary data): a claims file is JSONL, JSON, CSV or TSV",
+        other=unsupported,
     ):
         raise ValueError(fault)
 
@@ -344,23 +382,26 @@ def check_sessions_file(path: str | Path) -> None:
 
     Raises:
         FileNotFoundError: When the file does not exist.
-        ValueError: For a directory, an unsupported extension, a ``.parquet`` file that is not
-            Parquet, broken gzip data, an empty (or only blank) JSON or JSONL file, or binary
-            data in one.
+        ValueError: For a directory, an empty file (an only blank JSON or JSONL one too;
+            said as empty whatever its extension), an unsupported extension, a ``.parquet``
+            file that is not Parquet, broken gzip data, or binary data in a JSON or JSONL one.
     """
     p, name = _existing_file(path, "a sessions file"), shown_path(path)
     ext = _extension(p)
-    if ext not in SESSION_EXTENSIONS:
-        raise ValueError(f"unsupported sessions file {name!r} (jsonl, json, parquet)")
+    head = _head(path, SNIFF_CHARS)
+    empty = (f"{name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
+             "line (JSONL), a JSON list of them, or Parquet")
     if ext == ".parquet":
-        if _head(path, 4) != b"PAR1":
+        if not head:
+            raise ValueError(empty)
+        if head[:4] != b"PAR1":
             raise ValueError(f"{name}: not a Parquet file (no PAR1 magic bytes)")
         return
     if fault := _head_fault(
-        _head(path, SNIFF_CHARS), name=name,
-        empty=f"{name}: empty: a sessions file holds one record {{id, answer, evidence}} per "
-        "line (JSONL), a JSON list of them, or Parquet",
+        head, name=name, empty=empty,
         binary=f"{name}: not text (binary data): a sessions file is JSONL, JSON or Parquet",
+        other=None if ext in SESSION_EXTENSIONS else
+        f"unsupported sessions file {name!r} (jsonl, json, parquet)",
     ):
         raise ValueError(fault)
 

@@ -114,6 +114,25 @@ class LLMJudgeConfig:
         return {"Authorization": f"Bearer {key}"} if key else {}
 
 
+LLM_ENDPOINT_VARIABLES = ("AFFIDAVIT_LLM_BASE_URL", "AFFIDAVIT_LLM_MODEL")
+"""The settings an LLM endpoint needs, both (:func:`llm_config_from_env`)."""
+
+
+def llm_endpoint_missing(environ: Mapping[str, str] = os.environ) -> str | None:
+    """Say which settings of the LLM endpoint are unset, or None when both are set.
+
+    The one wording of a run asked for ``--judge llm`` without an endpoint: the CLI's warning
+    at the start and the preflight's record (capabilities, ``degraded``).
+
+    >>> llm_endpoint_missing({"AFFIDAVIT_LLM_BASE_URL": "http://localhost:8000/v1"})
+    'no LLM endpoint configured (AFFIDAVIT_LLM_MODEL unset)'
+    >>> llm_endpoint_missing({})
+    'no LLM endpoint configured (AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL unset)'
+    """
+    unset = [v for v in LLM_ENDPOINT_VARIABLES if not environ.get(v, "").strip()]
+    return f"no LLM endpoint configured ({' and '.join(unset)} unset)" if unset else None
+
+
 def llm_config_from_env(environ: Mapping[str, str] = os.environ) -> LLMJudgeConfig | None:
     """Read the LLM judge's configuration from environment variables.
 

@@ -85,7 +85,9 @@ def describe_json_error(exc: json.JSONDecodeError) -> str:
     r"""Say what is wrong with JSON text and where: ``<reason> at [line L, ]column C``.
 
     Some of ``json``'s reasons end in "at" ("Unterminated string starting at"); it is not
-    repeated. The line is given for text of several lines only.
+    repeated. The line is given for text of several lines only. Where the text ends before
+    the value does, the decoder points past the trailing line break (``line 2, column 1`` of
+    a one-line record); the place is then where the text ends, and said so.
 
     >>> try:
     ...     json.loads('{"a": "x')
@@ -97,11 +99,25 @@ def describe_json_error(exc: json.JSONDecodeError) -> str:
     ... except json.JSONDecodeError as exc:
     ...     describe_json_error(exc)
     'Expecting value at line 2, column 4'
+    >>> try:
+    ...     json.loads('{"a": "x"\n')
+    ... except json.JSONDecodeError as exc:
+    ...     describe_json_error(exc)
+    "Expecting ',' delimiter at column 10, where the text ends"
     """
     reason = exc.msg.removesuffix(" at").rstrip()
-    multiline = "\n" in (exc.doc or "").rstrip("\n")
-    where = f"line {exc.lineno}, column {exc.colno}" if multiline else f"column {exc.colno}"
-    return f"{reason} at {where}"
+    doc = exc.doc or ""
+    end = len(doc.rstrip())
+    pos, lineno, colno, ends = exc.pos, exc.lineno, exc.colno, ""
+    if pos >= end:  # at or past its end (trailing whitespace): the text ended early
+        ends = ", where the text ends"
+    if pos > end:
+        pos = end
+        lineno = doc.count("\n", 0, pos) + 1
+        colno = pos - doc.rfind("\n", 0, pos)
+    multiline = "\n" in doc[:end]
+    where = f"line {lineno}, column {colno}" if multiline else f"column {colno}"
+    return f"{reason} at {where}{ends}"
 
 
 def loads_untrusted_json(text: str | bytes, *, strict: bool = True) -> Any:

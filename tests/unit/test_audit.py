@@ -695,7 +695,7 @@ def test_session_notes_name_parquet_rows_and_json_records_from_one(tmp_path):
     said = {name: [n for n in read_sessions(tmp_path / name)[2] if "no answer text" in n]
             for name in ("s.parquet", "s.json", "s.jsonl")}
     assert said == {"s.parquet": ["row 2: no answer text in column 'answer'"],
-                    "s.json": ["record 2: no answer text in column 'answer'"],
+                    "s.json": ["item 2: no answer text in column 'answer'"],
                     "s.jsonl": ["line 2: no answer text in column 'answer'"]}
 
 
@@ -708,8 +708,11 @@ def test_session_notes_name_a_number_answer_and_evidence_items_from_1(tmp_path):
             {"id": "b", "answer": 42, "evidence": []},
             {"id": "c", "answer": "Fine.", "evidence": ["ok", {"tool": "bash"}]}]
     (tmp_path / "s.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
-    notes = [n for n in read_sessions(tmp_path / "s.jsonl")[2] if n.startswith("line ")]
+    _, skips, notes = read_sessions(tmp_path / "s.jsonl")
+    notes = [n for n in notes if n.startswith("line ")]
     assert "line 2: the answer in column 'answer' is a number, not text" in notes
+    # counted as what the note says (it was missing_answer): the answer is there, not text
+    assert skips == {"bad_answer": 1, "bad_evidence": 1}
     assert any(n.startswith("line 3:") and "evidence item 2 has no output" in n for n in notes)
 
 

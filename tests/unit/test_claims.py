@@ -809,6 +809,21 @@ def test_jsonl_notes_give_the_file_line_blank_lines_counted(tmp_path) -> None:
     assert any("claims.jsonl: line 6: claim is a number, not text" in m for m in messages), messages
 
 
+def test_an_id_that_is_no_text_or_number_is_a_counted_skip(tmp_path) -> None:
+    # an object, a list or a boolean id was stored as its JSON or Python text ('["x", 2]')
+    from affidavit.tasks.claims import read_claims_file
+
+    ids = [{"a": 1}, ["x", 2], True, 7, "b", None]
+    path = tmp_path / "claims.jsonl"
+    path.write_text("".join(json.dumps({"id": i, "claim": f"The Orrin bridge opened in {n}."})
+                            + "\n" for n, i in enumerate(ids, 2000)), encoding="utf-8")
+    rows, skips, messages = read_claims_file(path)
+    assert [r["external_id"] for r in rows] == ["7", "b", None]
+    assert skips == {"wrong_type": 3}
+    for n, what in ((1, "an object"), (2, "a list"), (3, "a boolean")):
+        assert f"{path}: line {n}: id is {what}, not text or a number: skipped" in messages
+
+
 def test_a_record_without_the_text_column_is_a_skip_with_a_note_naming_its_keys(tmp_path):
     from affidavit.tasks.claims import read_claims_file
 
@@ -824,7 +839,8 @@ def test_a_record_without_the_text_column_is_a_skip_with_a_note_naming_its_keys(
     assert note.endswith("skipped")
 
 
-def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
+def test_csv_and_json_notes_name_the_line_or_the_item(tmp_path) -> None:
+    # a JSON list's element was "record N" here and "item N" in the dump notes and README
     from affidavit.tasks.claims import read_claims_file
 
     csv_path = tmp_path / "claims.csv"
@@ -836,7 +852,7 @@ def test_csv_and_json_notes_name_the_line_or_the_record(tmp_path) -> None:
     json_path.write_text('[{"claim": "The Orrin bridge opened in 2024."}, {"claim": ""}]',
                          encoding="utf-8")
     _, _, messages = read_claims_file(json_path)
-    assert any("claims.json: record 2: the claim is empty" in m for m in messages), messages
+    assert any("claims.json: item 2: the claim is empty" in m for m in messages), messages
 
 
 def test_hard_wrapped_sentences_are_extracted_whole():

@@ -59,6 +59,22 @@ def test_run_with_a_claims_file_of_another_extension_is_refused_before_prefect(n
                                                         tmp_path / "h")
 
 
+@pytest.mark.parametrize(("command", "name", "data", "said"), [
+    (["run", "--claims"], "claims.txt", b"", "claims.txt: empty: a claims file holds one claim"),
+    (["run", "--claims"], "claims.txt", b"\n \n", "claims.txt: empty: a claims file holds"),
+    (["audit", "--sessions"], "sessions.txt", b"", "sessions.txt: empty: a sessions file holds"),
+    (["audit", "--sessions"], "sessions.parquet", b"", "sessions.parquet: empty: a sessions "),
+    (["run", "--claims"], "claims.txt", b"The bridge opened.\n",
+     "unsupported claims file format '"),
+])
+def test_an_empty_input_is_said_empty_whatever_its_extension(no_prefect, tmp_path, command, name,
+                                                             data, said):
+    # an empty claims.txt was "unsupported claims file format", an empty sessions.parquet
+    # "not a Parquet file": an empty file holds nothing in any format
+    (tmp_path / name).write_bytes(data)
+    assert said in _refused([*command, str(tmp_path / name)], tmp_path / "h")
+
+
 @pytest.mark.parametrize(("name", "said"), [
     ("sessions.bin", "unsupported sessions file '"),
     ("sessions.jsonl", "sessions.jsonl: not text"),
@@ -404,7 +420,7 @@ def test_path_faults_are_told_by_their_errno(tmp_path):
     assert path_fault(tmp_path / "broken") == (f"broken symlink (to {tmp_path / 'nowhere'}, "
                                                "which does not exist)")
     assert path_fault(tmp_path / "missing") == "no such file"
-    assert path_fault(tmp_path / "file" / "x") == "a part of the path is not a folder"
+    assert path_fault(tmp_path / "file" / "x") == f"{tmp_path / 'file'} is a file, not a folder"
     assert path_fault(tmp_path / "file") is None
 
 
@@ -1089,6 +1105,32 @@ def test_an_output_file_given_by_a_symlink_is_written_through_it(tmp_path):
     write_output_file(link, "[]\n")
     assert link.is_symlink()
     assert target.read_text() == "[]\n"
+
+
+@pytest.mark.parametrize("out", ["notes.txt/cr.json", "notes.txt/a/b/cr.json"])
+def test_an_output_file_under_a_file_names_that_file(no_prefect, tmp_path, monkeypatch, out):
+    # it was "error: cannot write notes.txt/cr.json: No such file or directory"
+    from affidavit.warehouse.home import resolve_home
+
+    resolve_home(str(tmp_path / "h")).tables.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a folder\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["export", "claimreview", "--out", out,
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 1, res.output
+    assert res.output.strip() == (f"error: cannot write {out}: notes.txt is a file, not a "
+                                  "folder")
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "not a folder\n"
+
+
+@pytest.mark.parametrize("command", [["run", "--claims", "PATH"], ["backfill", "PATH"],
+                                     ["audit", "--sessions", "PATH"], ["source", "PATH"]])
+def test_an_input_under_a_file_names_that_file(no_prefect, tmp_path, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("not a folder\n", encoding="utf-8")
+    args = ["notes.txt/in.jsonl" if a == "PATH" else a for a in command]
+    assert _refused(args, tmp_path / "h") == ("error: notes.txt/in.jsonl: notes.txt is a file, "
+                                              "not a folder")
 
 
 def test_an_output_pipe_is_written_into_not_replaced(tmp_path):

@@ -261,3 +261,47 @@ def test_a_run_says_what_its_self_lineage_skips_are(monkeypatch):
     text = _printed_run(monkeypatch, {"skip:self_lineage": 3})
     assert "skipped/rejected: skip:self_lineage 3" in text
     assert "a story cannot corroborate itself" in text
+
+
+@pytest.mark.parametrize("command", [["run", "--claims", "CLAIMS"],
+                                     ["verify", "The Lumen Bridge opened in 2024."],
+                                     ["research", "Did the Lumen Bridge open in 2024?"]])
+@pytest.mark.parametrize(("judge", "env", "said"), [
+    ("llm", {}, "AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL unset"),
+    ("llm", {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1"}, "(AFFIDAVIT_LLM_MODEL unset)"),
+    ("llm", {"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1", "AFFIDAVIT_LLM_MODEL": "m"}, None),
+    ("lexical", {}, None),
+])
+def test_judge_llm_without_an_endpoint_warns_at_the_start(command, judge, env, said, tmp_path,
+                                                          monkeypatch):
+    # it fell back to the lexical judge quietly until the run's summary
+    from typer.testing import CliRunner
+
+    import affidavit.flows.analyst as analyst
+    import affidavit.flows.factcheck as factcheck
+
+    for var in ("AFFIDAVIT_LLM_BASE_URL", "AFFIDAVIT_LLM_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    monkeypatch.setenv("AFFIDAVIT_SEARXNG_URL", "http://127.0.0.1:9")  # no refusal up front
+    asked: list[str] = []
+    for module, flow in ((analyst, "verify"), (analyst, "research_question"),
+                         (factcheck, "factcheck")):
+        monkeypatch.setattr(module, flow, lambda *_, judge, **__: asked.append(judge))
+    monkeypatch.setattr(cli, "_run_research", lambda fn, **_: fn(None, None))
+    claims = tmp_path / "claims.jsonl"
+    claims.write_text('{"claim": "The Lumen Bridge opened in 2024."}\n', encoding="utf-8")
+    args = [str(claims) if a == "CLAIMS" else a for a in command]
+    res = CliRunner().invoke(cli.app, [*args, "--judge", judge, "--home", str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output
+    assert asked == [judge]  # the run goes on (with the lexical judge, said in its record)
+    lines = res.stderr.splitlines()
+    warnings = [ln for ln in lines if ln.startswith("warning:")]
+    if said is None:
+        assert warnings == []
+    else:
+        assert warnings == [lines[0]]  # one line, the first
+        assert lines[0].startswith("warning: --judge llm: no LLM endpoint configured (")
+        assert said in lines[0]
+        assert lines[0].endswith("): the lexical judge is used")

@@ -86,6 +86,28 @@ def test_json_error_notes_say_where_once(tmp_path):
                for m in batch.messages), batch.messages
 
 
+def test_a_record_cut_short_is_placed_where_its_text_ends(tmp_path):
+    # the decoder points past the line break ("line 2 column 1" of a one-line record): the
+    # notes said "column 1" (JSONL) or a line after the last one (JSON)
+    from affidavit.tasks.audit import read_sessions
+    from affidavit.tasks.claims_file import read_claims_file
+
+    cut = '{"id": "2", "text": "' + GOOD + '"'
+    col = len(cut) + 1
+    (tmp_path / "d.jsonl").write_text(json.dumps({"id": "1", "text": GOOD}) + "\n" + cut + "\n",
+                                      encoding="utf-8")
+    (tmp_path / "d.json").write_text('[\n {"id": "1", "text": "x"},\n\n', encoding="utf-8")
+    said = f"(Expecting ',' delimiter at column {col}, where the text ends)"
+    for notes in (_all(read_dump(tmp_path / "d.jsonl")).messages,
+                  read_claims_file(tmp_path / "d.jsonl")[2],
+                  read_sessions(tmp_path / "d.jsonl")[2]):
+        assert any("line 2: " in m and said in m for m in notes), notes
+    col = len(' {"id": "1", "text": "x"},') + 1
+    notes = _all(read_dump(tmp_path / "d.json")).messages
+    assert any(f"(Expecting value at line 2, column {col}, where the text ends)" in m
+               for m in notes), notes
+
+
 def test_sessions_file_lines_nested_too_deep_are_counted_skips(tmp_path):
     from affidavit.tasks.audit import read_sessions
 
@@ -160,6 +182,20 @@ def test_untrusted_dates_are_counted_and_named():
     assert any("CEST" in m and "NULL" in m for m in batch.messages)
     # zones RFC 822 defines still parse
     assert parse_datetime("Sat, 01 Jun 2024 12:00 EDT").hour == 16
+
+
+@pytest.mark.parametrize("raw", [-1, 0, pytest.param(10**400, id="401-digit-int"), float("inf"),
+                                 253402300800000])
+def test_an_epoch_number_that_is_no_date_is_a_counted_null_and_the_row_is_kept(raw):
+    # 10**400 raised OverflowError and lost the row (bad_row); -1 was 1969-12-31T23:59:59
+    batch = rows_to_documents([{"text": GOOD, "published_at": raw}], source_kind="archive",
+                              source_path="d.jsonl")
+    doc, = batch.documents.to_pylist()
+    assert doc["published_at"] is None
+    assert dict(batch.skips) == {"date_untrusted": 1}
+    note, = (m for m in batch.messages if "published_at" in m)
+    assert note.endswith("is not a date that can be trusted: stored as NULL")
+    assert "'" not in note  # a number cut short is not shown as a string
 
 
 def test_extractor_dates_need_to_be_stated_on_the_page():

@@ -451,6 +451,10 @@ def test_rows_to_documents_rules() -> None:
         (date(2016, 6, 29), _utc(2016, 6, 29)),
         (1467194400, _utc(2016, 6, 29, 10)),
         (1467194400000, _utc(2016, 6, 29, 10)),
+        (-1, None),  # the epoch and before it: a placeholder for "no date"
+        (0, None),
+        pytest.param(10**400, None, id="401-digit-int"),  # no float holds it: OverflowError
+        (float("inf"), None),
         ("", None),
         (None, None),
         ("yesterday", None),

@@ -342,3 +342,24 @@ def test_factory_and_probe(server: ScriptedServer) -> None:
     )
     assert not ok
     assert "unreachable" in detail
+
+
+@pytest.mark.parametrize(("env", "unset"), [
+    ({}, "AFFIDAVIT_LLM_BASE_URL and AFFIDAVIT_LLM_MODEL unset"),
+    ({"AFFIDAVIT_LLM_BASE_URL": "http://127.0.0.1:9/v1"}, "AFFIDAVIT_LLM_MODEL unset"),
+])
+def test_preflight_records_which_llm_setting_is_missing(tmp_path, monkeypatch, env, unset):
+    # it said "(AFFIDAVIT_LLM_BASE_URL)" with the base URL set and the model not
+    from affidavit.flows.preflight import run_preflight
+    from affidavit.warehouse.home import resolve_home
+    from affidavit.warehouse.store import Warehouse
+
+    for var in ("AFFIDAVIT_LLM_BASE_URL", "AFFIDAVIT_LLM_MODEL", "AFFIDAVIT_SEARXNG_URL"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    caps = run_preflight(Warehouse(resolve_home(str(tmp_path / "h"))), judge="llm")
+    detail = f"no LLM endpoint configured ({unset})"
+    assert caps.found["judge"] == {"asked": "llm", "available": False, "detail": detail}
+    assert f"LLM judge unavailable ({detail}): lexical judge used" in caps.degraded
+    assert caps.judge_name == "lexical"
