@@ -294,6 +294,13 @@ _DEGREE_WORD_RE = re.compile(
 _DEGREE_OF_FIGURE_RE = re.compile(r"^\s*(?:than\s+)?(?:[$€£]?\d|one\b|a\s+(?:half|third)\b)")
 
 
+_WHOLE_PERIOD_RE = re.compile(
+    r"\b(?:the\s+)?(?:whole|entire|all)\s+(?:of\s+)?(?:the\s+)?(?:(?:calendar|financial|fiscal|"
+    r"school)\s+)?(?:year|month|quarter|season|decade|century|\d{4})\b"
+)
+"""A whole period ("the whole of 2024", "the entire year"): the claim's time frame, not a
+degree of what it states."""
+
 _HALF_FIGURE_RE = re.compile(r"\band a half\b|\bhalf an?\b|\b(?:a|one) half\b")
 
 
@@ -317,9 +324,12 @@ def claim_degrees(folded: str) -> frozenset[str]:
     []
     >>> sorted(claim_degrees("methane is the only cause")), sorted(claim_degrees("is only tall"))
     (['only'], [])
+    >>> sorted(claim_degrees("3.84 million passengers over the whole of 2024"))
+    []
     """
     out = set()
     folded = _HALF_FIGURE_RE.sub(" ", folded)  # "three and a half percent" is a figure
+    folded = _WHOLE_PERIOD_RE.sub(" ", folded)  # "over the whole of 2024" is a time frame
     for m in _DEGREE_WORD_RE.finditer(folded):
         if _DEGREE_OF_FIGURE_RE.match(folded[m.end() :]):
             continue
@@ -660,6 +670,14 @@ class TimeFrame:
         return not self.years and not self.quarters
 
 
+_BASE_CUE_RE = re.compile(r"\b(?:than|compared|versus|vs)\b")
+_BASE_YEAR_RE = re.compile(
+    r"\b(?:than|compared\s+(?:with|to)|versus|vs\.?)\s+(?:[a-z]+\s+){0,5}?(?:1[89]\d\d|20\d\d)\b"
+)
+"""A comparison and its base year ("18% smaller than in 2024", "compared with the first
+quarter of 2023"): the year the figure is measured against, not the period it is of."""
+
+
 def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
     """Read the years and quarters of a folded text.
 
@@ -673,7 +691,11 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
 
     >>> read_time("the third quarter of 2024", months_as_quarters=False)
     TimeFrame(years=frozenset({2024}), quarters=frozenset({3}))
+    >>> read_time("the 2025 crop was 18% smaller than in 2024", months_as_quarters=False).years
+    frozenset({2025})
     """
+    if _BASE_CUE_RE.search(folded):
+        folded = _BASE_YEAR_RE.sub(" ", folded)
     years = frozenset(int(y) for y in _YEAR_RE.findall(folded))
     qs = {_QUARTER_WORDS[a or b] for a, b in _QUARTER_RE.findall(folded)}
     if months_as_quarters and not qs:
@@ -745,6 +767,12 @@ class ClaimFrame:
         lead: Concepts of the claim's leading words (:func:`_lead_concepts`): with a weak
             subject they name what the claim is about, and a sentence without them (that does
             not open with a pronoun) supports it only in part.
+        name_heads: Per multi-word name, its words before its last, folded ("orrin general"
+            of "Orrin General Hospital"; "" for a name of two words or fewer): written in a
+            document, they name the place or body without its common head word.
+        subject_phrase: The leading words' concepts when an auxiliary follows them (the
+            subject's phrase, "Competition authorities have ..."): a negation of them in a
+            sentence ("little or no competition") does not deny the claim's predicate.
     """
 
     subject: dict[str, float]
@@ -772,6 +800,8 @@ class ClaimFrame:
     is_current: bool = False
     is_dated_event: bool = False
     lead: frozenset[str] = frozenset()
+    subject_phrase: frozenset[str] = frozenset()
+    name_heads: tuple[str, ...] = ()
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -810,8 +840,13 @@ _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|these|this|such)\s")
 text named before it."""
 
 
-def _lead_concepts(claim: str, skip: frozenset[str] | set[str]) -> frozenset[str]:
+def _lead_concepts(
+    claim: str, skip: frozenset[str] | set[str], *, subject_phrase: bool = False
+) -> frozenset[str]:
     """Concepts of the claim's first ``LEAD_WORDS`` words, up to the first function word.
+
+    With ``subject_phrase``, only when an auxiliary or modal verb follows them, which makes
+    them the subject's phrase, not a name and its verb ("Sablefield paid ...").
 
     >>> sorted(_lead_concepts("Solar cycles cause global warming.", frozenset({"caus"})))
     ['cycl', 'solar']
@@ -829,12 +864,30 @@ def _lead_concepts(claim: str, skip: frozenset[str] | set[str]) -> frozenset[str
     words = re.findall(r"[\w'’\-]+", claim)
     while words and words[0].lower() in ("a", "an", "the"):
         words = words[1:]
+    n = 0
     for w in words[:LEAD_WORDS]:
         toks = tokenize(w)
         if not toks or any(t in skip or t in STOPWORDS for t in toks):
             break
         out.update(c.get(t, t) for t in toks)
+        n += 1
+    if subject_phrase and not (n < len(words) and words[n].lower() in _AUXILIARIES):
+        return frozenset()
     return frozenset(out)
+
+
+_AUXILIARIES = frozenset(
+    "is are was were has have had will would can could may might must shall should do does "
+    "did".split()
+)
+"""Auxiliary and modal verbs: the claim's leading words before one are its subject phrase
+("Competition authorities have approved ...")."""
+
+
+def _name_without_head(name: str) -> str:
+    """A name of three or more words without its last, folded ("orrin general"), or ""."""
+    words = fold_text(name).split()
+    return " ".join(words[:-1]) if len(words) >= 3 else ""
 
 
 def _subject_words(claim: str) -> list[str]:
@@ -1214,6 +1267,7 @@ def parse_claim_frame(
         time=time,
         months=months_named,
         names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
+        name_heads=tuple(_name_without_head(n) for n in _name_groups(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
             _NEG_RE.search(unnamed)
@@ -1232,6 +1286,7 @@ def parse_claim_frame(
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
         is_dated_event=len(day_dates(claim)) == 1,
         lead=_lead_concepts(claim, stop | neg | light),
+        subject_phrase=_lead_concepts(claim, stop | neg | light, subject_phrase=True),
         is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
         and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
@@ -1482,7 +1537,8 @@ plans to close", "did not actually sell")."""
 
 
 def _negation_scopes(
-    s: SentenceFrame, targets: frozenset[str], window: int, extra: Sequence[int] = ()
+    s: SentenceFrame, targets: frozenset[str], window: int, extra: Sequence[int] = (),
+    passed: frozenset[str] = frozenset(),
 ) -> bool:
     """Whether a negation cue of the sentence negates one of the claim's predicate concepts.
 
@@ -1497,6 +1553,9 @@ def _negation_scopes(
         targets: The claim's predicate concepts the sentence holds.
         window: Words read past each cue.
         extra: Character offsets of the claim's figures in the sentence.
+        passed: Concepts of the claim's subject phrase ("Competition authorities have
+            approved ..."): read past, not negated ("little or no competition" denies
+            nothing the claim says; "no jobs were cut" still negates "cut").
     """
     if not s.neg_at:
         return False
@@ -1516,11 +1575,13 @@ def _negation_scopes(
                 # "not caused by the Sun": what is negated is the cause named after it; it
                 # bears on the claim only when that cause is the claim's
                 return _cause_named(words, concepts, k + 1, targets) or _negation_scopes(
-                    s, targets - {concepts[k]}, window, extra
+                    s, targets - {concepts[k]}, window, extra, passed
                 )
-            if concepts[k] in targets:
+            if concepts[k] in targets and concepts[k] not in passed:
                 return True
-            if clause or w in _SCOPE_SKIP or w.endswith("ly") or w in _NEG_WORDS:
+            if clause or w in _SCOPE_SKIP or w.endswith("ly") or w in _NEG_WORDS or (
+                concepts[k] in passed
+            ):
                 k += 1
                 read += 1
                 continue
@@ -1661,6 +1722,24 @@ def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) ->
     return False
 
 
+_LEAD_YEAR_RE = re.compile(
+    r"\W*(?:(?:in|during|for|by|as\s+of|at\s+the\s+end\s+of)\s+)?(?:[a-z]+\s+){0,2}?"
+    r"(1[89]\d\d|20\d\d)\b(?!\s*[-\u2013]\s*\d)"
+)
+
+
+def _leads_with_other_year(claim: TimeFrame, folded: str) -> bool:
+    """Whether the sentence opens with a year the claim does not name.
+
+    That year is the period of the whole sentence ("In 2024, 91% of pupils ..." against a
+    claim of 2025), whatever the document names around it.
+    """
+    if not claim.years:
+        return False
+    m = _LEAD_YEAR_RE.match(folded)
+    return bool(m) and int(m.group(1)) not in claim.years
+
+
 _GENERIC_RE = re.compile(
     r"\W*(?:once|if|when|whenever|wherever|unless)\s+(?:a|an|any|every|each|no)\s+\w+"
 )
@@ -1699,7 +1778,10 @@ def judge_frames(
     named = doc.terms | title_terms
     if not _names_subject(frame, named, cfg):
         return FrameVerdict("NEUTRAL", -1, 0.0, "the document does not name the claim's subject")
-    if searched and not all(n <= named for n in frame.names[1:]):
+    if searched and not all(
+        n <= named or (h and any(h in st.folded for st in doc.sentences))
+        for n, h in zip(frame.names[1:], frame.name_heads[1:], strict=False)
+    ):
         # "Ostvale Municipality intends to close Riverside Baths": a document found by search
         # that names Ostvale but not Riverside Baths is about another of Ostvale's pools (the
         # first name, the claim's subject, is often shortened: "the municipality")
@@ -1784,6 +1866,8 @@ def judge_frames(
             for sf in figs:
                 if estimate or is_estimate_figure(s.folded, sf):
                     continue  # an end of a range, or a factor: not a value of the quantity
+                if sf.unit is None and sf.token in pred:
+                    continue  # a number of the claim's names ("the Arc 3"), not a quantity
                 counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
                 if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
                     (cf.unit or "").endswith("_span")
@@ -1802,6 +1886,10 @@ def judge_frames(
                     continue  # one projection ("could reach seven feet") against another
                 if target and frame.time.empty and not _CHANGE_WORD_RE.search(s.folded):
                     continue  # a level at some other time, not what the change reached
+                if frame.time.years and not frame.time.quarters and not frame.months and (
+                    _SUB_PERIOD_RE.search(s.folded)
+                ):
+                    continue  # of a quarter or a half of the claim's year, not all of it
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if counts and not same_noun:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
@@ -1833,7 +1921,9 @@ def judge_frames(
             best_rel, best_i = rel, i
         if rel <= 0:
             continue
-        if _time_clash(frame.time, st_time, context) and not (
+        if (_time_clash(frame.time, st_time, context) or _leads_with_other_year(
+            frame.time, s.folded
+        )) and not (
             frame.months and s.months & frame.months and not st_time.years
         ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)):
             # another period (a sentence naming the claim's month names its period); an
@@ -1848,7 +1938,10 @@ def judge_frames(
         pred_here = pred_keys & cs
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
-        has_neg = _negation_scopes(s, pred_here, cfg.negation_window, fig_at)
+        has_neg = _negation_scopes(
+            s, pred_here, cfg.negation_window, fig_at,
+            frame.subject_phrase if pred_keys - frame.subject_phrase else frozenset(),
+        )
         has_denial = s.has_denial
         has_attrib = s.has_attrib
         if frame.is_act:
@@ -1926,6 +2019,8 @@ def judge_frames(
         if n_figs:
             if not (matched + approx == n_figs and on_quantity):
                 continue
+            if _quotes_corrected(doc, i):
+                continue  # "Our release stated that ... 168. That figure was wrong."
             value_stated = True
             if approx or (has_plan and frame.is_done):
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
@@ -2057,15 +2152,42 @@ def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, floa
     return {t: pred.get(t, low) for t in terms}
 
 
+_SUB_PERIOD_RE = re.compile(
+    r"\b(?:first|second|third|fourth|final|last)\s+(?:quarter|half)\b|\b[qh][1-4]\b|"
+    rf"\b(?:{'|'.join(_MONTHS)})\s*(?:-|\u2013|to|and|through)\s*(?:{'|'.join(_MONTHS)})\b"
+)
+"""A part of a year: a quarter, a half, a range of months ("between January and March")."""
+
 _CORRECTION_RE = re.compile(
     r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
-    r"should have (?:read|said|stated)|incorrectly|wrongly)\b"
+    r"should have (?:read|said|stated)|incorrect(?:ly)?|inaccurate|wrong(?:ly)?|mistaken(?:ly)?)\b"
 )
 
 
 def _is_correction(doc: DocFrames) -> bool:
     """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
     return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
+
+
+_REPORTED_RE = re.compile(
+    r"\b(?:stated|said|reported|gave|announced|wrote|claimed|put)\b.{0,80}?\b(?:that|as|at)\b"
+)
+"""A sentence that reports what was stated ("our release stated that ...", "gave the figure
+as ...")."""
+
+
+def _quotes_corrected(doc: DocFrames, i: int) -> bool:
+    """Whether sentence ``i`` of a correction reports the statement it corrects.
+
+    In a correction notice, a sentence that reports what was stated, or one followed by a
+    sentence of error ("That figure was wrong."), is the corrected statement quoted, not the
+    document's assertion.
+    """
+    if not _is_correction(doc):
+        return False
+    s = doc.sentences[i]
+    nxt = doc.sentences[i + 1].folded if i + 1 < len(doc.sentences) else ""
+    return bool(_REPORTED_RE.search(s.folded) or _CORRECTION_RE.search(nxt))
 
 
 _OBJECT_NAME_RE = re.compile(

@@ -538,7 +538,7 @@ class Figure:
     Attributes:
         value: The number as a float (``"8%"`` → 8.0, ``"eight"`` → 8.0, ``"1,200"`` → 1200.0,
             ``"3.5 million"`` → 3500000.0).
-        unit: Normalised unit (``"percent"``, ``"km"``, ``"usd"``...), ``"year"`` for a bare
+        unit: Normalised unit (``"percent"``, ``"metre"``, ``"usd"``...), ``"year"`` for a bare
             four-digit year between 1000 and 2100, or ``None``.
         start: Start offset of the figure in the text it was found in (characters).
         end: End offset, exclusive.
@@ -565,6 +565,11 @@ _UNIT_ALT = "|".join(
     for u in sorted((u for u in UNIT_ALIASES if u not in "$us$€£"), key=len, reverse=True)
 )
 _NUM_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_TENS = frozenset(("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"))
+_ONES_ALT = "one|two|three|four|five|six|seven|eight|nine"
+_COMPOUND_NUMBER_RE = re.compile(rf"\b({'|'.join(sorted(_TENS))})-({_ONES_ALT})\b")
+"""A number written as a hyphenated tens-and-ones compound ("thirty-seven"), read as one
+number (English orthography)."""
 _NAME_NUMBER_GUARD = r"(?:(?<![a-z\d])(?<![a-z]-)(?<!\d[.,])|(?<=\bmid-)|(?<=\bpre-)|(?<=\bpost-))"
 """A number glued to letters ("CO2", "H2O") or joined to a word by a hyphen ("COVID-19",
 "SARS-CoV-2", "F-16") is part of a name, not a figure: "19 counties" states nothing about
@@ -576,15 +581,16 @@ _FIGURE_RE = re.compile(
     + _CUR_RE
     + r"(?:" + _NAME_NUMBER_GUARD
     + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
-    rf"|\b(?P<word>{_NUM_WORD_ALT})\b)(?P<half>\s+and\s+a\s+half\b)?"
+    rf"|\b(?P<word>{_NUM_WORD_ALT})\b(?:-(?P<ones>{_ONES_ALT})\b)?)"
+    r"(?P<half>\s+and\s+a\s+half\b)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
-    rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
+    rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
 )
 _DIGIT_FIGURE_RE = re.compile(
     r"(?=[\d$€£egu])" + _CUR_RE
     + _NAME_NUMBER_GUARD + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
-    rf"(?:\s?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b))?",
+    rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
 )
 """Figures written with digits only (a digit glued to letters, as in "CO2" or "H2O", is part of
 a name, not a figure): the fast pass used on every sentence of a document (number
@@ -600,6 +606,11 @@ _PLURAL_NEXT_RE = re.compile(
     r"[a-z]"
 )
 """After "3.8m": a word that is not a length context ("to blade tip", "tall", "above")."""
+
+
+METRIC_LENGTHS = {"mm": 1e-3, "cm": 1e-2, "km": 1e3}
+"""Metric lengths read in metres (SI prefixes): one quantity, whichever prefix it is written
+with."""
 
 
 def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
@@ -618,7 +629,7 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
         The figures in order of appearance; offsets are character offsets in ``text``.
 
     >>> [(f.value, f.unit) for f in normalize_figures("8%, 8.0 percent, eight per cent, 8 km")]
-    [(8.0, 'percent'), (8.0, 'percent'), (8.0, 'percent'), (8.0, 'km')]
+    [(8.0, 'percent'), (8.0, 'percent'), (8.0, 'percent'), (8000.0, 'metre')]
     """
     low = text.lower()
     out: list[Figure] = []
@@ -633,6 +644,8 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             if word in ("one", "half") and not (m.group("unit") or m.group("scale")):
                 continue  # too ambiguous as words ("one of", "second album", "half of")
             value = float(NUMBER_WORDS[word])
+            if (ones := m.group("ones")) and word in _TENS:
+                value += NUMBER_WORDS[ones]  # "thirty-seven"
         else:
             continue
         if m.groupdict().get("half"):
@@ -661,6 +674,9 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             unit = UNIT_ALIASES[m.group("cur")]
         elif raw_unit:
             unit = UNIT_ALIASES.get(raw_unit.strip())
+            if unit in METRIC_LENGTHS:
+                value *= METRIC_LENGTHS[unit]  # "212mm" is "21.2 cm"
+                unit = "metre"
         if unit is None and num is not None and "." not in num and "," not in num:
             if len(num) == 4 and 1000 <= value <= 2100:
                 unit = "year"
@@ -713,6 +729,10 @@ def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
     """Terms (as :func:`tokenize`) and digit figures of an already folded text."""
     if "." in folded or " " in folded:
         folded = _PHRASE_RE.sub(lambda m: _PHRASES[m.group(0)], folded)
+    if "-" in folded:
+        folded = _COMPOUND_NUMBER_RE.sub(
+            lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), folded
+        )  # "thirty-seven" is the term of 37
     figures = normalize_figures(folded, number_words=False) if _HAS_DIGIT_RE.search(folded) else []
     parts: list[str] = []
     pos = 0

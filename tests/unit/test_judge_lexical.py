@@ -102,7 +102,14 @@ def test_a_hard_wrapped_sentence_is_one_sentence_and_one_quote() -> None:
         ("8 percent", 8.0, "percent"),
         ("8.0 per cent", 8.0, "percent"),
         ("eight percent", 8.0, "percent"),
-        ("1,200 km", 1200.0, "km"),
+        ("1,200 km", 1_200_000.0, "metre"),  # metric lengths in metres
+        ("21.2 cm", 0.212, "metre"),
+        ("212mm", 0.212, "metre"),
+        ("thirty-seven", 37.0, None),  # a hyphenated compound is one number
+        ("forty-two percent", 42.0, "percent"),
+        ("a 10-month term", 10.0, "month_span"),  # a unit joined by a hyphen
+        ("an eight-month term", 8.0, "month_span"),
+        ("five-year-olds", 5.0, None),  # an age ("-year-old"), not a span
         ("3.5 million people", 3_500_000.0, "person"),
         ("$5 billion", 5e9, "usd"),
         ("in 1998", 1998.0, "year"),
@@ -496,6 +503,44 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("forward time frame in other words", "The Orrin lagoon will be free of ice within a "
          "decade.", "Forecasters say the Orrin lagoon will be free of ice in the next ten years.",
          Stance.SUPPORTS),
+        # a number written as a hyphenated compound is one number (37, not 30 and 7)
+        ("compound number word", "Thirty-seven cases of measles have been confirmed in the "
+         "Orrin outbreak.", "The Orrin health agency has confirmed 37 cases of measles in the "
+         "outbreak.", Stance.SUPPORTS),
+        # a negation of the claim's subject phrase denies nothing the claim says of it ...
+        ("negated subject phrase", "Competition regulators have approved Tarsel Optics' "
+         "purchase of Brel Lenses.", "The Orrin Competition Board has approved the purchase of "
+         "Brel Lenses by Tarsel Optics, on condition that two shops are sold in towns where the "
+         "firms face little or no competition.", Stance.SUPPORTS),
+        # ... and is read past to the predicate it negates
+        ("negation past the subject phrase", "Jobs were cut at the Tarsel Optics plant in Orrin.",
+         "No jobs were cut at the Tarsel Optics plant in Orrin, the company said.",
+         Stance.REFUTES),
+        ("metric length in another prefix", "Orrin had 21.2 cm of rain in October 2025.",
+         "In October 2025, 212 mm of rain fell in Orrin.", Stance.SUPPORTS),
+        # "than in 2023" is the base of the comparison: the sentence is of 2024
+        ("comparison base year", "Orrin's wheat harvest in 2025 was 12% smaller than in 2024.",
+         "The 2024 Orrin wheat harvest was 12% smaller than in 2023, the farmers' union said.",
+         Stance.NEUTRAL),
+        # a sentence that opens with a year is of that year, whatever the lede's date
+        ("sentence opening with another year", "More than 90% of Orrin's pupils passed the "
+         "reading test in 2025.", "The Orrin schools report was published in March 2025. In "
+         "2024, 91% of Orrin's pupils passed the reading test.", Stance.NEUTRAL),
+        # a figure of a quarter or of some months is not another value of the whole year's
+        ("figure of a quarter", "Orrin airport handled 2.6 million passengers in 2024.",
+         "Orrin airport handled 0.7 million passengers between January and March 2024, up 9% "
+         "on a year earlier.", Stance.NEUTRAL),
+        ("figure of months", "Orrin airport handled 2.6 million passengers in 2024.",
+         "Orrin airport's figures for 2024 were published on 12 January 2025. From April to "
+         "June 2024 Orrin airport handled 690,000 passengers.", Stance.NEUTRAL),
+        # the number of a name ("Vista 5") is not a value of the claim's quantity
+        ("number of a name", "Tarsel set the price of the 128 GB Tarsel Vista 5 at 499 euros.",
+         "The Tarsel Vista 5 is a phone that many reviewers liked. Its battery lasts two days.",
+         Stance.NEUTRAL),
+        # "the whole of 2024" is the claim's period, not a degree ("all") it asserts
+        ("whole period", "Orrin airport handled 2.6 million passengers over the whole of 2024.",
+         "Orrin airport handled 2.6 million passengers in 2024, its busiest year.",
+         Stance.SUPPORTS),
     ],
 )
 def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
@@ -583,6 +628,17 @@ def test_frame_correction_refutes() -> None:
         "That figure was wrong: the backlog at December 31, 2023 was $460 million."
     )
     assert frame1(claim, correction).stance is Stance.REFUTES
+
+
+def test_correction_quoting_the_corrected_figure_is_no_support() -> None:
+    claim = "The Orrin book prize judges chose their shortlist from 168 entries."
+    correction = (
+        "Correction, 16 May 2025. Our notice about the Orrin book prize stated that the judges "
+        "chose the shortlist from 168 entries. That figure was wrong. The judges read 186 "
+        "novels. We apologise to the publishers concerned."
+    )
+    r = LexicalJudge().judge_batch([(claim, correction)])[0]
+    assert r.stance is not Stance.SUPPORTS, r.rationale
 
 
 def test_frame_own_figure_beats_other_figures() -> None:
@@ -686,6 +742,17 @@ def test_found_document_naming_the_subject_only_is_no_evidence() -> None:
     found = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert given.stance is Stance.REFUTES
     assert found.stance is Stance.NEUTRAL
+
+
+def test_found_document_names_the_claims_place_by_its_distinctive_words() -> None:
+    # "Orrin General" names "Orrin General Hospital"; a document naming Orrin and another
+    # place ("Kelsford General") does not
+    claim = "Brel Health opened a 24-bed ward at Orrin General Hospital."
+    doc = _PAD + "The Orrin General ward opened by Brel Health in March has 24 beds."
+    assert LexicalJudge().judge_batch([(claim, doc)], found=True)[0].stance is Stance.SUPPORTS
+    other = _PAD + "The Kelsford General ward opened by Brel Health in Orrin in March has 24 beds."
+    r = LexicalJudge().judge_batch([(claim, other)], found=True)[0]
+    assert r.stance is Stance.NEUTRAL, r.rationale
 
 
 def test_found_document_class_word_needs_the_claims_frame() -> None:
