@@ -306,7 +306,8 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     The home (:func:`_check_home`), ``--allow-private`` (:func:`_apply_allow`), OPML lists
     given to ``--feed`` (:func:`_check_opml`), the Dask address (:func:`_check_dask`) and,
     for a command that researches, ``AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE``, the endpoints'
-    settings (:func:`_check_endpoints`; exit 2) and the credibility lists named in the
+    settings (:func:`_check_endpoints`; exit 2), the publishing settings its report is
+    written with (``AFFIDAVIT_PUBLISH_*``; exit 2) and the credibility lists named in the
     environment.
     """
     import os
@@ -314,6 +315,13 @@ def _check_before_start(home: str | None, *, allow_private: str | None = None,
     _check_home(home)
     if researches:
         _check_endpoints()
+    if researches and any(k.startswith("AFFIDAVIT_PUBLISH") for k in os.environ):
+        from affidavit.flows.publish import publish_config_from_env
+
+        try:  # the run's report would be written with other URLs than the ones asked for
+            publish_config_from_env()
+        except ValueError as exc:
+            _fail(str(exc), EXIT_USAGE)
     if researches and os.environ.get("AFFIDAVIT_MAX_JUDGE_FAILURE_SHARE"):
         from affidavit.flows.preflight import max_judge_failure_share
 
@@ -430,14 +438,27 @@ def _check_choices(mode: str | None = None, judge: str | None = None) -> None:
         _fail(f"unknown judge {judge!r}: use lexical or llm", 2)
 
 
-def _no_empty(values: list[str], flag: str) -> None:
+def _no_empty(values: list[str], flag: str, *, urls: bool = True) -> None:
     """Refuse an empty value given for a path or URL option (a bad argument, exit 2).
 
     An empty path is not "the current folder": it is a mistake (an unset shell variable), said
-    as one, as an empty text argument is (``verify ""``, ``research ""``).
+    as one, as an empty text argument is (``verify ""``, ``research ""``). An option that
+    reads local files only (``urls=False``) also refuses a URL (``scheme://...``), which
+    would otherwise be looked for as a file and said missing.
     """
     if any(not v.strip() for v in values):
-        _fail(f"{flag} is empty: give a file path or a URL", EXIT_USAGE)
+        _fail(f"{flag} is empty: give a file path{' or a URL' if urls else ''}", EXIT_USAGE)
+    if not urls and (url := next((v for v in values if _looks_like_url(v)), None)):
+        from affidavit.tasks.input_checks import shown_path
+
+        _fail(f"{flag} reads a local file, not a URL: {shown_path(url)} (download it first)",
+              EXIT_USAGE)
+
+
+def _looks_like_url(value: str) -> bool:
+    """Whether a value opens with a URL scheme (``https://``, ``ftp://``, ``s3://``)."""
+    scheme, sep, _ = value.strip().partition("://")
+    return bool(sep) and scheme[:1].isalpha() and all(c.isalnum() or c in "+.-" for c in scheme)
 
 
 def _no_empty_columns(columns: dict[str, str | None]) -> None:
@@ -909,7 +930,7 @@ def run(
     Example: affidavit run --claims claims.jsonl --limit 200
     """
     _no_empty(feed or [], "--feed")
-    _no_empty([claims] if claims is not None else [], "--claims")
+    _no_empty([claims] if claims is not None else [], "--claims", urls=False)
     _no_empty_columns({"--text-column": text_column})
     if not feed and not claims and not from_unresolved:
         _fail("give --feed and/or --claims (or --from-unresolved)", 2)
@@ -1295,7 +1316,7 @@ def verify(
     if text is not None and not text.strip():  # an empty argument: as research's, exit 2
         _fail("nothing to verify: the text is empty", EXIT_USAGE)
     text = _argv_text(text) if text is not None else None
-    _no_empty([file] if file is not None else [], "--file")
+    _no_empty([file] if file is not None else [], "--file", urls=False)
     _check_choices(mode, judge)
     _check_workers(workers)
     from affidavit.tasks.charset import decode_user_text
@@ -1591,8 +1612,8 @@ def audit(
     """
     if (answer_file is None) == (sessions is None):
         _fail("give either ANSWER_FILE (with --evidence files) or --sessions FILE", 2)
-    _no_empty([answer_file] if answer_file is not None else [], "ANSWER_FILE")
-    _no_empty([sessions] if sessions is not None else [], "--sessions")
+    _no_empty([answer_file] if answer_file is not None else [], "ANSWER_FILE", urls=False)
+    _no_empty([sessions] if sessions is not None else [], "--sessions", urls=False)
     _no_empty(list(evidence or []), "--evidence")
     _no_empty([card] if card is not None else [], "--card")
     _no_empty_columns({"--id-column": id_column, "--answer-column": answer_column,

@@ -111,17 +111,24 @@ def audit_config_from_env(environ: Mapping[str, str] = os.environ) -> LLMJudgeCo
     return dataclasses.replace(cfg, max_tokens=max(cfg.max_tokens, AUDIT_MAX_TOKENS))
 
 
+MAX_RECORD_TIMEOUT_S = 86_400.0
+"""Largest per-record latency cap taken, in seconds (one day; convention): a record still
+unanswered after a day has failed, and an infinite cap would overflow the deadline's clock."""
+
+
 def audit_limits_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, Any]:
     """Read the LLM auditor's limits from the environment.
 
-    ``AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S`` is the per-record latency cap in seconds and
-    ``AFFIDAVIT_AUDIT_EVIDENCE_CHARS`` the evidence characters sent per record.
+    ``AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S`` is the per-record latency cap in seconds (at most
+    :data:`MAX_RECORD_TIMEOUT_S`) and ``AFFIDAVIT_AUDIT_EVIDENCE_CHARS`` the evidence
+    characters sent per record.
 
     Returns:
         Keyword arguments of :class:`LLMAuditor` (only those set).
 
     Raises:
-        ValueError: When a value is not a positive number.
+        ValueError: When a value is not a positive number, or a cap is not finite or is
+            above :data:`MAX_RECORD_TIMEOUT_S` ("inf" and "nan" read as floats).
     """
     out: dict[str, Any] = {}
     for var, key, kind in (("AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S", "record_timeout_s", float),
@@ -133,8 +140,10 @@ def audit_limits_from_env(environ: Mapping[str, str] = os.environ) -> dict[str, 
             value = kind(raw)
         except ValueError:
             raise ValueError(f"{var} is not a number: {raw!r}") from None
-        if value <= 0:
+        if not value > 0:  # NaN too
             raise ValueError(f"{var} must be positive: {raw!r}")
+        if kind is float and not value <= MAX_RECORD_TIMEOUT_S:
+            raise ValueError(f"{var} must be at most {MAX_RECORD_TIMEOUT_S:g} seconds: {raw!r}")
         out[key] = value
     return out
 

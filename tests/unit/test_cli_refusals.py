@@ -678,6 +678,17 @@ def test_a_publishing_url_that_is_no_url_names_where_it_was_given(tmp_path, monk
     (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
      {**_LLM, "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "soon"},
      "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S is not a number: 'soon'"),
+    # "inf" and "nan" read as floats: one failed the run at its deadline, the other every record
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "inf"},
+     "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S must be at most 86400 seconds: 'inf'"),
+    (["audit", "--sessions", "SESSIONS", "--auditor", "llm"],
+     {**_LLM, "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S": "nan"},
+     "AFFIDAVIT_AUDIT_RECORD_TIMEOUT_S must be positive: 'nan'"),
+    # the report a run writes would use other URLs than the ones asked for
+    (["run", "--claims", "CLAIMS"], {"AFFIDAVIT_PUBLISH_BASE_URL": "foo"},
+     "AFFIDAVIT_PUBLISH_BASE_URL 'foo' is not an http(s) URL (no http:// or https:// scheme): "
+     "give one such as https://example.org/checks/"),
 ])
 def test_a_bad_setting_in_the_environment_is_a_bad_argument(no_prefect, tmp_path, monkeypatch,
                                                             command, env, said):
@@ -1184,3 +1195,20 @@ def test_an_error_without_json_writes_nothing_on_stdout(no_prefect, tmp_path):
     res = CliRunner().invoke(app, ["origins", str(empty), "--home", str(tmp_path / "h")])
     assert res.exit_code == 1
     assert res.stdout == ""
+
+
+@pytest.mark.parametrize(("command", "flag", "url"), [
+    (["run", "--claims"], "--claims", "ftp://x.example/c.jsonl"),
+    (["run", "--claims"], "--claims", "http://127.0.0.1:9/c.jsonl"),
+    (["verify", "--file"], "--file", "https://x.example/a.txt"),
+    (["audit", "--sessions"], "--sessions", "s3://bucket/sessions.jsonl"),
+])
+def test_a_url_given_to_a_local_file_option_is_a_bad_argument(no_prefect, tmp_path, command,
+                                                               flag, url):
+    # it was "error: ftp://x.example/c.jsonl: no such file" (exit 1), as if a URL were read
+    home = tmp_path / "h"
+    res = CliRunner().invoke(app, [*command, url, "--home", str(home)])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == (f"error: {flag} reads a local file, not a URL: {url} "
+                                  "(download it first)")
+    assert not home.exists()
