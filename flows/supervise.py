@@ -310,8 +310,14 @@ def run_supervised(command: Callable[[], None]) -> None:
     os.environ[_ENV_FLAG] = "1"
     sys.stdout.flush()
     sys.stderr.flush()
+    # The signals wait, blocked, until the supervisor's handlers are in place: a SIGTERM sent
+    # just after the start (``timeout``) would otherwise kill the supervisor by default and
+    # leave the command running with no one to stop it.
+    caught = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGALRM}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, caught)
     pid = os.fork()
     if pid == 0:  # the command: exits the normal way, so Prefect's atexit hooks run
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         command()
         return
     interrupted = False
@@ -356,6 +362,7 @@ def run_supervised(command: Callable[[], None]) -> None:
     signal.signal(signal.SIGALRM, lambda _s, _f: terminate())
     signal.signal(signal.SIGTERM, on_term)
     signal.signal(signal.SIGHUP, forward)
+    signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal that came meanwhile: now
     while True:
         try:
             _, status = os.waitpid(pid, 0)

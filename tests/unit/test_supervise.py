@@ -80,6 +80,46 @@ def test_sigterm_stops_a_command_that_ignores_it(tmp_path):
     assert "stopped by SIGTERM" in err
 
 
+EARLY_TERM_SCRIPT = """
+import os, signal, time
+from affidavit.flows import supervise
+supervise._STOP_GRACE_S = 1
+fork = os.fork
+
+def fork_then_term():
+    pid = fork()
+    if pid:  # the supervisor, before its handlers are in place: as if `timeout` fired now
+        os.kill(os.getpid(), signal.SIGTERM)
+    return pid
+
+os.fork = fork_then_term
+
+def command():
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    time.sleep(120)
+
+supervise.run_supervised(command)
+"""
+
+
+def test_sigterm_right_after_the_start_is_not_lost(tmp_path):
+    # it killed the supervisor by default (exit -15) and left the command running, holding
+    # the terminal's pipes: a flaky hang of the test above on a loaded machine
+    script = tmp_path / "cmd.py"
+    script.write_text(EARLY_TERM_SCRIPT, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "AFFIDAVIT_SUPERVISED"}
+    proc = subprocess.Popen([sys.executable, str(script)], env=env, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "stopped by SIGTERM" in err
+
+
 CTRL_C_SCRIPT = """
 import signal, sys, time
 from affidavit.flows import supervise
