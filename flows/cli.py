@@ -448,17 +448,11 @@ def _no_empty(values: list[str], flag: str, *, urls: bool = True) -> None:
     """
     if any(not v.strip() for v in values):
         _fail(f"{flag} is empty: give a file path{' or a URL' if urls else ''}", EXIT_USAGE)
-    if not urls and (url := next((v for v in values if _looks_like_url(v)), None)):
+    if not urls and (url := next((v for v in values if _is_url(v)), None)):
         from affidavit.tasks.input_checks import shown_path
 
         _fail(f"{flag} reads a local file, not a URL: {shown_path(url)} (download it first)",
               EXIT_USAGE)
-
-
-def _looks_like_url(value: str) -> bool:
-    """Whether a value opens with a URL scheme (``https://``, ``ftp://``, ``s3://``)."""
-    scheme, sep, _ = value.strip().partition("://")
-    return bool(sep) and scheme[:1].isalpha() and all(c.isalnum() or c in "+.-" for c in scheme)
 
 
 def _no_empty_columns(columns: dict[str, str | None]) -> None:
