@@ -79,7 +79,7 @@ recruits personnel workforce|hire hires hired hiring recruit recruited recruitin
 create creating created add adding added|factory plant site mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
 axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
-withdraws withdrawn withdrawal withdrew
+withdraws withdrawn withdrawal withdrew halt halts halted halting
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
 approval grant granted permission permit permitted backed endorse endorsed
 allow allowed consent go-ahead authorise authorised authorize authorized
@@ -108,7 +108,8 @@ businesses|final last|overrun overruns overran overspend overspent overspending
 |vote votes voted ballot|paid pay pays payment|debut debuted entry entered
 |extension extensions extend extends extended extending expand expands expanded expansion
 lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
-|unchanged stable plateau plateaued plateaus"""
+|unchanged stable plateau plateaued plateaus|arrest arrests arrested arresting detain detains
+detained detaining"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
 whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
@@ -151,9 +152,14 @@ _PHRASES = [
     (r"\bgave (?:the )?green light\b", "approved"),
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
+    (r"\bsa(?:id|ys|y) yes to\b", "approved"),
+    (r"\bsa(?:id|ys|y) no to\b", "refused"),
+    # "cleared the takeover": a regulator's approval of a deal (not "cleared the snow")
+    (r"\bclear(?:ed|s|ing)?\b(?=\s+(?:the\s+)?(?:[\w'’-]+\s+){0,4}?(?:takeover|merger|deal|"
+     r"acquisition|sale|bid|purchase|drug|vaccine|medicine|treatment)s?\b)", "approved"),
     # "refuse planning permission" refuses: the permission is the thing refused, not granted
     (r"\b(refus\w*|withh[eo]ld\w*|den(?:y|ied|ies)|reject\w*)\s+(?:\w+\s+){0,3}?"
-     r"(?:permission|consent|approval)\b", r"\1"),
+     r"(?:permission|consent|approval|authori[sz]ation|licen[cs]e|clearance)\b", r"\1"),
     (r"\bthrew out\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
@@ -252,13 +258,16 @@ that states it plainly refutes the claim, and only a negation or denial supports
 _PLAN_RE = re.compile(
     r"\b(?:will|would|shall|could|might|(?<!\d )may(?!\s*\d)|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
-    r"aims? to|aiming to|proposes?|proposed|considering|considers|set to|"
+    r"aims? to|aiming to|proposes?|(?<!\bthe )(?<!\bits )(?<!\btheir )proposed|considering|"
+    r"considers|set to|"
     rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled|"
     r"hopes? to|hoping to|likely|seeks? to|seeking to|wants? to|going to|"
     r"prepar(?:es|ing) to|on track to|is to|are to)\b"
 )
 """Cues read on the sentence's own words (not stems: "reportedly" is not "report", "planning
-committee" is not a plan)."""
+committee" is not a plan). "the proposed" is what a decision is taken on, not the sentence's
+mood: "has cleared the proposed merger" states a done clearance (a "planned" or "expected"
+thing is still to come)."""
 
 APPROX_CUES = frozenset(
     "about around approximately roughly nearly almost some over more than less under up".split()
@@ -750,6 +759,15 @@ class ClaimFrame:
         targets: Per figure, whether it is the value a change reached ("doubled its headcount
             to 180"): a level stated with no change and no period of the claim ("it has 22
             employees", at some other time) does not refute it.
+        lengths: Per figure, whether it is a span of time that is the length of a thing
+            (:func:`is_length`: "a two-year deal", "a sentence of ten months"), a value of the
+            claim's quantity rather than a period it speaks of.
+        measures: Per figure, the money measures named around it (``MONEY_MEASURES``:
+            "valued ... at 300 million dollars" is a valuation): a sum named as another measure
+            and not this one ("raised US$28 million") is another quantity.
+        additions: Per figure, whether it counts new things ("opened three new hotels",
+            "1,140 new homes"): a total the change brought the count to ("the opening takes
+            the group to 41 hotels") is another quantity and does not refute it.
         is_current: Whether the claim states a present state or an ongoing change ("polar bear
             numbers are increasing", "the population has been growing") and names no time of
             its own: a sentence that dates the fact to a past period ("grew rapidly in the
@@ -794,6 +812,9 @@ class ClaimFrame:
     horizons: tuple[tuple[str, str], ...] = ()
     estimates: tuple[bool, ...] = ()
     targets: tuple[bool, ...] = ()
+    additions: tuple[bool, ...] = ()
+    measures: tuple[frozenset[str], ...] = ()
+    lengths: tuple[bool, ...] = ()
     is_projection: bool = False
     is_conditional: bool = False
     is_act: bool = False
@@ -853,7 +874,7 @@ def _lead_concepts(
     >>> sorted(_lead_concepts("Hurricanes aren't linked to it", frozenset()))
     ['hurric']
     >>> sorted(_lead_concepts("Scientists say halting deforestation is urgent", frozenset()))
-    ['defore', 'halt']
+    ['clos', 'defore']
     """
     claim = _SETTING_RE.sub("", claim, count=1)
     if m := _SOURCE_LEAD_RE.match(claim):
@@ -895,8 +916,20 @@ def _subject_words(claim: str) -> list[str]:
 
     The first word counts when the next is capitalised too, when it is possessive or an
     acronym, or when no other word of the claim is a name (the claim is about something).
+    A leading setting of place ("In HALDEN-3, corvalimab cut ...", "At Kelso, ...") names the
+    subject when the rest of the claim names none: a drug, a species or a trade written in
+    lowercase is the subject of what happened there.
     """
+    setting = _SETTING_RE.match(claim)
     claim = _SETTING_RE.sub("", claim, count=1)
+    out = _names_in(claim)
+    if not out and setting and re.match(r"\W*(?:in|at|on)\s", setting.group(0), re.I):
+        out = [w for w in _names_in(setting.group(0)) if w.lower() not in ("in", "at", "on")]
+    return out
+
+
+def _names_in(claim: str) -> list[str]:
+    """The capitalised name words of a claim, without a leading setting (``_subject_words``)."""
     words = re.findall(r"[\w'’\-&]+", claim)
     out: list[str] = []
     first = ""
@@ -985,6 +1018,90 @@ _CHANGE_TO_RE = re.compile(
 )
 """A change verb and "to" right before a figure: the figure is the value the change reached
 ("has doubled its headcount to 180")."""
+_TOTAL_TO_RE = re.compile(
+    rf"\b(?:{_CHANGE_STEMS}|tak|took|bring|brought)\w*\b[^.;]{{0,40}}?\bto\s+"
+    r"(?:about |around |some |nearly |almost |roughly )?$"
+)
+"""A change, or its taking or bringing a count, "to" right before a figure: the figure is the
+total reached ("takes the group to 41 hotels", "bringing its fleet to 120")."""
+MONEY_MEASURES: dict[str, tuple[str, ...]] = {
+    "revenue": ("revenue", "revenues", "turnover", "sales"),
+    "profit": ("profit", "profits", "earnings", "net income", "surplus"),
+    "loss": ("loss", "losses", "deficit"),
+    "valuation": ("valuation", "valued", "valuing"),
+    "raised": ("raised", "raising", "funding round", "in funding", "investment round"),
+    "cost": ("cost", "costs", "costing", "spent", "spend", "spending", "price", "priced"),
+    "fine": ("fine", "fined", "fines", "penalty", "penalties"),
+    "budget": ("budget", "budgets"),
+    "debt": ("debt", "debts", "borrowing", "borrowings"),
+    "wage": ("salary", "salaries", "wage", "wages"),
+}
+"""What a sum of money measures, by the words said around it (closed class of news and filing
+English). A figure of one measure does not refute a figure of another: "raised US$28 million in
+a Series B round" says nothing of the round's valuation. Words of a deal's price that also
+name other sums ("paid", "worth") are left out."""
+_MONEY_MEASURE_RE = re.compile(
+    r"\b(" + "|".join(sorted({w for ws in MONEY_MEASURES.values() for w in ws}, key=len,
+                              reverse=True)) + r")\b"
+)
+_MONEY_MEASURE_OF = {w: m for m, ws in MONEY_MEASURES.items() for w in ws}
+_MONEY_UNITS = frozenset({"usd", "eur", "gbp"})
+
+
+def _money_measures(folded: str, fig: Figure) -> frozenset[str]:
+    """The money measures (``MONEY_MEASURES`` keys) named in the clause around a figure.
+
+    Read up to 60 characters before it and 20 after, not across a full stop or semicolon
+    (a convention: a clause's measure word sits close to its sum). Empty for a figure that is
+    not a sum of money.
+    """
+    if fig.unit not in _MONEY_UNITS:
+        return frozenset()
+    before = re.split(r"[.;]\s", folded[max(0, fig.start - 60) : fig.start])[-1]
+    after = re.split(r"[.;,]", folded[fig.end : fig.end + 20])[0]
+    return frozenset(_MONEY_MEASURE_OF[w] for w in _MONEY_MEASURE_RE.findall(f"{before} {after}"))
+
+
+_LENGTH_NOUNS = (
+    "sentence|term|jail term|prison term|contract|deal|lease|ban|suspension|delay|wait|stay|"
+    "tenure|loan|warranty|guarantee|licence|license|extension|closure|freeze|moratorium|"
+    "programme|program|trial|residency|spell|stint|tour"
+)
+_LENGTH_BEFORE_RE = re.compile(
+    rf"(?:\b(?:{_LENGTH_NOUNS})\s+of|\baverage\s+of|\b(?:runs?|running|ran|lasts?|lasting|lasted)"
+    r"(?:\s+for)?|\b(?:jailed|imprisoned|banned|suspended|sentenced|signed|extended|renewed|"
+    r"closed|shut)\b[^.;,]{0,30}\bfor)\s+(?:about |around |some |nearly |almost |just )?$"
+)
+"""Words before a span of time that make it the length of a thing ("a sentence of ten months",
+"runs for three years", "jailed for eight months", "an average of 57 minutes") (closed-class
+English)."""
+_PERIOD_BEFORE_RE = re.compile(
+    r"\b(?:past|last|next|coming|recent|previous|first|final|within|over|in|during|after|"
+    r"before|since|every|each|per|ago)\s+(?:the\s+)?(?:\w+\s+)?$"
+)
+"""Words before a span that make it a period the text speaks of ("over the past 800,000 years",
+"within five years", "in the next two years")."""
+
+
+def is_length(folded: str, fig: Figure) -> bool:
+    """Whether a span of time (a ``*_span`` unit) is the length of a thing, not a period.
+
+    A hyphenated span before a noun is one ("a two-year deal", "an eight-month prison term"),
+    as is one after a noun of duration or a verb of lasting (``_LENGTH_BEFORE_RE``) or before
+    "on average" ("41 minutes on average"); none after words of a period (``_PERIOD_BEFORE_RE``).
+    """
+    if not (fig.unit or "").endswith("_span"):
+        return False
+    before = folded[max(0, fig.start - 40) : fig.start]
+    if _PERIOD_BEFORE_RE.search(before) and not _LENGTH_BEFORE_RE.search(before):
+        return False
+    if "-" in folded[fig.start : fig.end] and re.match(r"\s+[a-z]", folded[fig.end :]):
+        return True  # "two-year deal"
+    return bool(_LENGTH_BEFORE_RE.search(before)) or folded[fig.end :].startswith(" on average")
+
+
+_ADDITION_AFTER_RE = re.compile(r"\s*(?:new|additional|extra|more|further)\b")
+"""Words after a figure that make it a count of new things ("three new hotels")."""
 _CHANGE_WORD_RE = re.compile(
     rf"\b(?:{_CHANGE_STEMS}|up|down|more|fewer|less|added|lost|from)\w*\b"
 )
@@ -1293,6 +1410,10 @@ def parse_claim_frame(
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
         ),
+        additions=tuple(bool(_ADDITION_AFTER_RE.match(folded[f.end : f.end + 16]))
+                        for f in figures),
+        measures=tuple(_money_measures(folded, f) for f in figures),
+        lengths=tuple(is_length(folded, f) for f in figures),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -1379,8 +1500,11 @@ _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
-    r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval"
+    r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
+    r"yes to|no to|clear|authori[sz]ation|licen[cs]e"
 )
+"""Words of the phrases ``_PHRASES`` rewrites: a sentence without one is not rewritten (a
+filter for speed; every phrase's pattern must hold one of these)."""
 
 
 def parse_doc_frames(
@@ -1751,6 +1875,7 @@ fact about the claim's named subject (closed-class English)."""
 def judge_frames(
     frame: ClaimFrame, doc: DocFrames, config: FrameConfig = FrameConfig(),  # noqa: B008
     *, title_terms: frozenset[str] = frozenset(), searched: bool = False,
+    unnamed: frozenset[str] = frozenset(),
 ) -> FrameVerdict:
     """Decide the stance of one document toward one claim by reading sentence frames.
 
@@ -1768,6 +1893,9 @@ def judge_frames(
             words with every document on the topic, and the figures found there are other
             measures (other periods, regions, studies): on the Climate-FEVER halves 2 of 21
             such refutations fell on claims labelled refute.
+        unnamed: Terms of the claim's names that the document's text has only as other words
+            ("Brackenford" for "Brackenfold", both ``bracke``): they do not name the subject
+            (``title_terms`` are taken as given: the caller leaves them out there too).
 
     Returns:
         The document's stance: a refutation that bears on the claim's frame outweighs support
@@ -1775,7 +1903,7 @@ def judge_frames(
         qualified (PARTIAL) reading, and NEUTRAL is returned when no sentence bears on the claim.
     """
     cfg = config
-    named = doc.terms | title_terms
+    named = (doc.terms - unnamed) | title_terms
     if not _names_subject(frame, named, cfg):
         return FrameVerdict("NEUTRAL", -1, 0.0, "the document does not name the claim's subject")
     if searched and not all(
@@ -1837,10 +1965,13 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted, estimate, target in zip(
+        for cf, head, lower, counted, estimate, target, addition, measure, length in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
-            frame.targets or (False,) * len(frame.figures), strict=True,
+            frame.targets or (False,) * len(frame.figures),
+            frame.additions or (False,) * len(frame.figures),
+            frame.measures or (frozenset(),) * len(frame.figures),
+            frame.lengths or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
@@ -1869,8 +2000,12 @@ def judge_frames(
                 if sf.unit is None and sf.token in pred:
                     continue  # a number of the claim's names ("the Arc 3"), not a quantity
                 counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
-                if (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span") or (
-                    (cf.unit or "").endswith("_span")
+                # two lengths of a thing in one unit ("a two-year deal" against "runs for three
+                # years") are values of the claim's quantity
+                lengths = length and sf.unit == cf.unit and is_length(s.folded, sf)
+                if not lengths and (
+                    (sf.unit != cf.unit and not counts) or (sf.unit or "").endswith("_span")
+                    or (cf.unit or "").endswith("_span")
                 ):
                     # another unit, or a span of time ("for the past 800,000 years"): a
                     # period, not a value of the claim's quantity
@@ -1886,12 +2021,18 @@ def judge_frames(
                     continue  # one projection ("could reach seven feet") against another
                 if target and frame.time.empty and not _CHANGE_WORD_RE.search(s.folded):
                     continue  # a level at some other time, not what the change reached
+                if addition and _TOTAL_TO_RE.search(s.folded[max(0, sf.start - 60) : sf.start]):
+                    continue  # the total the additions brought it to, not their number
+                if measure and (other := _money_measures(s.folded, sf)) and measure.isdisjoint(
+                    other
+                ):
+                    continue  # a sum of another measure ("raised" against "valued at")
                 if frame.time.years and not frame.time.quarters and not frame.months and (
                     _SUB_PERIOD_RE.search(s.folded)
                 ):
                     continue  # of a quarter or a half of the claim's year, not all of it
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
-                if counts and not same_noun:
+                if counts and not same_noun and not lengths:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
                 if _is_round(cf) and p < cfg.predicate_support and not same_noun:
                     continue  # a round measure alone does not name the claim's quantity
@@ -1904,7 +2045,7 @@ def judge_frames(
                     )
                 ) or (has_denial_here and p >= cfg.predicate_refute) or (
                     same_noun and p >= cfg.predicate_with_figure
-                ):
+                ) or (lengths and p >= cfg.predicate_refute):
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
         n_figs = len(frame.figures)
@@ -1951,7 +2092,10 @@ def judge_frames(
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
         # Refutation: only what bears on the claim's own quantity and predicate.
         strict = frame.weak_subject and p < cfg.opposite_rest
-        if n_figs and conflict and on_quantity and not matched and not strict and (
+        # Another value of one of the claim's figures refutes even where the sentence states
+        # its other figures ("The launch price of the 256 GB Arc 3 is €649" against 699 euros
+        # for the 256 GB model): those name what the value is of.
+        if n_figs and conflict and on_quantity and not strict and (
             frame.subject or not searched
         ):
             if has_denial or _neighbour_denies(doc, i):
@@ -2154,9 +2298,11 @@ def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, floa
 
 _SUB_PERIOD_RE = re.compile(
     r"\b(?:first|second|third|fourth|final|last)\s+(?:quarter|half)\b|\b[qh][1-4]\b|"
+    r"\b(?:the|this|that)\s+quarter\b|"
     rf"\b(?:{'|'.join(_MONTHS)})\s*(?:-|\u2013|to|and|through)\s*(?:{'|'.join(_MONTHS)})\b"
 )
-"""A part of a year: a quarter, a half, a range of months ("between January and March")."""
+"""A part of a year: a quarter ("the first quarter", "the strongest month of the quarter"), a
+half, a range of months ("between January and March")."""
 
 _CORRECTION_RE = re.compile(
     r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"

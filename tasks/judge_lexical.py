@@ -514,6 +514,11 @@ def _stem(word: str) -> str:
     >>> _stem("modelled") == _stem("model"), _stem("increasing") == _stem("increases")
     (True, True)
     """
+    return _unsuffixed(word)[:6]
+
+
+def _unsuffixed(word: str) -> str:
+    """A lowercase word with one common suffix stripped, not yet cut to a stem (:func:`_stem`)."""
     if len(word) <= 3 or word.startswith("#"):
         return word
     for suf in _SUFFIXES:
@@ -528,7 +533,7 @@ def _stem(word: str) -> str:
         word = word[:-1]
     if word.endswith("ll") and len(word) > 4:
         word = word[:-1]
-    return word[:6]
+    return word
 
 
 @dataclass(frozen=True, slots=True)
@@ -1027,6 +1032,16 @@ class _Claim:
     acts: int = 0  # words by which its named subject calls something untrue (_agent_denials)
 
 
+_MAIN_AUX_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will be|will have|has been|have been|had been)\b"
+    r"(?:\s+(?:been|being|not|never|also|now|already|just|\w+ly))*\s+(?=\w)", re.I
+)
+"""The claim's first auxiliary, with the adverbs and "been" after it: its main verb follows."""
+
+MAIN_NEGATION_WINDOW = 3
+"""Words before a claim's main predicate within which a negation negates it ("was not sent",
+"has never been opened"): the auxiliary, the negation and one adverb. Convention."""
+
 _NEG_PHRASE_RE = re.compile(
     r"(?=[" + "".join(sorted({p[0] for p in NEGATION_PHRASES})) + r"])\b(?:"
     + "|".join(re.escape(p) for p in NEGATION_PHRASES) + r")\b"
@@ -1412,6 +1427,13 @@ class LexicalJudge:
                 # year is its time frame, which a document often states once, in its lede)
                 return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
                               "not the claim's figures")
+            if loose.stance is Stance.SUPPORTS and (
+                verb := self._main_predicate_negated(claim_text, idf, default, window)
+            ):
+                # "Keith Morrow was sent straight to prison after his hearing" against "He was
+                # not sent to prison" beside sentences that name the court and the hearing
+                return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
+                              f"but its main predicate is negated ('{verb}')")
             # A claim of several facts is often carried by several sentences together: it is
             # read over the best sentences, as before frames (its frames decide refutation).
             return JudgeResult(loose.stance, loose.relevance, loose.quote,
@@ -1524,12 +1546,13 @@ class LexicalJudge:
         frame = self._claim_frame(claim_text, idf, default)
         if doc.frames is None:
             doc.frames = jf.parse_doc_frames(text, doc.spans, folded=doc.folded, terms=doc.terms)
-        named = frozenset(tokenize(title)) if title else frozenset()
+        unnamed = _names_not_written(frame.name_words, text, title)
+        named = frozenset(tokenize(title)) - unnamed if title else frozenset()
         if frame.names:
             named |= jf.short_form_names(claim_text, text)  # "the Gazette"
         v = jf.judge_frames(
             frame, doc.frames, self.config.frame,  # type: ignore[arg-type]
-            title_terms=named, searched=found,
+            title_terms=named, searched=found, unnamed=unnamed,
         )
         quote = ""
         if v.index >= 0 and v.relevance > 0:
@@ -1573,6 +1596,42 @@ class LexicalJudge:
                               f"claim, not its time frame ('{when}')")
             return result(Stance.SUPPORTS, f"best sentences cover {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the claim")
+
+    def _main_predicate_negated(self, claim_text: str, idf: Mapping[str, float],
+                                default: float, window: Sequence[str]) -> str:
+        """The claim's main predicate word when ``window``'s sentences state it only negated.
+
+        Returns "" otherwise, and when they do not state it at all. The main predicate is the
+        first predicate concept after the claim's first auxiliary ("was *sent*", "has
+        *opened*", "is *shutting*"); a negation counts within
+        ``MAIN_NEGATION_WINDOW`` words before it ("was not sent", "has never opened"). A claim
+        without an auxiliary, or without a named subject, has none here: its verb is not told
+        from the words before it ("It is unclear whether ..."). A claim that is negated itself
+        is not read here.
+        """
+        from affidavit.tasks import judge_frame as jf
+
+        m = _MAIN_AUX_RE.search(claim_text)
+        if not m:
+            return ""
+        fr = self._claim_frame(claim_text, idf, default)
+        if not fr.name_words or fr.weak_subject or fr.is_negated:
+            return ""  # no named subject: the words before the auxiliary may be the predicate
+        rest = [t for t in jf._concept_terms(_fold(claim_text[m.end():])) if t in fr.predicate]
+        if not rest:
+            return ""
+        main = rest[0]
+        said = negated = False
+        for sentence in window:
+            terms = jf._concept_terms(sentence)
+            for k, t in enumerate(terms):
+                if t != main:
+                    continue
+                if {"not", "never", "nev", "no"} & set(terms[max(0, k - MAIN_NEGATION_WINDOW):k]):
+                    negated = True
+                else:
+                    said = True
+        return main if negated and not said else ""
 
     def _lacks_degree(self, claim: _Claim, sentences: Sequence[str]) -> str:
         """The claim's degree class ("main", "only", "less") no sentence names ("" if none)."""
@@ -1786,6 +1845,47 @@ def _names(words: Sequence[str], text: str, span: tuple[int, int]) -> bool:
         ):
             return True
     return False
+
+
+def _names_not_written(name_words: Sequence[str], text: str, title: str | None) -> frozenset[str]:
+    """Terms of the claim's names that the document has only as other names.
+
+    A name's term is a 6-character stem: "Brackenfold" and "Brackenford" are both
+    ``bracke``. A term cut from a longer word does not name the claim's subject where the
+    document (or its title) writes words of that stem capitalised, and none of them is the
+    name's word or extends it, or is extended by it ("Brackenfold's"; "Antarctic" for
+    "Antarctica", "Australian" for "Australia"): a co-operative called Brackenford does not name
+    a housing association called Brackenfold. A word of the stem written in lowercase
+    ("volcanic" for a claim opening "Volcanoes") is a common word, and the term counts as named,
+    as it does when no word of the stem is found as written (a name with accents).
+
+    Args:
+        name_words: the claim's name words as written (``ClaimFrame.name_words``).
+        text: the document's text.
+        title: the document's title, if any.
+
+    Returns:
+        The terms (from :func:`tokenize`) of the names the document does not write.
+    """
+    out: set[str] = set()
+    written = ""
+    for w in name_words:
+        for x in _WORD_RE.findall(_fold(w)):
+            terms = tokenize(x)
+            base = _unsuffixed(x).rstrip("'")
+            if len(terms) != 1 or len(base) <= len(terms[0]) or not base.startswith(terms[0]):
+                continue  # not cut short (or an irregular form read as another word)
+            if not written:
+                written = unicodedata.normalize("NFC", f"{text}\n{title or ''}")
+            forms = re.findall(rf"(?<![\w'’]){re.escape(terms[0])}[\w'’]*", written,
+                               flags=re.IGNORECASE)
+            if forms and all(f[:1].isupper() for f in forms) and not any(
+                (u := _unsuffixed(f.lower().replace("’", "'")).rstrip("'")).startswith(base)
+                or base.startswith(u)
+                for f in forms
+            ):
+                out.add(terms[0])
+    return frozenset(out)
 
 
 def _possessive_anaphor(claim: str, sentence: str) -> bool:
@@ -2042,12 +2142,13 @@ _FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b")
 
 
 def is_estimate_figure(folded: str, fig: Figure) -> bool:
-    """Whether a figure is an end of a range or a factor.
+    """Whether a figure is an end of a range, a factor or a target.
 
     Ranges: "16–21 cm", "between 0.13 and 0.19", "20 to 30 feet", "400,000 ± 100,000";
-    factors: "five times more likely". An end of a range is not a value of its quantity, and
-    a factor compares two quantities the text may not name: neither is another value of a
-    claim's figure.
+    factors: "five times more likely"; targets: "beat its £2.5m target", "a goal of 500". An
+    end of a range is not a value of its quantity, a factor compares two quantities the text
+    may not name, and a target is what the value was measured against: none is another value
+    of a claim's figure.
 
     Args:
         folded: The text the figure was read from (folded, as :func:`normalize_figures` reads).
@@ -2065,7 +2166,13 @@ def is_estimate_figure(folded: str, fig: Figure) -> bool:
     return bool(
         _RANGE_AFTER_RE.match(after) or _RANGE_BEFORE_RE.search(before)
         or _FACTOR_AFTER_RE.match(after)
+        or _TARGET_AFTER_RE.match(after) or _TARGET_BEFORE_RE.search(before)
     )
+
+
+_TARGET_AFTER_RE = re.compile(r"\s*(?:fundraising\s+|sales\s+|savings\s+)?(?:target|goal)s?\b")
+_TARGET_BEFORE_RE = re.compile(r"\b(?:target|goal|aim)\s+(?:of|was|is)\s+(?:about |around )?$")
+"""Words that make a figure a target ("its £2.5m target", "a target of 500") (closed class)."""
 
 
 def _figure_conflict(

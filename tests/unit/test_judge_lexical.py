@@ -702,7 +702,9 @@ def test_digits_glued_to_letters_are_names_not_figures() -> None:
     [
         # a leading phrase of source, place or time is not the subject
         ("According to the Brel Institute, Orrin smog doubled in 2023.", ["Orrin"]),
-        ("In Alaska, researchers found remnants of the 1918 flu.", []),
+        ("In Alaska, the Brel Institute found remnants of the 1918 flu.", ["Brel", "Institute"]),
+        # ... unless the rest names nothing: the place is then what the claim is about
+        ("In Alaska, researchers found remnants of the 1918 flu.", ["Alaska"]),
         # a unit written capitalised names nothing
         ("The Orrin lagoon warmed by 2 degrees Fahrenheit.", ["Orrin"]),
         # names after a leading date phrase stay
@@ -1498,3 +1500,184 @@ def test_a_number_past_a_floats_range_is_no_figure_and_breaks_nothing() -> None:
     assert LexicalJudge().judge_batch([(claim, text)])[0].stance is Stance.SUPPORTS
     r = LexicalJudge().judge_batch([(f"Northwind Robotics employs {big} people.", text)])[0]
     assert r.stance is Stance.NEUTRAL
+
+
+def test_another_name_of_the_same_stem_does_not_name_the_claims_subject() -> None:
+    # Name terms are 6-character stems: "Kellbrook" and "Kellbridge" are both "kellbr". A
+    # document about Kellbridge Farms says nothing of Kellbrook Foods, and its figure no longer
+    # refutes the claim's; the same document naming Kellbrook ("Kellbrook's") still does.
+    claim = "Kellbrook Foods reported revenue of 48 million euros in 2024."
+    other = _PAD + ("Kellbridge Farms, a dairy co-operative in the valley, reported revenue of "
+                    "4 million euros in 2024, its members said on Monday.")
+    same = other.replace("Kellbridge Farms", "Kellbrook Foods")
+    judge = LexicalJudge()
+    [r_other, r_same] = judge.judge_batch([(claim, other), (claim, same)], found=True)
+    assert r_other.stance is Stance.NEUTRAL, r_other.rationale
+    assert r_same.stance is Stance.REFUTES, r_same.rationale
+    possessive = other.replace("Kellbridge Farms", "Kellbrook Foods'")
+    assert judge.judge_batch([(claim, possessive)], found=True)[0].stance is Stance.REFUTES
+    # a word of the stem in lowercase is a common word, not another name: "Volcanoes" opening
+    # a claim is named by "volcanic"
+    from affidavit.tasks.judge_lexical import _names_not_written
+
+    assert _names_not_written(("Kellbrook",), other, None) == frozenset({"kellbr"})
+    assert _names_not_written(("Kellbrook",), same, None) == frozenset()
+    assert _names_not_written(("Volcanoes",), "Eruptions of volcanic ash cool the climate.",
+                              None) == frozenset()
+    assert _names_not_written(("Antarctica",), "The Antarctic ice sheet is losing mass.",
+                              None) == frozenset()
+
+
+def test_a_leading_place_names_the_subject_of_a_claim_that_names_none_else() -> None:
+    # "In TRIAL-7, velorimab cut ...": the drug is written in lowercase, so the trial named by
+    # the leading setting is what a found document must name for its figure to refute
+    claim = "In TRIAL-7, velorimab cut strokes by 24% compared with placebo."
+    said = ("An independent re-analysis found that the reduction in strokes with velorimab "
+            "compared with placebo in {} was 12%, not the figure the sponsor gave.")
+    judge = LexicalJudge()
+    [here, other] = judge.judge_batch(
+        [(claim, _PAD + said.format("TRIAL-7")), (claim, _PAD + said.format("TRIAL-9"))],
+        found=True,
+    )
+    assert here.stance is Stance.REFUTES, here.rationale
+    assert other.stance is Stance.NEUTRAL, other.rationale
+    from affidavit.tasks.judge_frame import _subject_words
+
+    assert _subject_words("In 2015, global temperatures rose.") == []
+    assert _subject_words("According to NASA, global temperatures rose.") == []
+
+
+def test_the_total_new_things_bring_a_count_to_is_not_their_number() -> None:
+    # "takes the group to 37 inns" is the group's size after the opening, not a number of new
+    # inns; a number of new inns on the claim's frame still refutes
+    claim = "Harlow Inns has opened four new inns in Cornwall."
+    judge = LexicalJudge()
+    total = _PAD + ("Harlow Inns opened an inn in Devon on Monday. The opening takes the group "
+                    "to 37 inns.")
+    count = _PAD + ("Harlow Inns opened two new inns in Cornwall on Monday, taking the group to "
+                    "37 inns.")
+    [r_total, r_count] = judge.judge_batch([(claim, total), (claim, count)], found=True)
+    assert r_total.stance is not Stance.REFUTES, r_total.rationale
+    assert r_count.stance is Stance.REFUTES, r_count.rationale
+
+
+def test_sentences_that_carry_a_claim_of_several_facts_but_negate_its_main_verb() -> None:
+    # The court, the hearing and the prison are named, but she "was not sent to prison": the
+    # sentences together do not support the claim
+    claim = "Ada Kell was sent straight to prison after her hearing at Lornmouth Crown Court."
+    lede = "Ada Kell, 44, admitted fraud at Lornmouth Crown Court on Monday. "
+    negated = lede + ("She was not sent to prison: her ten-month sentence was suspended. The "
+                      "hearing lasted two hours, and the court heard she had repaid the money.")
+    sent = lede + ("After the hearing she was sent straight to prison for ten months. The court "
+                   "heard she had repaid the money.")
+    [r_negated, r_sent] = LexicalJudge().judge_batch(
+        [(claim, _PAD + negated), (claim, _PAD + sent)], found=True
+    )
+    assert r_negated.stance is Stance.PARTIAL, r_negated.rationale
+    assert "negated" in r_negated.rationale
+    assert r_sent.stance is Stance.SUPPORTS, r_sent.rationale
+
+
+def test_a_sum_of_another_money_measure_does_not_refute_the_claims() -> None:
+    # the amount a round raised is not the company's valuation; another valuation refutes
+    claim = "Pellam's Series A round valued the budgeting app company at 90 million dollars."
+    raised = _PAD + ("Pellam, the budgeting app company, said it has raised US$12 million in a "
+                     "Series A round led by Orrel Capital.")
+    valued = _PAD + ("Pellam, the budgeting app company, said its Series A round valued it at "
+                     "US$60 million.")
+    [r_raised, r_valued] = LexicalJudge().judge_batch(
+        [(claim, raised), (claim, valued)], found=True
+    )
+    assert r_raised.stance is Stance.NEUTRAL, r_raised.rationale
+    assert r_valued.stance is Stance.REFUTES, r_valued.rationale
+
+
+def test_two_lengths_of_a_thing_in_one_unit_are_values_of_the_claims_quantity() -> None:
+    # "a four-month prison term" is the length of the sentence, as the claim's "of six months"
+    # is: another value, which refutes. A period the text speaks of ("in the past four months")
+    # is not a length and refutes nothing.
+    claim = "Rhona Vale was given a suspended prison sentence of six months."
+    lede = _PAD + "Rhona Vale, 41, admitted fraud at Orrin Crown Court on Monday. "
+    [other, period, same] = LexicalJudge().judge_batch(
+        [(claim, lede + "Vale received a four-month prison term, suspended for a year."),
+         (claim, lede + "Vale had been given a suspended prison sentence once before, in the "
+                        "past four months."),
+         (claim, lede + "Vale received a six-month prison term, suspended for a year.")],
+        found=True,
+    )
+    assert other.stance is Stance.REFUTES, other.rationale
+    assert period.stance is not Stance.REFUTES, period.rationale
+    assert same.stance is Stance.SUPPORTS, same.rationale
+    from affidavit.tasks.judge_frame import is_length
+
+    assert [is_length(t, f) for t in ("a two-year deal", "over the past 800,000 years",
+                                      "five-year-olds", "for 41 minutes on average")
+            for f in normalize_figures(t)] == [True, False, False, True]
+
+
+def test_another_value_refutes_where_the_claims_other_figures_are_stated() -> None:
+    # "128 GB" names the model the price is of: stated with another price, the price refutes
+    claim = "Orvel set the launch price of the 128 GB Orvel Nine at 499 euros."
+    [other, same] = LexicalJudge().judge_batch(
+        [(claim, _PAD + "The launch price of the 128 GB Orvel Nine is €449."),
+         (claim, _PAD + "The launch price of the 128 GB Orvel Nine is €499.")],
+        found=True,
+    )
+    assert other.stance is Stance.REFUTES, other.rationale
+    assert same.stance is Stance.SUPPORTS, same.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "stance"),
+    [
+        # "said yes to" is an approval: it refutes a refusal instead of supporting it
+        ("League governors turned down the Kestle Rovers' application to join the league.",
+         "League governors said yes to the Kestle Rovers' application at Monday's meeting.",
+         Stance.REFUTES),
+        # a regulator that "cleared the proposed takeover" approved it: the takeover is the
+        # proposal, the clearance is done
+        ("Regulators have approved Orrin Foods' takeover of Pell Stores.",
+         "The Competition Board has cleared the proposed takeover of Pell Stores by Orrin Foods.",
+         Stance.SUPPORTS),
+        # work that "continued without interruption" was not halted
+        ("Orrin Aid halted its operations in Pell province in May 2025.",
+         "Orrin Aid has continued its operations in Pell province without interruption "
+         "throughout 2025.",
+         Stance.REFUTES),
+        # people "arrested" were detained
+        ("Pell Police detained 12 suspects in Operation Heron.",
+         "Twelve people have been arrested in Operation Heron, Pell Police said.",
+         Stance.SUPPORTS),
+        # ... and clearing snow approves nothing
+        ("Regulators have approved Orrin Foods' takeover of Pell Stores.",
+         "The Competition Board has cleared the snow from the car park at Pell Stores, Orrin "
+         "Foods said.",
+         Stance.NEUTRAL),
+    ],
+)
+def test_decisions_written_in_other_words(claim: str, evidence: str, stance: Stance) -> None:
+    r = LexicalJudge().judge_batch([(claim, _PAD + evidence)], found=True)[0]
+    assert r.stance is stance, r.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "refutes"),
+    [
+        # a target is what the sum was measured against, not another value of it
+        ("The Pell Trust's 2024 spring appeal brought in 1.8 million pounds.",
+         "The Pell Trust's 2024 spring appeal beat its £1.2m target by a wide margin, the "
+         "charity said.", False),
+        ("The Pell Trust's 2024 spring appeal brought in 1.8 million pounds.",
+         "The Pell Trust's 2024 spring appeal brought in £1.5m, the charity said.", True),
+        # a month's figure "of the quarter" is not another value of the claim's whole year
+        ("Orrin Airport handled 2.1 million passengers over the whole of 2024.",
+         "Orrin Airport handled its busiest month of the quarter in March 2024, with 190,000 "
+         "passengers.", False),
+        ("Orrin Airport handled 2.1 million passengers over the whole of 2024.",
+         "Orrin Airport handled 1.9 million passengers in 2024.", True),
+    ],
+)
+def test_figures_of_other_quantities_do_not_refute(claim: str, evidence: str,
+                                                    refutes: bool) -> None:
+    r = LexicalJudge().judge_batch([(claim, _PAD + evidence)], found=True)[0]
+    assert (r.stance is Stance.REFUTES) is refutes, r.rationale
