@@ -79,7 +79,8 @@ recruits personnel workforce|hire hires hired hiring recruit recruited recruitin
 create creating created add adding added|factory plant site mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
 axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
-withdraws withdrawn withdrawal withdrew halt halts halted halting
+withdraws withdrawn withdrawal withdrew halt halts halted halting suspend suspends suspended
+suspending
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
 approval grant granted permission permit permitted backed endorse endorsed
 allow allowed consent go-ahead authorise authorised authorize authorized
@@ -241,6 +242,7 @@ _ATTRIB_RE = re.compile(
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|(?:online|social media|forum) posts|posts? (?:online|on social)|"
     r"gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    r"word (?:on|in|around|from)\b[^.;]{0,40}?\bis that|word is that|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
     r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"
@@ -2103,10 +2105,22 @@ def judge_frames(
             else:
                 keep("FIGURE", rel, i, conflict)
             continue
+        cs_done = cs
+        if frame.is_done and not frame.is_plan and s.plan_at and (
+            frame.months or not frame.time.empty
+        ):
+            # "closed temporarily in May 2025 and is expected to reopen in spring 2026" against
+            # "reopened in May 2025": in the claim's period it closed, and the reopening the
+            # sentence states is still to come (a claim with no period is supported in part
+            # by the plan, as before)
+            cs_done = cs - frozenset(
+                q for q in pred_keys & cs
+                if q in opp and _cue_before(s, s.plan_at, frozenset({q}), cfg.scope_window)
+            )
         opposite = [
             q
-            for q in pred_keys - cs
-            if opp.get(q, frozenset()) & cs and not opp[q] & pred_keys
+            for q in pred_keys - cs_done
+            if opp.get(q, frozenset()) & cs_done and not opp[q] & pred_keys
         ]
         if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []

@@ -1644,6 +1644,26 @@ def test_another_value_refutes_where_the_claims_other_figures_are_stated() -> No
          "Orrin Aid has continued its operations in Pell province without interruption "
          "throughout 2025.",
          Stance.REFUTES),
+        # operations "suspended" were halted
+        ("Orrin Aid halted its operations in Pell province in May 2025.",
+         "In May 2025 Orrin Aid suspended all operations in Pell province after two attacks on "
+         "its convoys.",
+         Stance.SUPPORTS),
+        # "word on the forums is that" relays hearsay: not the writer's assertion
+        ("Pellnet is cutting 200 engineering jobs.",
+         "Word on the installer forums this week is that Pellnet is about to cut 200 "
+         "engineering jobs.",
+         Stance.NEUTRAL),
+        # closed in the claim's month, its reopening still to come: the opposite of the claim
+        ("Pell Inns reopened its Harbour Row hotel in June 2025.",
+         "The Harbour Row hotel of Pell Inns closed temporarily in June 2025 for repairs and is "
+         "expected to reopen in spring 2026.",
+         Stance.REFUTES),
+        # a claim with no period is supported in part by the planned reopening
+        ("Pell Inns has reopened its Harbour Row hotel.",
+         "The Harbour Row hotel of Pell Inns closed temporarily in June 2025 for repairs and is "
+         "expected to reopen in spring 2026.",
+         Stance.PARTIAL),
         # people "arrested" were detained
         ("Pell Police detained 12 suspects in Operation Heron.",
          "Twelve people have been arrested in Operation Heron, Pell Police said.",
