@@ -1547,19 +1547,6 @@ def test_a_leading_place_names_the_subject_of_a_claim_that_names_none_else() -> 
     assert _subject_words("According to NASA, global temperatures rose.") == []
 
 
-def test_the_total_new_things_bring_a_count_to_is_not_their_number() -> None:
-    # "takes the group to 37 inns" is the group's size after the opening, not a number of new
-    # inns; a number of new inns on the claim's frame still refutes
-    claim = "Harlow Inns has opened four new inns in Cornwall."
-    judge = LexicalJudge()
-    total = _PAD + ("Harlow Inns opened an inn in Devon on Monday. The opening takes the group "
-                    "to 37 inns.")
-    count = _PAD + ("Harlow Inns opened two new inns in Cornwall on Monday, taking the group to "
-                    "37 inns.")
-    [r_total, r_count] = judge.judge_batch([(claim, total), (claim, count)], found=True)
-    assert r_total.stance is not Stance.REFUTES, r_total.rationale
-    assert r_count.stance is Stance.REFUTES, r_count.rationale
-
 
 def test_sentences_that_carry_a_claim_of_several_facts_but_negate_its_main_verb() -> None:
     # The court, the hearing and the prison are named, but she "was not sent to prison": the
@@ -1577,19 +1564,6 @@ def test_sentences_that_carry_a_claim_of_several_facts_but_negate_its_main_verb(
     assert "negated" in r_negated.rationale
     assert r_sent.stance is Stance.SUPPORTS, r_sent.rationale
 
-
-def test_a_sum_of_another_money_measure_does_not_refute_the_claims() -> None:
-    # the amount a round raised is not the company's valuation; another valuation refutes
-    claim = "Pellam's Series A round valued the budgeting app company at 90 million dollars."
-    raised = _PAD + ("Pellam, the budgeting app company, said it has raised US$12 million in a "
-                     "Series A round led by Orrel Capital.")
-    valued = _PAD + ("Pellam, the budgeting app company, said its Series A round valued it at "
-                     "US$60 million.")
-    [r_raised, r_valued] = LexicalJudge().judge_batch(
-        [(claim, raised), (claim, valued)], found=True
-    )
-    assert r_raised.stance is Stance.NEUTRAL, r_raised.rationale
-    assert r_valued.stance is Stance.REFUTES, r_valued.rationale
 
 
 def test_two_lengths_of_a_thing_in_one_unit_are_values_of_the_claims_quantity() -> None:
@@ -1614,17 +1588,6 @@ def test_two_lengths_of_a_thing_in_one_unit_are_values_of_the_claims_quantity() 
                                       "five-year-olds", "for 41 minutes on average")
             for f in normalize_figures(t)] == [True, False, False, True]
 
-
-def test_another_value_refutes_where_the_claims_other_figures_are_stated() -> None:
-    # "128 GB" names the model the price is of: stated with another price, the price refutes
-    claim = "Orvel set the launch price of the 128 GB Orvel Nine at 499 euros."
-    [other, same] = LexicalJudge().judge_batch(
-        [(claim, _PAD + "The launch price of the 128 GB Orvel Nine is €449."),
-         (claim, _PAD + "The launch price of the 128 GB Orvel Nine is €499.")],
-        found=True,
-    )
-    assert other.stance is Stance.REFUTES, other.rationale
-    assert same.stance is Stance.SUPPORTS, same.rationale
 
 
 @pytest.mark.parametrize(
@@ -1683,6 +1646,26 @@ def test_decisions_written_in_other_words(claim: str, evidence: str, stance: Sta
 @pytest.mark.parametrize(
     ("claim", "evidence", "refutes"),
     [
+        # "takes the group to 37 inns" is the group's size after the opening, not a number of
+        # new inns; a number of new inns still refutes
+        ("Harlow Inns has opened four new inns in Cornwall.",
+         "Harlow Inns opened an inn in Devon on Monday. The opening takes the group to 37 inns.",
+         False),
+        ("Harlow Inns has opened four new inns in Cornwall.",
+         "Harlow Inns opened two new inns in Cornwall on Monday, taking the group to 37 inns.",
+         True),
+        # the amount a round raised is not the company's valuation; another valuation refutes
+        ("Pellam's Series A round valued the budgeting app company at 90 million dollars.",
+         "Pellam, the budgeting app company, said it has raised US$12 million in a Series A "
+         "round led by Orrel Capital.", False),
+        ("Pellam's Series A round valued the budgeting app company at 90 million dollars.",
+         "Pellam, the budgeting app company, said its Series A round valued it at US$60 "
+         "million.", True),
+        # "128 GB" names the model the price is of: stated with another price, it refutes
+        ("Orvel set the launch price of the 128 GB Orvel Nine at 499 euros.",
+         "The launch price of the 128 GB Orvel Nine is €449.", True),
+        ("Orvel set the launch price of the 128 GB Orvel Nine at 499 euros.",
+         "The launch price of the 128 GB Orvel Nine is €499.", False),
         # a target is what the sum was measured against, not another value of it
         ("The Pell Trust's 2024 spring appeal brought in 1.8 million pounds.",
          "The Pell Trust's 2024 spring appeal beat its £1.2m target by a wide margin, the "
