@@ -1196,13 +1196,24 @@ def _looks_like_records(path: str) -> bool:
 def _check_claims(path: str, text_column: str | None = None) -> None:
     """Refuse a claims file that cannot be read before Prefect starts (one line, exit 1).
 
-    Its first record must name a claim text column (``tasks.claims.check_claims_columns``).
+    Its first record must name a claim text column (``tasks.claims.check_claims_columns``),
+    and one record must hold a claim the reader keeps: the file is read up to its first good
+    row, so a file whose every row is a counted skip (a number for the claim, an empty text)
+    is refused at once, with the counts, instead of starting a run that reads no claim.
     """
-    from affidavit.tasks.claims_file import check_claims_columns
-    from affidavit.tasks.input_checks import check_claims_file
+    from affidavit.tasks.claims_file import check_claims_columns, read_claims_file
+    from affidavit.tasks.input_checks import check_claims_file, shown_path
 
     _check_input(path, check_claims_file)
     _check_input(path, lambda p: check_claims_columns(p, text_column=text_column))
+
+    def some_claim(p: str) -> None:
+        rows, skips, _ = read_claims_file(p, text_column=text_column, limit=1)
+        if not rows:
+            why = ", ".join(f"{k} {v}" for k, v in sorted(skips.items())) or "no claim rows"
+            raise ValueError(f"{shown_path(p)}: no claim could be read ({why})")
+
+    _check_input(path, some_claim)
 
 
 def _check_opml(feeds: list[str]) -> None:

@@ -85,7 +85,7 @@ suspending
 approval grant granted permission permit permitted backed endorse endorsed
 allow allowed consent go-ahead authorise authorised authorize authorized
 |reject rejects rejected rejection refuse refused refusal refuses block blocked blocks veto
-vetoed oppose opposed prohibit prohibited
+vetoed oppose opposed prohibit prohibited ban bans banned banning
 |increase increases increased increasing rise rises rose risen rising grow grows grew grown
 growth gain gains gained climb climbed up raise raised raises lift lifted boost boosted
 jump jumped double doubled|decrease decreases decreased decreasing fall falls fell fallen
@@ -110,14 +110,14 @@ businesses|final last|overrun overruns overran overspend overspent overspending
 |extension extensions extend extends extended extending expand expands expanded expansion
 lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
 |unchanged stable plateau plateaued plateaus|arrest arrests arrested arresting detain detains
-detained detaining"""
+detained detaining|profit profits surplus surpluses|deficit deficits"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
 whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
 confidence", "low-margin") are left out."""
 
 _OPPOSITES = """increase decrease|open close|approve reject|hire close|buy sell|keep close
-|begin close|unchanged increase|unchanged decrease"""
+|begin close|unchanged increase|unchanged decrease|surplus deficit"""
 """Concept pairs that cannot both hold of the same thing ("hire vs close, open vs shut, approve
 vs reject, rise vs fall"), named by a word of each group."""
 

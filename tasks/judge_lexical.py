@@ -1427,6 +1427,11 @@ class LexicalJudge:
                 # year is its time frame, which a document often states once, in its lede)
                 return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
                               "not the claim's figures")
+            if loose.stance is Stance.SUPPORTS and s_neg and not claim.neg:
+                # the sentence quoted as the support negates the claim's words beside it ("would
+                # not make any Brennock staff compulsorily redundant")
+                return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
+                              "but its best sentence is negated")
             if loose.stance is Stance.SUPPORTS and (
                 verb := self._main_predicate_negated(claim_text, idf, default, window)
             ):
@@ -1439,6 +1444,13 @@ class LexicalJudge:
             return JudgeResult(loose.stance, loose.relevance, loose.quote,
                                "claim of several facts; " + loose.rationale, self.name)
         about_subject = short and subject_here and atomic
+        if short and found and cfg.read_frames and (
+            lead_name := self._claim_frame(claim_text, idf, default).names[:1]
+        ) and len(lead_name[0]) > 1 and not lead_name[0] & frozenset().union(*doc.sets):
+            # found by search, a passage without a word of the claim's leading name ("Tom
+            # Baker was elected mayor of Tessel" against "Jane Ortiz was elected mayor of
+            # Tessel") speaks of someone else
+            return result(Stance.NEUTRAL, "the passage does not name the claim's subject")
         if subject_only and found and not conflicts:
             # found by search, it names the subject and says something else of it: no evidence
             return result(Stance.NEUTRAL, f"{subject_only}: another statement about the subject")
@@ -1487,6 +1499,14 @@ class LexicalJudge:
             return framed
         s_hedged = _is_hedged(raw_best)
         if cov_window >= cfg.support_coverage:
+            if short and (other := self._short_other_value(claim, doc)):
+                # a short passage that carries the claim's words but gives its quantity or its
+                # year another value ("holds 80,000 books" against 8,000; "opened on 3 March
+                # 2021" against "opened in March 2019") does not support it
+                kind, why = other
+                if kind == "figure":
+                    return on_frame(Stance.REFUTES, why)
+                return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, {why}")
             if s_hedged and not claim.hedged:
                 return result(Stance.PARTIAL, "covers the claim with a qualifier")
             if lacks := self._lacks_degree(claim, window):
@@ -1596,6 +1616,28 @@ class LexicalJudge:
                               f"claim, not its time frame ('{when}')")
             return result(Stance.SUPPORTS, f"best sentences cover {cov_window:.0%} of the claim")
         return result(Stance.PARTIAL, f"best sentences cover {cov_window:.0%} of the claim")
+
+    def _short_other_value(self, claim: _Claim, doc: _Doc) -> tuple[str, str] | None:
+        """Another value a short passage gives the claim's figure or year, or None.
+
+        Returns ("figure", why) when a sentence states another value of one of the claim's
+        figures that the passage does not state (``_figure_conflict``), and ("year", why)
+        when the passage names none of the claim's years but another year (the claim's time
+        frame is then not what it speaks of). A claim dated to a day is left to
+        :func:`other_date`, which refutes the same fact stated on another day.
+        """
+        stated = [normalize_figures(sent) for sent in doc.folded]
+        figs = [f for f in claim.figures if f.unit != "year"]
+        if figs and not all(any(_close(f, g) for gs in stated for g in gs) for f in figs):
+            for sent, gs in zip(doc.folded, stated, strict=True):
+                if why := _figure_conflict(claim.figures, gs, claim.folded, sent):
+                    return "figure", why
+        years = {int(f.value) for f in claim.figures if f.unit == "year"}
+        if years and not _days(claim.folded):  # a claim dated to a day: ``other_date`` reads it
+            said = {int(g.value) for gs in stated for g in gs if g.unit == "year"}
+            if said and not years & said:
+                return "year", f"of another year ({', '.join(map(str, sorted(said)))})"
+        return None
 
     def _main_predicate_negated(self, claim_text: str, idf: Mapping[str, float],
                                 default: float, window: Sequence[str]) -> str:
@@ -2138,7 +2180,9 @@ _RANGE_AFTER_RE = re.compile(r"\s*(?:[^\W\d]{1,8}\.?\s*)?(?:–|—|-|to|and)\s*
 _RANGE_BEFORE_RE = re.compile(
     r"(?:\d[\w%°˚.,]*\s*(?:–|—|-|to)\s*[$€£]?|\bbetween\s+[$€£]?|±\s*)$"
 )
-_FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b")
+_FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b(?!\s+(?:a|an|per|each|every)\b)")
+"""A factor ("five times more likely", "a threefold rise"); "six times a day" is a frequency,
+a value of its own."""
 
 
 def is_estimate_figure(folded: str, fig: Figure) -> bool:

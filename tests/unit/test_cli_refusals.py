@@ -533,6 +533,9 @@ def test_audit_sessions_holding_no_record_or_a_zero_limit_are_refused(no_prefect
     ("claims.json", "[1,", "not JSON"),
     ("claims.jsonl", "x\ny\n", "no line is a JSON record (line 1"),
     ("claims.csv", 'id,text\n1,"unclosed\n2,more\n', "unclosed quote at line 2"),
+    # every row a counted skip: refused at once with the counts, as the run would count them
+    ("claims.jsonl", '{"claim": 1}\n', "no claim could be read (wrong_type 1)"),
+    ("claims.jsonl", '{"claim": ""}\n{"claim": "  "}\n', "no claim could be read (empty_text 2)"),
 ])
 def test_run_with_a_claims_file_of_no_claim_is_refused_before_prefect(no_prefect, tmp_path,
                                                                       name, body, said):

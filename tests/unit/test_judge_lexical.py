@@ -1684,3 +1684,40 @@ def test_figures_of_other_quantities_do_not_refute(claim: str, evidence: str,
                                                     refutes: bool) -> None:
     r = LexicalJudge().judge_batch([(claim, _PAD + evidence)], found=True)[0]
     assert (r.stance is Stance.REFUTES) is refutes, r.rationale
+
+
+@pytest.mark.parametrize("found", [False, True])
+@pytest.mark.parametrize(
+    ("claim", "passage", "stance"),
+    [
+        # another value of the claim's count in a sentence the best one does not hold
+        ("The Harle Library in Orrinford holds 8,000 books.",
+         "The Harle Library in Orrinford opened on 3 March 2021. The building cost 12 million "
+         "pounds and holds 80,000 books. Residents queued around the block on opening day.",
+         Stance.REFUTES),
+        # "six times a day" is a frequency, not a factor
+        ("The Pell ferry sails 12 times a day.", "The Pell ferry sails 6 times a day.",
+         Stance.REFUTES),
+        # the passage dates the opening to another year: not support for the claim's year
+        ("The Harle Library in Orrinford opened in March 2019.",
+         "The Harle Library in Orrinford opened on 3 March 2021. The building cost 12 million "
+         "pounds and holds 80,000 books. Residents queued around the block on opening day.",
+         Stance.NEUTRAL),
+        # "did not ban" denies "banned"
+        ("The city council of Aldmoor banned plastic bags in 2022.",
+         "The city council of Aldmoor did not ban plastic bags in 2022.", Stance.REFUTES),
+    ],
+)
+def test_short_passages_that_give_the_claim_another_value(claim: str, passage: str,
+                                                          stance: Stance, found: bool) -> None:
+    r = LexicalJudge().judge_batch([(claim, passage)], found=found)[0]
+    assert r.stance is stance, r.rationale
+
+
+def test_a_found_passage_without_the_claims_leading_name_speaks_of_someone_else() -> None:
+    claim = "Tom Baker was elected mayor of Tessel in November 2022."
+    other = "Jane Ortiz was elected mayor of Tessel in November 2022. She won 61 percent."
+    same = "Tom Baker was elected mayor of Tessel in November 2022. He won 61 percent."
+    [r_other, r_same] = LexicalJudge().judge_batch([(claim, other), (claim, same)], found=True)
+    assert r_other.stance is Stance.NEUTRAL, r_other.rationale
+    assert r_same.stance is Stance.SUPPORTS, r_same.rationale
