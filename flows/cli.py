@@ -1732,8 +1732,17 @@ def audit(
         _fail(res.message)
 
 
-export_app = typer.Typer(no_args_is_help=True, help="Export results for other systems.")
+export_app = typer.Typer(help="Export results for other systems.")
 app.add_typer(export_app, name="export")
+
+
+@export_app.callback(invoke_without_command=True)
+def export_group(ctx: typer.Context) -> None:
+    """Export results for other systems."""
+    if ctx.invoked_subcommand is None:
+        # one error line, as every other usage fault says (not the help on stdout)
+        _fail("export needs what to export: 'affidavit export claimreview' (see 'affidavit "
+              "export --help')", EXIT_USAGE)
 
 
 @export_app.command("claimreview")

@@ -1215,3 +1215,12 @@ def test_a_url_given_to_a_local_file_option_is_a_bad_argument(no_prefect, tmp_pa
     assert res.output.strip() == (f"error: {flag} reads a local file, not a URL: {url} "
                                   "(download it first)")
     assert not home.exists()
+
+
+def test_export_without_what_to_export_is_one_error_line() -> None:
+    # it printed the group's help on stdout and exited 2, unlike every other usage fault
+    res = CliRunner().invoke(app, ["export"])
+    assert res.exit_code == 2, res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1, res.output
+    assert lines[0].startswith("error: export needs what to export")
