@@ -1505,8 +1505,9 @@ _PHRASE_HINT_RE = re.compile(
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e"
 )
-"""Words of the phrases ``_PHRASES`` rewrites: a sentence without one is not rewritten (a
-filter for speed; every phrase's pattern must hold one of these)."""
+"""Words of phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
+rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
+its word is here)."""
 
 
 def parse_doc_frames(
