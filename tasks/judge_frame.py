@@ -1503,11 +1503,11 @@ _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
-    r"yes to|no to|clear|authori[sz]ation|licen[cs]e"
+    r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili"
 )
-"""Words of phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
+"""Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
-its word is here)."""
+its word is here: "remained flat" and "have stabilised" were read in claims only)."""
 
 
 def parse_doc_frames(

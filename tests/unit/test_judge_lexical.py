@@ -1627,6 +1627,11 @@ def test_two_lengths_of_a_thing_in_one_unit_are_values_of_the_claims_quantity() 
          "The Harbour Row hotel of Pell Inns closed temporarily in June 2025 for repairs and is "
          "expected to reopen in spring 2026.",
          Stance.PARTIAL),
+        # "remained flat" in a document is a steady state, the opposite of a rise
+        ("Orrin Foods' sales rose in 2024.", "Orrin Foods said its sales remained flat in 2024.",
+         Stance.REFUTES),
+        ("Orrin Foods' sales were unchanged in 2024.",
+         "Orrin Foods said its sales remained flat in 2024.", Stance.SUPPORTS),
         # people "arrested" were detained
         ("Pell Police detained 12 suspects in Operation Heron.",
          "Twelve people have been arrested in Operation Heron, Pell Police said.",
