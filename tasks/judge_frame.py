@@ -94,7 +94,9 @@ reduction lowered slash slashed trim trimmed shrink shrank down lowering
 |revenue revenues sales turnover|buy buys bought acquire acquired acquisition takeover purchase
 purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed
 |win wins won winner take took taken
-|budget budgets|cost costs costing price prices|passenger passengers traveller travellers
+|budget budgets|fine fined fines penalty penalties penalised penalized
+|hurt injure injured injuring injury injuries wounded
+|cost costs costing price prices|passenger passengers traveller travellers
 rider riders journey journeys trip trips|visitor visitors visit visits attendance admissions
 |home homes dwelling dwellings house houses housing unit units apartment apartments flat flats
 |charge charges fee fees toll tolls fare fares tariff tariffs|begin began begun beginning start
@@ -148,6 +150,19 @@ cosmic rays", "due to human activity"). Closed list written from general English
 _DUE_CAUSE_RE = re.compile(rf"\bdue to\b(?!\s+(?:{_SCHEDULED_VERBS})\b)")
 """A causal "due to" (before anything but a scheduled event's verb): read as "caused by"."""
 
+_REJECTED_PROPOSAL_RE = re.compile(
+    r"\b(reject\w*|refus\w*|turn(?:ed|s|ing)? down|threw out|vot\w* against)\s+"
+    r"(?:(?:an?|the|its|their|his|her|[\w-]+'s?|[\w-]+s')\s+){0,2}"
+    r"(proposals?|plans?|bids?|calls?|motions?|requests?|recommendations?)\s+to\b"
+)
+_UNAPPROVED_PROPOSAL_RE = re.compile(
+    r"\b(?:not|never)\s+(?:approv\w*|back\w*|pass\w*|adopt\w*|accept\w*)\s+"
+    r"(?:an?|the|its|their)\s+(proposals?|plans?|bids?|motions?|requests?|recommendations?)"
+    r"\s+to\b"
+)
+"""A refused proposal ("rejecting a proposal to close four", "did not approve the plan to
+shut"): what it proposed does not happen, which ``_PHRASES`` writes as "to not close"."""
+
 _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
     (r"\bgave (?:the )?green light\b", "approved"),
@@ -161,10 +176,17 @@ _PHRASES = [
     # "refuse planning permission" refuses: the permission is the thing refused, not granted
     (r"\b(refus\w*|withh[eo]ld\w*|den(?:y|ied|ies)|reject\w*)\s+(?:\w+\s+){0,3}?"
      r"(?:permission|consent|approval|authori[sz]ation|licen[cs]e|clearance)\b", r"\1"),
+    # "rejecting an officers' proposal to close four": what was proposed does not happen
+    (_REJECTED_PROPOSAL_RE.pattern, r"\1 the \2 to not"),
+    (_UNAPPROVED_PROPOSAL_RE.pattern, r"rejected the \1 to not"),
     (r"\bthrew out\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
+    # "has taken over the publisher" is an acquisition; "took over as chair", "took over
+    # from her" and "took over the role" are a succession, not one
+    (r"\b(?:took|taken|takes|taking|take)\s+over\b(?!\s+(?:as|from|the\s+role|"
+     r"responsibility|duties|the\s+running|command|control)\b)", "acquired"),
     (r"\btake on\b", "hire"),
     (r"\btaking on\b", "hiring"),
     (r"\bcame into (?:operation|effect|force|service)\b", "started"),
@@ -174,6 +196,11 @@ _PHRASES = [
     (r"\blevel(?:l?ed|l?ing|s)?\s+off\b", "plateaued"),
     # "have stabilised" (a state reached); "stability" and "to stabilise" are no such state
     (r"\b(?:has|have|had|was|were|been)\s+stabili[sz]ed\b", "unchanged"),
+    # a financial year written as its months ("the twelve months to March 2025")
+    (r"\b(?:twelve|12)[- ]months? (to|ended|ending)\b", r"year \1"),
+    # a quarter written as its months, or as the year's last ("the final quarter of 2024")
+    (r"\bfirst three months of\b", "first quarter of"),
+    (r"\b(?:last|final) (?:three months|quarter) of\b", "fourth quarter of"),
     (r"\bwent up\b", "rose"),
     (r"\bgoes up\b", "rises"),
     (r"\bwent down\b", "fell"),
@@ -242,8 +269,10 @@ _ATTRIB_RE = re.compile(
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|(?:online|social media|forum) posts|posts? (?:online|on social)|"
     r"gossip|unconfirmed|supposedly|purportedly|hearsay|"
-    r"word (?:on|in|around|from)\b[^.;]{0,40}?\bis that|word is that|"
-    r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told|"
+    r"word (?:on|in|around|from)\b[^.;]{0,40}?\bis that|word is that|has it that|"
+    r"(?:is|are|was|were) (?:said|rumou?red|reported) to|"
+    r"(?:people|persons?|sources?|insiders?) (?:familiar with|close to|briefed on)|"
+    r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told(?!\s+to\b)|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
     r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"
     r"urging|demands? that|demanded that|"
@@ -770,6 +799,13 @@ class ClaimFrame:
         additions: Per figure, whether it counts new things ("opened three new hotels",
             "1,140 new homes"): a total the change brought the count to ("the opening takes
             the group to 41 hotels") is another quantity and does not refute it.
+        averages: Per figure, whether the claim gives it as an average (:func:`is_average`:
+            "averaged 4.1 million viewers per episode") or a rate ("14,200 vehicles a day"):
+            an average in the evidence is not a value of a single thing's figure ("the final
+            episode drew 5 million").
+        wholes: Per figure, whether the claim says it of all of a count ("All 38 employees"):
+            a part of it in the evidence ("eleven of the 38 staff were made redundant") then
+            refutes what the claim says of all of them.
         is_current: Whether the claim states a present state or an ongoing change ("polar bear
             numbers are increasing", "the population has been growing") and names no time of
             its own: a sentence that dates the fact to a past period ("grew rapidly in the
@@ -793,6 +829,11 @@ class ClaimFrame:
         subject_phrase: The leading words' concepts when an auxiliary follows them (the
             subject's phrase, "Competition authorities have ..."): a negation of them in a
             sentence ("little or no competition") does not deny the claim's predicate.
+        main_verb: The first predicate concept after the claim's first auxiliary ("Ardlow
+            Minerals has *restarted* underground mining"), for a claim that names a subject
+            and is not negated ("" otherwise): a sentence without it speaks of another fact
+            of the same things ("underground operations ... have been suspended"), and
+            supports the claim in part at most.
     """
 
     subject: dict[str, float]
@@ -817,6 +858,8 @@ class ClaimFrame:
     additions: tuple[bool, ...] = ()
     measures: tuple[frozenset[str], ...] = ()
     lengths: tuple[bool, ...] = ()
+    averages: tuple[bool, ...] = ()
+    wholes: tuple[bool, ...] = ()
     is_projection: bool = False
     is_conditional: bool = False
     is_act: bool = False
@@ -825,6 +868,7 @@ class ClaimFrame:
     lead: frozenset[str] = frozenset()
     subject_phrase: frozenset[str] = frozenset()
     name_heads: tuple[str, ...] = ()
+    main_verb: str = ""
 
 
 _NAME_RE = re.compile(r"[A-Z][\w'’\-&]*")
@@ -897,6 +941,45 @@ def _lead_concepts(
     if subject_phrase and not (n < len(words) and words[n].lower() in _AUXILIARIES):
         return frozenset()
     return frozenset(out)
+
+
+def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
+    """The first predicate concept after the claim's first auxiliary ("" if none).
+
+    Only where a participle follows the auxiliary ("has restarted", "have been launched",
+    "is shutting"); a copula or "has" of possession has no verb after it.
+
+    >>> _main_verb("Ardlow Minerals has restarted underground mining.", {"restar": 1.0,
+    ...            "underg": 1.0, "mining": 1.0})
+    'restar'
+    >>> _main_verb("Brel heating is the main cause of the Orrin smog.", {"main": 1.0,
+    ...            "caus": 1.0})
+    ''
+    """
+    m = _MAIN_AUX_RE.search(claim)
+    if not m:
+        return ""
+    after = claim[m.end() :]
+    first = re.match(r"[\w'’\-]+", after)
+    if not first or not (
+        re.search(r"(?:ed|en|ing)$", first.group(0).lower())
+        or (m.group(0).split()[0].lower() in ("has", "have", "had")
+            and first.group(0).lower() not in _NOT_PARTICIPLES)
+    ):
+        return ""  # "is the main cause", "has 40,000 residents": no verb follows
+    return next((t for t in _concept_terms(fold_text(after)) if t in predicate), "")
+
+
+_NOT_PARTICIPLES = frozenset("a an the its their his her our this that these those no some any "
+                             "more less about around over nearly almost".split())
+"""Words after "has"/"have"/"had" that make it possession, not a perfect tense ("has a plan")."""
+
+
+_MAIN_AUX_RE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will be|will have|has been|have been|had been)\b"
+    r"(?:\s+(?:been|being|not|never|also|now|already|just|\w+ly))*\s+(?=\w)", re.I
+)
+"""A claim's first auxiliary, with the adverbs and "been" after it: its main verb follows."""
 
 
 _AUXILIARIES = frozenset(
@@ -1391,6 +1474,7 @@ def parse_claim_frame(
         is_negated=bool(
             _NEG_RE.search(unnamed)
             or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
+            or _REJECTED_PROPOSAL_RE.search(unnamed)  # "rejected a plan to close" (not closing)
         ),
         is_reversal=is_reversal,
         # read on the words as written ("has shut down", before it is rewritten "closing")
@@ -1406,6 +1490,9 @@ def parse_claim_frame(
         is_dated_event=len(day_dates(claim)) == 1,
         lead=_lead_concepts(claim, stop | neg | light),
         subject_phrase=_lead_concepts(claim, stop | neg | light, subject_phrase=True),
+        main_verb=_main_verb(claim, predicate) if names and not weak_subject and not (
+            _NEG_RE.search(folded)
+        ) else "",
         is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
         and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
@@ -1416,6 +1503,13 @@ def parse_claim_frame(
                         for f in figures),
         measures=tuple(_money_measures(folded, f) for f in figures),
         lengths=tuple(is_length(folded, f) for f in figures),
+        wholes=tuple(
+            bool(_ALL_BEFORE_RE.search(folded[max(0, f.start - 12) : f.start])) for f in figures
+        ),
+        averages=tuple(
+            is_average(folded, f) or bool(_RATE_AFTER_RE.match(folded[f.end : f.end + 40]))
+            for f in figures
+        ),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -1503,7 +1597,8 @@ _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
     r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
-    r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili"
+    r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
+    r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|12|twelve"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -1650,6 +1745,27 @@ def _cue_before(
             ):
                 return True
     return False
+
+
+_PLANNED_AFTER_RE = re.compile(
+    r"\b(?:is|are|was|were|remains?|now|still)\s+(?:now\s+|still\s+)?"
+    r"(?:planned|scheduled|expected|due|slated|pencill?ed in|targeted|set)\s+(?:for|in|to|by)\b"
+)
+"""A plan stated after what is planned ("Launch of the satellites is planned for 2027")."""
+
+
+def _planned_after(s: SentenceFrame, targets: frozenset[str], window: int) -> bool:
+    """Whether a target concept stands within ``window`` words before a postposed plan.
+
+    "Launch of the satellites is planned for 2027": the launch is still to come.
+    """
+    m = _PLANNED_AFTER_RE.search(s.folded)
+    if not m:
+        return False
+    end = bisect_right(s.starts, m.start())
+    return any(
+        t in targets and end - k <= window for k, t in enumerate(s.word_concepts[:end])
+    )
 
 
 _SCOPE_SKIP = frozenset(
@@ -1935,6 +2051,13 @@ def judge_frames(
     measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
     value_stated = False  # some sentence states the claim's figure for its quantity
     last_time: TimeFrame | None = None
+    # a claim dated to a month speaks of that month's quarter: a sentence of another quarter
+    # (or after one, naming none) speaks of another period ("in the quarter" of a first-quarter
+    # index, against "in April 2025")
+    month_quarters = frozenset(
+        (m - 1) // 3 + 1 for m in frame.months
+    ) if frame.months and not frame.time.quarters else frozenset()
+    last_quarters: frozenset[int] = frozenset()
     lede_time: TimeFrame | None = None
     for i, s in enumerate(doc.sentences):
         # A sentence that names no period speaks of the period of the nearest sentence before
@@ -1944,6 +2067,10 @@ def judge_frames(
             context = TimeFrame(context.years | lede_time.years,
                                 context.quarters | lede_time.quarters)
         st_time = s.quarter_time if frame.time.quarters else s.time
+        if s.quarter_time.quarters:
+            last_quarters = s.quarter_time.quarters
+        elif s.time.years:
+            last_quarters = frozenset()  # "throughout 2025": the whole year
         if not st_time.empty:
             last_time = st_time
             if lede_time is None:
@@ -1968,16 +2095,37 @@ def judge_frames(
         has_denial_here = s.has_denial
         matched = approx = 0
         conflict = ""
-        for cf, head, lower, counted, estimate, target, addition, measure, length in zip(
+        for (
+            cf, head, lower, counted, estimate, target, addition, measure, length, avg, whole
+        ) in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
             frame.targets or (False,) * len(frame.figures),
             frame.additions or (False,) * len(frame.figures),
             frame.measures or (frozenset(),) * len(frame.figures),
-            frame.lengths or (False,) * len(frame.figures), strict=True,
+            frame.lengths or (False,) * len(frame.figures),
+            frame.averages or (False,) * len(frame.figures),
+            frame.wholes or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
+            if same and (kept := [sf for sf in same if not _set_aside(s.folded, sf, figs)]) != same:
+                part = next((w for sf in same if (w := _part_of(s.folded, sf, figs))), None)
+                if part is not None and whole:
+                    # "Eleven of the 38 staff ... were issued with redundancy notices" against
+                    # "All 38 employees are keeping their jobs"
+                    conflict = f"{part.value:g} of the {cf.value:g}, not all"
+                    break
+                rejected = [sf for sf in same if _REJECTED_BEFORE_RE.search(
+                    s.folded[max(0, sf.start - 24) : sf.start])]
+                other = [sf for sf in same_unit if sf.unit != "year"
+                         and not _same(cf.value, sf.value, cfg.exact_tolerance)]
+                if rejected and other and not _is_round(cf):
+                    # "was £287,500, not the £312,000 the company reported": the sentence
+                    # names the claim's value only to reject it for another
+                    conflict = f"figure {other[0].value:g}, not the claim's {cf.value:g}"
+                    break
+                same = kept  # "not the £312,000", "eleven of the 38": not the sentence's value
             if same and all(
                 _approximates(s.folded, sf) and _digits(sf) < _digits(cf) for sf in same
             ):
@@ -1993,11 +2141,14 @@ def judge_frames(
                 continue
             if any(
                 (sf.is_hedged or cf.is_hedged) and _same(cf.value, sf.value, cfg.approx_tolerance)
+                and not (not cf.is_hedged and _bound_excludes(s.folded, sf, cf.value))
                 for sf in same_unit
             ):
                 approx += 1
                 continue
             for sf in figs:
+                if _same(cf.value, sf.value, cfg.exact_tolerance):
+                    continue  # the claim's own value, set aside ("eleven of the 38")
                 if estimate or is_estimate_figure(s.folded, sf):
                     continue  # an end of a range, or a factor: not a value of the quantity
                 if sf.unit is None and sf.token in pred:
@@ -2034,6 +2185,8 @@ def judge_frames(
                     _SUB_PERIOD_RE.search(s.folded)
                 ):
                     continue  # of a quarter or a half of the claim's year, not all of it
+                if not avg and is_average(s.folded, sf):
+                    continue  # a series average against one episode's audience
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if counts and not same_noun and not lengths:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
@@ -2079,6 +2232,10 @@ def judge_frames(
             # another month of the claim's year; but an event the claim dates to one day and
             # the sentence to another is the same event on another date (``other_date``)
             continue
+        if month_quarters and not s.months and not frame.is_dated_event and (
+            last_quarters and not last_quarters & month_quarters
+        ):
+            continue  # of another quarter than the claim's month
         pred_here = pred_keys & cs
         fig_at = [sf.start for sf in figs if any(
             _same(cf.value, sf.value, cfg.approx_tolerance) for cf in frame.figures)]
@@ -2092,7 +2249,9 @@ def judge_frames(
             # the claim is about someone's act of calling a thing untrue: the sentence's
             # attribution and denial words report that act, they are not the document's denial
             has_denial = has_attrib = False
-        has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at)
+        has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at) or (
+            _planned_after(s, pred_here, cfg.scope_window)
+        )
         # Refutation: only what bears on the claim's own quantity and predicate.
         strict = frame.weak_subject and p < cfg.opposite_rest
         # Another value of one of the claim's figures refutes even where the sentence states
@@ -2179,6 +2338,10 @@ def judge_frames(
             if not (matched + approx == n_figs and on_quantity):
                 continue
             if _quotes_corrected(doc, i):
+                if why := _corrected_value(doc, i, frame, cfg):
+                    # "... stated that series two averaged 4.1 million. That was incorrect. The
+                    # average ... was 3.4 million": the correction retracts the claim's value
+                    keep("REFUTES", rel + 0.5, i, why)
                 continue  # "Our release stated that ... 168. That figure was wrong."
             value_stated = True
             if approx or (has_plan and frame.is_done):
@@ -2206,7 +2369,13 @@ def judge_frames(
         if p >= cfg.predicate_support:
             missing = len(pred_keys - cs)
             polar = sorted(pred_keys & _STATE_CONCEPTS - cs)
-            if polar:
+            if frame.main_verb and frame.main_verb not in cs:
+                # without the claim's main verb the sentence speaks of another fact of the same
+                # things ("underground operations ... have been suspended" against "has
+                # restarted underground mining")
+                keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its verb "
+                     f"('{frame.main_verb}')")
+            elif polar:
                 # the claim's change or steady state ("rose", "fell", "stable") is what it says
                 # of its subject: a sentence without it states something else of the same
                 # things ("its surface temperature of 735 K" against "surface temperatures
@@ -2281,8 +2450,12 @@ def _names_subject(frame: ClaimFrame, terms: frozenset[str], cfg: FrameConfig) -
 
 
 def _is_round(f: Figure) -> bool:
-    """Whether a figure has one significant digit (2, 30, 100, 3000): common in any text."""
-    digits = f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0")
+    """Whether a figure has one significant digit (2, 30, 100, 3000): common in any text.
+
+    Read on the number as written ("nine weeks": 9, not its 63 days).
+    """
+    v = f.written if f.written is not None else f.value
+    digits = f"{abs(v):.6g}".split("e")[0].replace(".", "").strip("0")
     return len(digits) <= 1
 
 
@@ -2293,14 +2466,107 @@ _APPROX_BEFORE_RE = re.compile(
 )
 
 
+_AT_MOST_RE = re.compile(
+    r"(?:\b(?:just |well |slightly )?(?:under|below|less than|fewer than)|\bnearly|\balmost|"
+    r"\bnot quite|\bshort of|\bno more than|\bup to)\s*$"
+)
+_AT_LEAST_RE = re.compile(
+    r"(?:\b(?:just |well |slightly )?(?:over|above|more than)|\bat least|\bin excess of|"
+    r"\bexceeded|\bexceeding|\btopped|\bsurpassed|\bpassed)\s*$"
+)
+
+
+def _bound_excludes(folded: str, fig: Figure, value: float) -> bool:
+    """Whether a figure given as a bound excludes ``value`` (float, the claim's figure).
+
+    "just under 39 per cent" is a value below 39: it excludes 41.2 however close 39 is, while
+    "about 39" does not. Upper bounds: under, below, less/fewer than, nearly, almost, up to, not
+    quite, short of, no more than; lower bounds: over, above, more than, at least, in excess
+    of, exceeded, topped, surpassed, passed. Values within ``FrameConfig.exact_tolerance``'s
+    default (0.005) of the bound are not excluded (rounding).
+    """
+    before = folded[max(0, fig.start - 24) : fig.start]
+    if value > fig.value * 1.005 and _AT_MOST_RE.search(before):
+        return True
+    return value < fig.value * 0.995 and bool(_AT_LEAST_RE.search(before))
+
+
+_AVERAGE_BEFORE_RE = re.compile(
+    r"\b(?:averag(?:ed|es|ing)|an average of|average of|a mean of|averaging out at)\s+"
+    r"(?:(?:about|around|roughly|nearly|almost|just|over|under|some)\s+)?\W?$"
+)
+_AVERAGE_AFTER_RE = re.compile(
+    r"^\W?\s*(?:\w+\s+){0,3}?(?:on average|average|an episode|a game|a match|per episode|"
+    r"per game|per match|per issue)\b"
+)
+
+
+_RATE_AFTER_RE = re.compile(
+    r"\W?\s*(?:\w+\s+){0,3}?(?:a|per|each|every)\s+(?:day|week|month|year|night|episode|game|"
+    r"match|season|head|person|capita)\b|\W?\s*(?:\w+\s+){0,3}?(?:daily|weekly|monthly|annually|"
+    r"yearly)\b"
+)
+"""A rate after a claim's figure ("14,200 vehicles a day"): a mean over a period's days."""
+
+
+def is_average(folded: str, fig: Figure) -> bool:
+    """Whether ``folded`` (folded text) gives ``fig`` as an average of several values.
+
+    "averaged 4.1 million viewers", "an average of 57 minutes", "3.40m average", "2.3 million
+    an episode": a mean of a series, not the value of one of its members. "average
+    temperatures rose 1.1 degrees" is not one: there "average" names the quantity, and the
+    claim and the evidence name it alike.
+
+    >>> text = "series two averaged 4.1 million viewers per episode"
+    >>> is_average(text, _quantities(text)[0])
+    True
+    >>> text = "the final episode drew 5 million viewers"
+    >>> is_average(text, _quantities(text)[0])
+    False
+    """
+    before = folded[max(0, fig.start - 30) : fig.start]
+    return bool(_AVERAGE_BEFORE_RE.search(before) or _AVERAGE_AFTER_RE.search(
+        folded[fig.end : fig.end + 40]
+    ))
+
+
+_REJECTED_BEFORE_RE = re.compile(
+    r"\b(?:not|rather than|instead of)\s+(?:the\s+|a\s+|an\s+)?(?:figure\s+of\s+)?\W?$"
+)
+_OF_THE_RE = re.compile(r"^\s+(?:out\s+)?of\s+(?:the|its|their|all)?\s*$")
+_ALL_BEFORE_RE = re.compile(r"\b(?:all|every|each of the|the whole)\s+(?:of\s+the\s+)?$")
+
+
+def _part_of(folded: str, fig: Figure, figs: Sequence[Figure]) -> Figure | None:
+    """The part whose whole ``fig`` is ("eleven of the 38": eleven), or None."""
+    for other in figs:
+        if other.end <= fig.start and _OF_THE_RE.match(folded[other.end : fig.start]) and (
+            other.value < fig.value
+        ):
+            return other
+    return None
+
+
+def _set_aside(folded: str, fig: Figure, figs: Sequence[Figure]) -> bool:
+    """Whether the sentence gives ``fig`` as a value it rejects or as a whole it counts from.
+
+    "was £287,500, not the £312,000 the company reported": the value is rejected. "Eleven of
+    the 38 staff were issued with redundancy notices": what the sentence states, it states of
+    eleven, not of the 38.
+    """
+    before = folded[max(0, fig.start - 24) : fig.start]
+    return bool(_REJECTED_BEFORE_RE.search(before)) or _part_of(folded, fig, figs) is not None
+
+
 def _approximates(folded: str, fig: Figure) -> bool:
     """Whether a figure is given as an approximation or a bound ("past 2.3 million")."""
     return bool(_APPROX_BEFORE_RE.search(folded[max(0, fig.start - 16) : fig.start]))
 
 
 def _digits(f: Figure) -> int:
-    """Significant digits of a figure's value (2.31 million -> 3)."""
-    return len(f"{abs(f.value):.6g}".split("e")[0].replace(".", "").strip("0"))
+    """Significant digits of a figure's value as written (2.31 million -> 3)."""
+    v = f.written if f.written is not None else f.value
+    return len(f"{abs(v):.6g}".split("e")[0].replace(".", "").strip("0"))
 
 
 def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, float]:
@@ -2328,6 +2594,35 @@ _CORRECTION_RE = re.compile(
 def _is_correction(doc: DocFrames) -> bool:
     """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
     return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
+
+
+def _corrected_value(doc: DocFrames, i: int, frame: ClaimFrame, cfg: FrameConfig) -> str:
+    """Why a correction retracts the claim's value quoted in sentence ``i`` ("" if it does not).
+
+    The sentence after ``i`` is one of error ("That was incorrect.") and one of the next
+    ``CORRECTED_VALUE_REACH`` sentences gives a claim figure's unit another value (the
+    corrected one). A correction whose other value is of another unit corrects another figure
+    of the quoted statement ("stated revenue of 57 million euros and growth of 23 percent. The
+    growth figure was wrong: 21 percent"), and leaves the claim's value standing.
+    """
+    if i + 1 >= len(doc.sentences) or not _CORRECTION_RE.search(doc.sentences[i + 1].folded):
+        return ""
+    for s in doc.sentences[i + 1 : i + 1 + CORRECTED_VALUE_REACH]:
+        if s.quantities is None:
+            s.quantities = _quantities(s.folded)
+        for cf in frame.figures:
+            for sf in s.quantities:
+                if sf.unit == "year" or not (cf.unit == sf.unit):
+                    continue
+                if not _same(cf.value, sf.value, cfg.exact_tolerance):
+                    return (f"the correction retracts the claim's {cf.value:g} (corrected to "
+                            f"{sf.value:g})")
+    return ""
+
+
+CORRECTED_VALUE_REACH = 3
+"""Sentences after a retracted statement within which a correction gives the corrected value
+(the error sentence, the corrected value, and one more). Convention."""
 
 
 _REPORTED_RE = re.compile(

@@ -548,6 +548,8 @@ class Figure:
         start: Start offset of the figure in the text it was found in (characters).
         end: End offset, exclusive.
         is_hedged: Whether an approximation word precedes it ("about", "more than", ...).
+        written: The number as written when ``value`` is converted to another unit ("nine
+            weeks" is 63 days: 9.0), else None. How round a figure is, is read on it.
     """
 
     value: float
@@ -555,6 +557,7 @@ class Figure:
     start: int
     end: int
     is_hedged: bool = False
+    written: float | None = None
 
     @property
     def token(self) -> str:
@@ -617,6 +620,12 @@ METRIC_LENGTHS = {"mm": 1e-3, "cm": 1e-2, "km": 1e3}
 """Metric lengths read in metres (SI prefixes): one quantity, whichever prefix it is written
 with."""
 
+SPAN_UNITS = {"hour_span": ("day_span", 1 / 24), "week_span": ("day_span", 7.0),
+              "month_span": ("year_span", 1 / 12)}
+"""Spans of time read in days or years (calendar definitions): "a 48-hour stoppage" lasts two
+days, "two weeks" are 14 days, "18 months" are 1.5 years. Minutes stay minutes (their values in
+days would be unreadable), and days are not years (months differ in length)."""
+
 
 def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
     """Find the figures of a text and normalise their value and unit.
@@ -639,9 +648,24 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
     low = text.lower()
     out: list[Figure] = []
     pattern = _FIGURE_RE if number_words else _DIGIT_FIGURE_RE
-    for m in pattern.finditer(low):
+    matches = list(pattern.finditer(low))
+    runs = _spelled_runs(low) if number_words else {}
+    k = 0
+    while k < len(matches):
+        m = matches[k]
+        k += 1
+        start = m.start()
         num, word = m.group("num"), m.groupdict().get("word")
-        if num is not None:
+        spelled = runs.get(start)
+        if spelled is not None:
+            # "eighteen thousand five hundred pounds", "two dozen": one number, read whole;
+            # the unit is the one after its last word
+            end, whole = spelled
+            while k < len(matches) and matches[k].start() < end:
+                m = matches[k]
+                k += 1
+            value = whole
+        elif num is not None:
             value = float(num.replace(",", ""))
         elif word is not None:
             if word == "a" and not m.group("scale"):
@@ -653,13 +677,18 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
                 value += NUMBER_WORDS[ones]  # "thirty-seven"
         else:
             continue
-        if m.groupdict().get("half"):
+        if spelled is not None:
+            pass  # its words' scales are in its value
+        elif m.groupdict().get("half"):
             value += 0.5
-        if m.group("scale"):
+        if spelled is not None:
+            pass
+        elif m.group("scale"):
             value *= SCALES[m.group("scale")]
         elif m.group("k"):
             value *= 1e3
         unit = None
+        written = None
         raw_unit = m.group("unit")
         if raw_unit == "m" and not m.group("scale") and (
             m.group("cur")
@@ -682,13 +711,59 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             if unit in METRIC_LENGTHS:
                 value *= METRIC_LENGTHS[unit]  # "212mm" is "21.2 cm"
                 unit = "metre"
+            elif unit in SPAN_UNITS:
+                unit, factor = SPAN_UNITS[unit]
+                written = value
+                value *= factor  # "a 48-hour stoppage" lasts two days
         if unit is None and num is not None and "." not in num and "," not in num:
             if len(num) == 4 and 1000 <= value <= 2100:
                 unit = "year"
         if not math.isfinite(value):
             continue  # hundreds of digits: past a float's range (~1.8e308), no quantity to read
-        hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, m.start() - 16) : m.start()]))
-        out.append(Figure(value, unit, m.start(), m.end(), hedged))
+        hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, start - 16) : start]))
+        out.append(Figure(value, unit, start, m.end(), hedged, written))
+    return out
+
+
+_SPELLED_WORD = "(?:" + "|".join(sorted(
+    [w for w in NUMBER_WORDS if w not in ("a", "half", "twice")]
+    + ["thousand", "million", "billion", "trillion"], key=len, reverse=True,
+)) + ")"
+_SPELLED_RUN_RE = re.compile(
+    rf"\b(?:an?\s+)?{_SPELLED_WORD}(?:(?:[\s-]+|\s+and\s+)(?!a\b){_SPELLED_WORD}\b)+"
+)
+"""Two or more number words in a row ("eighteen thousand five hundred", "a hundred and fifty",
+"two dozen"): candidates for one number written out."""
+
+
+def _spelled_runs(low: str) -> dict[int, tuple[int, float]]:
+    """Numbers written out in several words, as {start: (end, value)} (offsets in ``low``).
+
+    The words are read by ``text2num`` (English); a run it does not read as one number ("two
+    three", "twice one") is left to the single-word reading. "dozen" multiplies what precedes
+    it ("two dozen" is 24), and a leading "a" is one ("a hundred and fifty").
+
+    >>> _spelled_runs("fined eighteen thousand five hundred pounds")
+    {6: (36, 18500.0)}
+    >>> _spelled_runs("two dozen satellites and three hundred jobs")
+    {0: (9, 24.0), 25: (38, 300.0)}
+    """
+    from text_to_num import text2num
+
+    out: dict[int, tuple[int, float]] = {}
+    for r in _SPELLED_RUN_RE.finditer(low):
+        words = re.sub(r"^an?\s+", "one ", r.group(0))
+        words = " ".join(words.replace("-", " ").split())
+        factor = 1.0
+        if words.endswith(" dozen"):
+            words, factor = words[: -len(" dozen")], 12.0
+        if "dozen" in words.split():
+            continue  # "two dozen three": not one number
+        try:
+            value = float(text2num(words, "en")) * factor
+        except ValueError:
+            continue
+        out[r.start()] = (r.end(), value)
     return out
 
 

@@ -107,8 +107,8 @@ def test_a_hard_wrapped_sentence_is_one_sentence_and_one_quote() -> None:
         ("212mm", 0.212, "metre"),
         ("thirty-seven", 37.0, None),  # a hyphenated compound is one number
         ("forty-two percent", 42.0, "percent"),
-        ("a 10-month term", 10.0, "month_span"),  # a unit joined by a hyphen
-        ("an eight-month term", 8.0, "month_span"),
+        ("a 10-month term", 10 / 12, "year_span"),  # a unit joined by a hyphen, in years
+        ("an eight-month term", 8 / 12, "year_span"),
         ("five-year-olds", 5.0, None),  # an age ("-year-old"), not a span
         ("3.5 million people", 3_500_000.0, "person"),
         ("$5 billion", 5e9, "usd"),
@@ -1726,3 +1726,180 @@ def test_a_found_passage_without_the_claims_leading_name_speaks_of_someone_else(
     [r_other, r_same] = LexicalJudge().judge_batch([(claim, other), (claim, same)], found=True)
     assert r_other.stance is Stance.NEUTRAL, r_other.rationale
     assert r_same.stance is Stance.SUPPORTS, r_same.rationale
+
+
+def _found(claim: str, evidence: str) -> JudgeResult:
+    """The judgment of ``evidence`` after three unrelated sentences, found by search."""
+    return LexicalJudge().judge_batch([(claim, _PAD + evidence)], found=True)[0]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "stance"),
+    [
+        # a bound that excludes the claim's value is another value, however close
+        ("Turnout in the Harrowby council by-election was 52.4%.",
+         "Turnout in the Harrowby council by-election was just under 48 per cent.",
+         Stance.REFUTES),
+        ("Turnout in the Harrowby council by-election was 52.4%.",
+         "Turnout in the Harrowby council by-election was nearly 48 per cent.",
+         Stance.REFUTES),
+        # an approximation that allows it is approximate support
+        ("Turnout in the Harrowby council by-election was 52.4%.",
+         "Turnout in the Harrowby council by-election was about 50 per cent.", Stance.PARTIAL),
+        # someone else's word: "is said to", "has it that", "people familiar with"
+        ("Dunmore Foods is buying the Pellow bakery chain for 40 million pounds.",
+         "Dunmore Foods is said to be buying the Pellow bakery chain for £40m.", Stance.NEUTRAL),
+        ("Dunmore Foods is buying the Pellow bakery chain for 40 million pounds.",
+         "Talk in the trade has it that Dunmore Foods is buying the Pellow bakery chain for "
+         "£40m.", Stance.NEUTRAL),
+        ("Dunmore Foods is buying the Pellow bakery chain for 40 million pounds.",
+         "Dunmore Foods is buying the Pellow bakery chain for £40m, according to two people "
+         "familiar with the talks.", Stance.NEUTRAL),
+        ("Dunmore Foods is buying the Pellow bakery chain for 40 million pounds.",
+         "Dunmore Foods is buying the Pellow bakery chain for £40m, the company said.",
+         Stance.SUPPORTS),
+        # "told to pay" is an order, not hearsay; a number written out in words is one number
+        ("Carrow Dairies was fined £12,500 for hygiene failings.",
+         "Carrow Dairies has been told to pay a penalty of twelve thousand five hundred pounds "
+         "for hygiene failings.", Stance.SUPPORTS),
+        ("Wyle Orbital put 36 satellites into orbit.",
+         "Wyle Orbital put three dozen satellites into orbit.", Stance.SUPPORTS),
+        ("Harle Council built 340 homes.", "Harle Council built three hundred and forty homes.",
+         Stance.SUPPORTS),
+        # an average is not one member's value, nor the other way round
+        ("The opening match of the Orrin Cup drew 42,000 spectators.",
+         "Matches at the Orrin Cup drew an average of 31,000 spectators.", Stance.NEUTRAL),
+        ("Orrin Cup matches averaged 42,000 spectators.",
+         "Orrin Cup matches averaged 31,000 spectators.", Stance.REFUTES),
+        ("In 2023 the Pell viaduct carried an average of 9,400 lorries a day.",
+         "In 2023 the Pell viaduct carried 7,100 lorries a day.", Stance.REFUTES),
+        # a part of the claim's count is not all of it
+        ("All 52 staff of Harle Print are keeping their jobs after the takeover.",
+         "Fourteen of the 52 staff at Harle Print were given redundancy notices after the "
+         "takeover.", Stance.REFUTES),
+        ("All 52 staff of Harle Print are keeping their jobs after the takeover.",
+         "All 52 staff at Harle Print are keeping their jobs after the takeover, the buyer "
+         "said.", Stance.SUPPORTS),
+        # the whole a part is counted from is not what the sentence states of the part
+        ("52 staff at Harle Print were given redundancy notices.",
+         "Fourteen of the 52 staff at Harle Print were given redundancy notices.",
+         Stance.NEUTRAL),
+        # the claim's value named only to be rejected for another
+        ("Pellow Homes sold its flats for 248,000 pounds on average in 2024.",
+         "Registry data show the average price of Pellow Homes flats sold in 2024 was "
+         "£231,000, not the £248,000 the company gave.", Stance.REFUTES),
+        ("Pellow Homes sold its flats for 248,000 pounds on average in 2024.",
+         "Pellow Homes sold its flats for £248,000 on average in 2024.", Stance.SUPPORTS),
+        # a claim of one month speaks of that month's quarter, not another
+        ("Loan approvals in Dunmere rose in May 2025.",
+         "The Dunmere lending index covers the first quarter of 2025. Loan approvals in "
+         "Dunmere rose 3% in the quarter.", Stance.NEUTRAL),
+        ("Loan approvals in Dunmere rose in May 2025.",
+         "The Dunmere lending index covers the second quarter of 2025. Loan approvals in "
+         "Dunmere rose 3% in the quarter.", Stance.SUPPORTS),
+        # what a rejected proposal proposed does not happen
+        ("Orrin council voted to close three swimming pools.",
+         "Orrin council voted to keep all nine swimming pools open, rejecting a proposal to "
+         "close three swimming pools.", Stance.REFUTES),
+        ("Orrin council voted to close three swimming pools.",
+         "Orrin councillors did not approve the plan to close three swimming pools.",
+         Stance.REFUTES),
+        ("Orrin council rejected a plan to close three swimming pools.",
+         "Orrin council rejected a plan to close three swimming pools.", Stance.SUPPORTS),
+        # a financial year written as its months
+        ("Orrin Housing built 640 new homes in the twelve months to March 2025.",
+         "Orrin Housing built 640 new homes in the year to 31 March 2025.", Stance.SUPPORTS),
+        # a quarter written as its months
+        ("Rents in Dunmere went up in the first three months of 2025.",
+         "Rents in Dunmere fell 1.4% in the first quarter of 2025.", Stance.REFUTES),
+        ("Rents in Dunmere went up in the first three months of 2025.",
+         "Rents in Dunmere fell 1.4% in the final quarter of 2024.", Stance.NEUTRAL),
+        # "taken over" is an acquisition; "took over as chair" is not one
+        ("Pellmark Books has acquired the publisher Orrin House.",
+         "Pellmark Books has taken over the publisher Orrin House.", Stance.SUPPORTS),
+    ],
+)
+def test_figures_and_decisions_as_other_authors_write_them(claim: str, evidence: str,
+                                                           stance: Stance) -> None:
+    r = _found(claim, evidence)
+    assert r.stance is stance, r.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "supports"),
+    [
+        # a sentence without the claim's main verb states another fact of the same things
+        ("The Corrie synthetic aperture radar satellites have been launched.",
+         "Pellmark builds the Corrie synthetic aperture radar satellites at its Dunmore plant.",
+         False),
+        ("The Corrie synthetic aperture radar satellites have been launched.",
+         "The Corrie synthetic aperture radar satellites were launched on Tuesday.", True),
+        ("Corran Quarries has restarted underground blasting at the Pellow Hill quarry face.",
+         "Underground blasting at the Pellow Hill quarry face of Corran Quarries was halted in "
+         "March.", False),
+        ("Corran Quarries has restarted underground blasting at the Pellow Hill quarry face.",
+         "Corran Quarries: Pellow Hill quarry face, underground blasting licence held since "
+         "2019.", False),
+        ("Corran Quarries has restarted underground blasting at the Pellow Hill quarry face.",
+         "Corran Quarries restarted underground blasting at the Pellow Hill quarry face on "
+         "Monday.", True),
+        # a plan stated after what is planned
+        ("The Pellow ferry service has been launched.",
+         "Launch of the Pellow ferry service is planned for 2027.", False),
+    ],
+)
+def test_sentences_that_do_not_state_what_the_claim_says_of_its_subject(
+    claim: str, evidence: str, supports: bool
+) -> None:
+    r = _found(claim, evidence)
+    assert (r.stance is Stance.SUPPORTS) is supports, r.rationale
+
+
+def test_a_correction_retracts_the_value_it_quotes_and_only_that_value() -> None:
+    claim = "The Felling Arts Trust received 2,400 grant applications in 2024."
+    retracted = (
+        "Correction. Our report of 3 May stated that the Felling Arts Trust received 2,400 "
+        "grant applications in 2024. That was wrong. The correct figure is 1,900."
+    )
+    other = (
+        "Correction. Our report of 3 May stated that the Felling Arts Trust received 2,400 "
+        "grant applications in 2024 and gave out £30,000. That was wrong. It gave out £25,000."
+    )
+    [r_retracted, r_other] = LexicalJudge().judge_batch(
+        [(claim, retracted), (claim, other)], found=True
+    )
+    assert r_retracted.stance is Stance.REFUTES, r_retracted.rationale
+    assert r_other.stance is not Stance.REFUTES, r_other.rationale
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("three hundred jobs", [300.0]),
+        ("two dozen satellites", [24.0]),
+        ("a fine of eighteen thousand five hundred pounds", [18500.0]),
+        ("one hundred and twenty homes", [120.0]),
+        ("two and a half million visitors", [2500000.0]),
+        ("seven or eight boats", [7.0, 8.0]),
+    ],
+)
+def test_numbers_written_out_in_several_words_are_one_number(text: str,
+                                                             figures: list[float]) -> None:
+    assert [f.value for f in normalize_figures(text)] == figures
+
+
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("a 48-hour stoppage", 2.0, "day_span"),
+        ("a strike of two days", 2.0, "day_span"),
+        ("six weeks", 42.0, "day_span"),
+        ("an 18-month sentence", 1.5, "year_span"),
+        ("57 minutes", 57.0, "minute_span"),
+    ],
+)
+def test_spans_of_time_are_read_in_days_or_years(text: str, value: float, unit: str) -> None:
+    [f] = normalize_figures(text)
+    assert (round(f.value, 6), f.unit) == (value, unit)
