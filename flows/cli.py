@@ -56,7 +56,16 @@ def _root(
 ) -> None:
     """Check claims against sources; see the commands below."""
     _JSON_STATE.update(wanted=False, written=False)  # this command's, not an earlier one's
-    if home is not None:  # ``affidavit --home DIR COMMAND``: the home the command defaults to
+    _default_home(home)
+
+
+def _default_home(home: str | None) -> None:
+    """Make ``home`` the home the command that follows defaults to (its own --home wins).
+
+    ``affidavit --home DIR COMMAND`` and ``affidavit export --home DIR claimreview``. Raises
+    ``typer.Exit`` (2) on an empty value.
+    """
+    if home is not None:
         import os
 
         if not home.strip():
@@ -1737,8 +1746,14 @@ app.add_typer(export_app, name="export")
 
 
 @export_app.callback(invoke_without_command=True)
-def export_group(ctx: typer.Context) -> None:
+def export_group(
+    ctx: typer.Context,
+    home: Annotated[str | None, typer.Option(
+        "--home", help="affidavit home of the export that follows (as its own --home, which "
+        "wins when both are given)")] = None,
+) -> None:
     """Export results for other systems."""
+    _default_home(home)
     if ctx.invoked_subcommand is None:
         # one error line, as every other usage fault says (not the help on stdout)
         _fail("export needs what to export: 'affidavit export claimreview' (see 'affidavit "

@@ -1224,3 +1224,15 @@ def test_export_without_what_to_export_is_one_error_line() -> None:
     lines = res.output.strip().splitlines()
     assert len(lines) == 1, res.output
     assert lines[0].startswith("error: export needs what to export")
+
+
+def test_export_takes_the_home_before_what_to_export(tmp_path, monkeypatch) -> None:
+    # "affidavit export --home H claimreview" said "No such option: --home"; the README says
+    # --home may come before or after a command
+    monkeypatch.setenv("AFFIDAVIT_HOME", str(tmp_path / "unused"))  # restored after the test
+    home = str(tmp_path / "missing")
+    before = CliRunner().invoke(app, ["export", "--home", home, "claimreview"])
+    after = CliRunner().invoke(app, ["export", "claimreview", "--home", home])
+    assert "No such option" not in before.output, before.output
+    assert (before.exit_code, before.output) == (after.exit_code, after.output)
+    assert home in after.output, after.output
