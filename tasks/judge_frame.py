@@ -47,6 +47,7 @@ from affidavit.tasks.judge_lexical import (
     is_estimate_figure,
     name_numbers,
     normalize_figures,
+    over_is_particle,
     regular_forms,
     tokenize,
     without_names,
@@ -803,6 +804,9 @@ class ClaimFrame:
             "averaged 4.1 million viewers per episode") or a rate ("14,200 vehicles a day"):
             an average in the evidence is not a value of a single thing's figure ("the final
             episode drew 5 million").
+        kinds: Per figure, the kind of thing it counts (:func:`count_kind`: "affordable" of
+            "75 affordable homes"): a count of a kind the claim does not name is of a part of
+            what it counts, another quantity.
         wholes: Per figure, whether the claim says it of all of a count ("All 38 employees"):
             a part of it in the evidence ("eleven of the 38 staff were made redundant") then
             refutes what the claim says of all of them.
@@ -860,6 +864,7 @@ class ClaimFrame:
     lengths: tuple[bool, ...] = ()
     averages: tuple[bool, ...] = ()
     wholes: tuple[bool, ...] = ()
+    kinds: tuple[frozenset[str], ...] = ()
     is_projection: bool = False
     is_conditional: bool = False
     is_act: bool = False
@@ -1270,6 +1275,37 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
     return frozenset(run[-1:])
 
 
+_GENERIC_COUNT_WORDS = frozenset(
+    "new more additional extra further other own".split()
+)
+"""Words before a counted noun that say nothing of its kind ("150 new staff")."""
+
+
+def count_kind(folded: str, fig: Figure) -> frozenset[str]:
+    """Concepts of the words between a count and its noun: the kind of thing counted.
+
+    "75 affordable homes" counts affordable homes, a kind of homes; "1,146 new homes" counts
+    homes ("new" says nothing of their kind, ``_GENERIC_COUNT_WORDS``). Counts of different
+    kinds are not values of one quantity.
+
+    >>> text = "the scheme includes 75 affordable homes"
+    >>> sorted(count_kind(text, _quantities(text)[0]))
+    ['afford']
+    """
+    stop = _cue_stems()[4]
+    run: list[str] = []
+    for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
+        w = m.group(0)
+        if stem(w) in stop or w.isdigit() or w in _PREPOSITIONS or len(run) == 3:
+            break
+        if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
+            break
+        run.append(w)
+    return frozenset(
+        _word_concept(w) for w in run[:-1] if w not in _GENERIC_COUNT_WORDS
+    )
+
+
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
     """Concepts around a figure: up to six content words before it and two after.
 
@@ -1503,6 +1539,7 @@ def parse_claim_frame(
                         for f in figures),
         measures=tuple(_money_measures(folded, f) for f in figures),
         lengths=tuple(is_length(folded, f) for f in figures),
+        kinds=tuple(count_kind(folded, f) for f in figures),
         wholes=tuple(
             bool(_ALL_BEFORE_RE.search(folded[max(0, f.start - 12) : f.start])) for f in figures
         ),
@@ -1598,7 +1635,8 @@ _PHRASE_HINT_RE = re.compile(
     r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
-    r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|12|twelve"
+    r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
+    r"12|twelve"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -2096,7 +2134,8 @@ def judge_frames(
         matched = approx = 0
         conflict = ""
         for (
-            cf, head, lower, counted, estimate, target, addition, measure, length, avg, whole
+            cf, head, lower, counted, estimate, target, addition, measure, length, avg, whole,
+            kind,
         ) in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
@@ -2105,11 +2144,14 @@ def judge_frames(
             frame.measures or (frozenset(),) * len(frame.figures),
             frame.lengths or (False,) * len(frame.figures),
             frame.averages or (False,) * len(frame.figures),
-            frame.wholes or (False,) * len(frame.figures), strict=True,
+            frame.wholes or (False,) * len(frame.figures),
+            frame.kinds or (frozenset(),) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
-            if same and (kept := [sf for sf in same if not _set_aside(s.folded, sf, figs)]) != same:
+            if same and (kept := [
+                sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
+            ]) != same:
                 part = next((w for sf in same if (w := _part_of(s.folded, sf, figs))), None)
                 if part is not None and whole:
                     # "Eleven of the 38 staff ... were issued with redundancy notices" against
@@ -2188,6 +2230,11 @@ def judge_frames(
                 if not avg and is_average(s.folded, sf):
                     continue  # a series average against one episode's audience
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
+                if same_noun and count_kind(s.folded, sf) - kind:
+                    # "75 affordable homes" against "1,146 new homes": a kind of them (a kind
+                    # the claim names and the sentence leaves out, "passenger journeys"
+                    # against "journeys", is the same count written shorter)
+                    continue
                 if counts and not same_noun and not lengths:
                     continue  # bare counts of different things ("4 SIMs", "1m subscribers")
                 if _is_round(cf) and p < cfg.predicate_support and not same_noun:
@@ -2488,7 +2535,9 @@ def _bound_excludes(folded: str, fig: Figure, value: float) -> bool:
     before = folded[max(0, fig.start - 24) : fig.start]
     if value > fig.value * 1.005 and _AT_MOST_RE.search(before):
         return True
-    return value < fig.value * 0.995 and bool(_AT_LEAST_RE.search(before))
+    return value < fig.value * 0.995 and bool(_AT_LEAST_RE.search(before)) and not (
+        over_is_particle(folded[max(0, fig.start - 30) : fig.start])
+    )
 
 
 _AVERAGE_BEFORE_RE = re.compile(
@@ -2547,20 +2596,28 @@ def _part_of(folded: str, fig: Figure, figs: Sequence[Figure]) -> Figure | None:
     return None
 
 
-def _set_aside(folded: str, fig: Figure, figs: Sequence[Figure]) -> bool:
+def _set_aside(
+    folded: str, fig: Figure, figs: Sequence[Figure], claimed: Sequence[Figure] = ()
+) -> bool:
     """Whether the sentence gives ``fig`` as a value it rejects or as a whole it counts from.
 
     "was £287,500, not the £312,000 the company reported": the value is rejected. "Eleven of
     the 38 staff were issued with redundancy notices": what the sentence states, it states of
-    eleven, not of the 38.
+    eleven, not of the 38 (unless the part is one of the ``claimed`` figures too: "nine of the
+    25 sets" for a claim of nine of the 25).
     """
     before = folded[max(0, fig.start - 24) : fig.start]
-    return bool(_REJECTED_BEFORE_RE.search(before)) or _part_of(folded, fig, figs) is not None
+    if _REJECTED_BEFORE_RE.search(before):
+        return True
+    part = _part_of(folded, fig, figs)
+    return part is not None and not any(c.value == part.value for c in claimed)
 
 
 def _approximates(folded: str, fig: Figure) -> bool:
     """Whether a figure is given as an approximation or a bound ("past 2.3 million")."""
-    return bool(_APPROX_BEFORE_RE.search(folded[max(0, fig.start - 16) : fig.start]))
+    return bool(_APPROX_BEFORE_RE.search(folded[max(0, fig.start - 16) : fig.start])) and not (
+        over_is_particle(folded[max(0, fig.start - 30) : fig.start])
+    )
 
 
 def _digits(f: Figure) -> int:

@@ -609,6 +609,23 @@ _HEDGE_BEFORE_RE = re.compile(
 )
 
 
+_PARTICLE_OVER_RE = re.compile(
+    r"\b(?:hand|turn|t[ao]ok|taken|tak|sign|paid|pay|carr|pass|won|win|mov|went|go|came|"
+    r"come|bought|buy|switch|chang|got|get|made|mak|h[ae]ld|hold)\w*\s+over\s*$"
+)
+
+
+def over_is_particle(before: str) -> bool:
+    """Whether the "over" that ends ``before`` (text before a figure) belongs to a verb.
+
+    "handed over 1,146 homes", "took over 40 shops": the verb's particle, not "more than".
+
+    >>> over_is_particle("the firm handed over "), over_is_particle("it sold over ")
+    (True, False)
+    """
+    return bool(_PARTICLE_OVER_RE.search(before))
+
+
 _PLURAL_NEXT_RE = re.compile(
     r"\s+(?!(?:to|tall|high|long|wide|deep|above|below|from|away|across|apart|of|by|x)\b)"
     r"[a-z]"
@@ -720,7 +737,9 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
                 unit = "year"
         if not math.isfinite(value):
             continue  # hundreds of digits: past a float's range (~1.8e308), no quantity to read
-        hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, start - 16) : start]))
+        hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, start - 16) : start])) and not (
+            over_is_particle(low[max(0, start - 30) : start])
+        )
         out.append(Figure(value, unit, start, m.end(), hedged, written))
     return out
 

@@ -1780,6 +1780,10 @@ def _found(claim: str, evidence: str) -> JudgeResult:
         ("All 52 staff of Harle Print are keeping their jobs after the takeover.",
          "All 52 staff at Harle Print are keeping their jobs after the takeover, the buyer "
          "said.", Stance.SUPPORTS),
+        # a claim of the part of the whole
+        ("Inspectors found faults in nine of the 25 Pell heaters they tested.",
+         "Inspectors found faults in nine of the 25 Pell heaters they tested last month.",
+         Stance.SUPPORTS),
         # the whole a part is counted from is not what the sentence states of the part
         ("52 staff at Harle Print were given redundancy notices.",
          "Fourteen of the 52 staff at Harle Print were given redundancy notices.",
@@ -1903,3 +1907,30 @@ def test_numbers_written_out_in_several_words_are_one_number(text: str,
 def test_spans_of_time_are_read_in_days_or_years(text: str, value: float, unit: str) -> None:
     [f] = normalize_figures(text)
     assert (round(f.value, 6), f.unit) == (value, unit)
+
+
+def test_a_count_of_another_kind_of_the_same_noun_is_another_quantity() -> None:
+    claim = "Orrin Homes handed over 1,146 new homes in the twelve months to June 2025."
+    other_kind = (
+        "Orrin Homes has submitted a planning application for 250 homes on farmland at Pell "
+        "Lane, on the southern edge of Dunmere.\n\nThe scheme includes 75 affordable homes, a "
+        "play area and a new junction on the Dunmere Road. Residents of Pell Lane have started "
+        "a petition against it.\n\nThe district council expects to decide the application in "
+        "the autumn."
+    )
+    same_kind = "Orrin Homes handed over 980 new homes in the twelve months to June 2025."
+    [r_other, r_same] = LexicalJudge().judge_batch(
+        [(claim, other_kind), (claim, same_kind)], found=True
+    )
+    assert r_other.stance is not Stance.REFUTES, r_other.rationale
+    assert r_same.stance is Stance.REFUTES, r_same.rationale
+
+
+@pytest.mark.parametrize(("text", "hedged"), [
+    ("Orrin Homes handed over 1,146 homes", False),  # the verb's particle
+    ("Pellmark took over 40 shops", False),
+    ("Orrin Homes sold over 1,146 homes", True),  # more than
+])
+def test_over_after_a_verb_is_its_particle_not_a_bound(text: str, hedged: bool) -> None:
+    [f] = normalize_figures(text)
+    assert f.is_hedged is hedged
