@@ -37,6 +37,7 @@ from functools import lru_cache
 
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
+from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
     MONTHS,
@@ -804,6 +805,9 @@ class ClaimFrame:
             "averaged 4.1 million viewers per episode") or a rate ("14,200 vehicles a day"):
             an average in the evidence is not a value of a single thing's figure ("the final
             episode drew 5 million").
+        means: Per figure, whether the claim gives it as an average in so many words (not
+            only as a rate): a single value in the evidence ("the hottest day reached 36
+            degrees") is then not a value of it ("the average daily high was 36 degrees").
         kinds: Per figure, the kind of thing it counts (:func:`count_kind`: "affordable" of
             "75 affordable homes"): a count of a kind the claim does not name is of a part of
             what it counts, another quantity.
@@ -863,6 +867,7 @@ class ClaimFrame:
     measures: tuple[frozenset[str], ...] = ()
     lengths: tuple[bool, ...] = ()
     averages: tuple[bool, ...] = ()
+    means: tuple[bool, ...] = ()
     wholes: tuple[bool, ...] = ()
     kinds: tuple[frozenset[str], ...] = ()
     is_projection: bool = False
@@ -961,7 +966,7 @@ def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
     ...            "caus": 1.0})
     ''
     """
-    m = _MAIN_AUX_RE.search(claim)
+    m = MAIN_AUX_RE.search(claim)
     if not m:
         return ""
     after = claim[m.end() :]
@@ -978,13 +983,6 @@ def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
 _NOT_PARTICIPLES = frozenset("a an the its their his her our this that these those no some any "
                              "more less about around over nearly almost".split())
 """Words after "has"/"have"/"had" that make it possession, not a perfect tense ("has a plan")."""
-
-
-_MAIN_AUX_RE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|will be|will have|has been|have been|had been)\b"
-    r"(?:\s+(?:been|being|not|never|also|now|already|just|\w+ly))*\s+(?=\w)", re.I
-)
-"""A claim's first auxiliary, with the adverbs and "been" after it: its main verb follows."""
 
 
 _AUXILIARIES = frozenset(
@@ -1257,14 +1255,7 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
     """
     stop = _cue_stems()[4]
     c = _text_concepts(folded)
-    run: list[str] = []
-    for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
-        t = stem(m.group(0))
-        if t in stop or m.group(0).isdigit() or m.group(0) in _PREPOSITIONS or len(run) == 3:
-            break
-        if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
-            break
-        run.append(_word_concept(m.group(0)))
+    run = [_word_concept(w) for w in _count_run(folded, fig)]
     if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
         return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
     if not run:
@@ -1292,6 +1283,14 @@ def count_kind(folded: str, fig: Figure) -> frozenset[str]:
     >>> sorted(count_kind(text, _quantities(text)[0]))
     ['afford']
     """
+    run = _count_run(folded, fig)
+    return frozenset(
+        _word_concept(w) for w in run[:-1] if w not in _GENERIC_COUNT_WORDS
+    )
+
+
+def _count_run(folded: str, fig: Figure) -> list[str]:
+    """Words right after a count, up to three, ending at a function word or punctuation."""
     stop = _cue_stems()[4]
     run: list[str] = []
     for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
@@ -1301,9 +1300,7 @@ def count_kind(folded: str, fig: Figure) -> frozenset[str]:
         if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
             break
         run.append(w)
-    return frozenset(
-        _word_concept(w) for w in run[:-1] if w not in _GENERIC_COUNT_WORDS
-    )
+    return run
 
 
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
@@ -1436,6 +1433,12 @@ def parse_claim_frame(
     named = name_numbers(claim)  # "iOS 11": part of a name, not a quantity
     figures = tuple(f for f in _quantities(folded) if f.unit is not None or f.token not in named)
     fig_tokens = {f.token for f in normalize_figures(folded)}
+    # the words of a figure written out ("eighteen thousand five hundred pounds") are the
+    # figure, not the predicate
+    fig_words = {
+        t for f in figures if folded[f.start : f.start + 1].isalpha()
+        for t in tokenize(folded[f.start : f.end])
+    }
     c = _concepts()
     light = {stem(w) for w in _LIGHT_VERBS} | _LIGHT_VERBS
     months = {stem(m) for m in _MONTHS} | {"quarter", "quart", "year"} | {
@@ -1461,7 +1464,7 @@ def parse_claim_frame(
     for k, t in enumerate(toks):
         if (
             t in stop or t in neg or t in light or t in subj_terms or t.startswith("#")
-            or t in months or len(t) < 2 or t in fig_tokens
+            or t in months or len(t) < 2 or t in fig_tokens or t in fig_words
         ):
             continue
         if any(f.unit and stem(f.unit) == t for f in figures):
@@ -1547,6 +1550,8 @@ def parse_claim_frame(
             is_average(folded, f) or bool(_RATE_AFTER_RE.match(folded[f.end : f.end + 40]))
             for f in figures
         ),
+        means=tuple(is_average(folded, f) or _AVERAGE_NOUN_RE.search(
+            folded[max(0, f.start - 90) : f.start]) is not None for f in figures),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -2135,7 +2140,7 @@ def judge_frames(
         conflict = ""
         for (
             cf, head, lower, counted, estimate, target, addition, measure, length, avg, whole,
-            kind,
+            kind, mean,
         ) in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
@@ -2145,10 +2150,16 @@ def judge_frames(
             frame.lengths or (False,) * len(frame.figures),
             frame.averages or (False,) * len(frame.figures),
             frame.wholes or (False,) * len(frame.figures),
-            frame.kinds or (frozenset(),) * len(frame.figures), strict=True,
+            frame.kinds or (frozenset(),) * len(frame.figures),
+            frame.means or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
+            if mean:
+                # "the average daily high was 36 degrees": a single day's 36 is not it
+                same = [sf for sf in same if is_average(s.folded, sf) or _AVERAGE_NOUN_RE.search(
+                    s.folded[max(0, sf.start - 90) : sf.start]) or _RATE_AFTER_RE.match(
+                    s.folded[sf.end : sf.end + 40]) or _PER_UNIT_RE.match(s.folded, sf.end)]
             if same and (kept := [
                 sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
             ]) != same:
@@ -2304,6 +2315,15 @@ def judge_frames(
         # Another value of one of the claim's figures refutes even where the sentence states
         # its other figures ("The launch price of the 256 GB Arc 3 is €649" against 699 euros
         # for the 256 GB model): those name what the value is of.
+        if n_figs and conflict and on_quantity and not strict and (
+            frame.subject or not searched
+        ) and _reports_retracted(doc, i):
+            # a correction's report of the statement it retracts refutes nothing ("gave the
+            # budget as 4.2 million pounds. That figure was wrong."); the value it corrects it
+            # to is the claim's, if it is
+            if why := _corrected_value(doc, i, frame, cfg, to_claims=True):
+                keep("SUPPORTS", rel, i, why)
+            continue
         if n_figs and conflict and on_quantity and not strict and (
             frame.subject or not searched
         ):
@@ -2541,7 +2561,7 @@ def _bound_excludes(folded: str, fig: Figure, value: float) -> bool:
 
 
 _AVERAGE_BEFORE_RE = re.compile(
-    r"\b(?:averag(?:ed|es|ing)|an average of|average of|a mean of|averaging out at)\s+"
+    r"\b(?:averag(?:ed|es|ing)|an average of|average of|a mean of|averaging out at|average)\s+"
     r"(?:(?:about|around|roughly|nearly|almost|just|over|under|some)\s+)?\W?$"
 )
 _AVERAGE_AFTER_RE = re.compile(
@@ -2550,6 +2570,14 @@ _AVERAGE_AFTER_RE = re.compile(
 )
 
 
+_AVERAGE_NOUN_RE = re.compile(
+    r"\b(?:average|mean|median)\b(?:\s+[\w']+){0,8}?\s+(?:was|were|is|are|of|at)\s+\W?$"
+)
+"""An average named as the quantity, its value after it ("the average daily high temperature
+was 27 degrees", "a mean of 4.1")."""
+_PER_UNIT_RE = re.compile(r"\W?\s*(?:[\w-]+\s+){0,2}?(?:per\s+|/\s*)[a-z]+")
+"""A price or rate per unit after a figure ("41.2 cents per litre", "42.0c/litre"): a mean
+over the units."""
 _RATE_AFTER_RE = re.compile(
     r"\W?\s*(?:\w+\s+){0,3}?(?:a|per|each|every)\s+(?:day|week|month|year|night|episode|game|"
     r"match|season|head|person|capita)\b|\W?\s*(?:\w+\s+){0,3}?(?:daily|weekly|monthly|annually|"
@@ -2653,7 +2681,9 @@ def _is_correction(doc: DocFrames) -> bool:
     return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
 
 
-def _corrected_value(doc: DocFrames, i: int, frame: ClaimFrame, cfg: FrameConfig) -> str:
+def _corrected_value(
+    doc: DocFrames, i: int, frame: ClaimFrame, cfg: FrameConfig, *, to_claims: bool = False
+) -> str:
     """Why a correction retracts the claim's value quoted in sentence ``i`` ("" if it does not).
 
     The sentence after ``i`` is one of error ("That was incorrect.") and one of the next
@@ -2661,6 +2691,9 @@ def _corrected_value(doc: DocFrames, i: int, frame: ClaimFrame, cfg: FrameConfig
     corrected one). A correction whose other value is of another unit corrects another figure
     of the quoted statement ("stated revenue of 57 million euros and growth of 23 percent. The
     growth figure was wrong: 21 percent"), and leaves the claim's value standing.
+
+    With ``to_claims``, sentence ``i`` quotes another value and the question is the other way
+    round: why the correction supports the claim, whose value is the one it corrects to.
     """
     if i + 1 >= len(doc.sentences) or not _CORRECTION_RE.search(doc.sentences[i + 1].folded):
         return ""
@@ -2671,7 +2704,10 @@ def _corrected_value(doc: DocFrames, i: int, frame: ClaimFrame, cfg: FrameConfig
             for sf in s.quantities:
                 if sf.unit == "year" or not (cf.unit == sf.unit):
                     continue
-                if not _same(cf.value, sf.value, cfg.exact_tolerance):
+                same = _same(cf.value, sf.value, cfg.exact_tolerance)
+                if to_claims and same:
+                    return f"the correction gives the claim's {cf.value:g}"
+                if not to_claims and not same:
                     return (f"the correction retracts the claim's {cf.value:g} (corrected to "
                             f"{sf.value:g})")
     return ""
@@ -2701,6 +2737,26 @@ def _quotes_corrected(doc: DocFrames, i: int) -> bool:
     s = doc.sentences[i]
     nxt = doc.sentences[i + 1].folded if i + 1 < len(doc.sentences) else ""
     return bool(_REPORTED_RE.search(s.folded) or _CORRECTION_RE.search(nxt))
+
+
+def _reports_retracted(doc: DocFrames, i: int) -> bool:
+    """Whether sentence ``i`` of a correction reports what was stated, then retracted.
+
+    It reports a statement ("gave the budget as 4.2 million pounds") with no word of error in
+    it, and the next sentence is one of error ("That figure was wrong."). The sentence that
+    gives the right value ("That figure was wrong: the backlog was $460 million") is not one.
+    """
+    if not _is_correction(doc) or i + 1 >= len(doc.sentences):
+        return False
+    said = _NOTICE_LABEL_RE.sub("", doc.sentences[i].folded, count=1)
+    return bool(
+        _REPORTED_RE.search(said) and not _CORRECTION_RE.search(said)
+        and _CORRECTION_RE.search(doc.sentences[i + 1].folded)
+    )
+
+
+_NOTICE_LABEL_RE = re.compile(r"^\W*(?:corrections?|clarifications?|erratum)\b[^:.]{0,40}:")
+"""The label a correction notice opens with ("Correction, 2 June 2025:")."""
 
 
 _OBJECT_NAME_RE = re.compile(

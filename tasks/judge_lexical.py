@@ -744,6 +744,11 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
     return out
 
 
+_SPELLED_HINT_RE = re.compile(
+    r"\b(?:hundred|thousand|million|billion|trillion|dozen|twenty|thirty|forty|fifty|sixty|"
+    r"seventy|eighty|ninety)\b"
+)
+"""Words without which a text writes out no number of several words (a fast pre-check)."""
 _SPELLED_WORD = "(?:" + "|".join(sorted(
     [w for w in NUMBER_WORDS if w not in ("a", "half", "twice")]
     + ["thousand", "million", "billion", "trillion"], key=len, reverse=True,
@@ -832,6 +837,11 @@ def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
         folded = _COMPOUND_NUMBER_RE.sub(
             lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), folded
         )  # "thirty-seven" is the term of 37
+    if _SPELLED_HINT_RE.search(folded):
+        for start, (end, value) in sorted(_spelled_runs(folded).items(), reverse=True):
+            # "eighteen thousand five hundred" is the term of 18500, as "£18,500" is
+            digits = str(int(value)) if value == int(value) else str(value)
+            folded = folded[:start] + digits + folded[end:]
     figures = normalize_figures(folded, number_words=False) if _HAS_DIGIT_RE.search(folded) else []
     parts: list[str] = []
     pos = 0

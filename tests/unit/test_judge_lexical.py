@@ -1934,3 +1934,43 @@ def test_a_count_of_another_kind_of_the_same_noun_is_another_quantity() -> None:
 def test_over_after_a_verb_is_its_particle_not_a_bound(text: str, hedged: bool) -> None:
     [f] = normalize_figures(text)
     assert f.is_hedged is hedged
+
+
+def test_a_correction_supports_the_value_it_corrects_to_and_its_quote_refutes_nothing() -> None:
+    correction = (
+        "Correction, 2 June 2025: An article of 30 May about the Tallow Green pool gave the "
+        "repair budget approved by Orrin council as 3.6 million pounds. That figure was wrong. "
+        "The budget approved was 1.9 million pounds. We apologise for the error."
+    )
+    corrected = "Orrin council approved a repair budget of 1.9 million pounds for the Tallow " \
+        "Green pool."
+    retracted = "Orrin council approved a repair budget of 3.6 million pounds for the Tallow " \
+        "Green pool."
+    [r_corrected, r_retracted] = LexicalJudge().judge_batch(
+        [(corrected, correction), (retracted, correction)], found=True
+    )
+    assert r_corrected.stance is Stance.SUPPORTS, r_corrected.rationale
+    assert r_retracted.stance is Stance.REFUTES, r_retracted.rationale
+
+
+def test_a_claimed_average_is_not_one_days_value() -> None:
+    review = (
+        "DUNMERE, 1 September 2025 - August 2025 in Dunmere was dry. The average daily high "
+        "temperature for the month was 24 degrees Celsius, the weather office said. The hottest "
+        "day was 12 August, when the temperature reached 33 degrees Celsius."
+    )
+    peak = "The average daily high temperature in Dunmere in August 2025 was 33 degrees Celsius."
+    mean = "The average daily high temperature in Dunmere in August 2025 was 24 degrees Celsius."
+    [r_peak, r_mean] = LexicalJudge().judge_batch([(peak, review), (mean, review)], found=True)
+    assert r_peak.stance is Stance.REFUTES, r_peak.rationale
+    assert r_mean.stance is Stance.SUPPORTS, r_mean.rationale
+
+
+def test_a_claim_with_a_number_written_out_is_covered_by_its_digits() -> None:
+    passage = (
+        "PELLBURY, 4 March 2025 - The Pellbury village hall has been awarded a grant of £12,500 "
+        "by the county arts fund. Thirty-two volunteers help run the hall."
+    )
+    claim = "The Pellbury village hall was awarded a grant of twelve thousand five hundred pounds."
+    r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
