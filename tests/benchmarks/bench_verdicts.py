@@ -14,7 +14,8 @@ distractor for the others), runs the claims through the main job (``factcheck``,
 ``affidavit run --claims`` does), exports ``verdicts_latest`` as ``claim, status, confidence,
 supporting_origins, refuting_origins`` (one row per claim of the set, matched by claim id)
 to ``bench/predictions.jsonl`` in the home, runs
-``../shared/bench/score_verdicts.py SET_DIR predictions.jsonl``, prints the confusion matrix
+``score_verdicts.py SET_DIR predictions.jsonl`` (the one beside the set folder, else
+``../shared/bench/score_verdicts.py``, or ``--scorer``), prints the confusion matrix
 (expected status or side → predicted status) and, as its LAST line, the scorer's JSON. Where the
 claims list their gold documents (``supporting_docs`` / ``refuting_docs``, as verdicts-dev does),
 a ``retrieval`` line first gives the share of them judged for their claim (found by the research
@@ -43,6 +44,19 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 SCORER = REPO.parent / "shared" / "bench" / "score_verdicts.py"
+"""The shared scorer where the repository sits beside ``shared/``."""
+
+
+def find_scorer(set_dir: Path, given: str | None = None) -> Path:
+    """The scorer to run: ``given``, else the one beside the set, else :data:`SCORER`.
+
+    A set under ``shared/bench`` has ``score_verdicts.py`` in its parent folder, wherever the
+    repository is cloned; a set elsewhere is scored by the shared one beside the repository.
+    """
+    if given:
+        return Path(given)
+    beside = set_dir.resolve().parent / "score_verdicts.py"
+    return beside if beside.is_file() else SCORER
 STATUSES = ["SUPPORTED", "PARTIAL", "CONTESTED", "CONTRADICTED", "UNVERIFIED"]
 SIDES = ["support", "refute", "disputed", "none"]
 EXPORT_COLUMNS = ["claim", "status", "confidence", "supporting_origins", "refuting_origins"]
@@ -116,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--mode", default="standard")
     ap.add_argument("--judge", default="lexical")
     ap.add_argument("--home", default=None, help="home to build (default: a new temp folder)")
+    ap.add_argument("--scorer", default=None, help="score_verdicts.py to run (default: the one "
+                    "beside the set folder, else ../shared/bench/score_verdicts.py)")
     args = ap.parse_args(argv)
 
     set_dir = Path(args.set_dir)
@@ -130,8 +146,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.limit is not None and args.limit < 1:
         print("error: --limit must be at least 1", file=sys.stderr)
         return 2
-    if not SCORER.is_file():
-        print(f"error: scorer not found at {SCORER}", file=sys.stderr)
+    scorer = find_scorer(set_dir, args.scorer)
+    if not scorer.is_file():
+        print(f"error: scorer not found at {scorer} (give it with --scorer)", file=sys.stderr)
         return 2
     home = Path(args.home or tempfile.mkdtemp(prefix="affidavit-verdicts-"))
     home.mkdir(parents=True, exist_ok=True)
@@ -206,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     _print_confusion(gold, preds)
     sys.stdout.flush()
     scored = subprocess.run(
-        [sys.executable, str(SCORER), str(out_dir if args.limit is not None else set_dir),
+        [sys.executable, str(scorer), str(out_dir if args.limit is not None else set_dir),
          str(pred_path)],
         capture_output=True, text=True, check=False,
     )
