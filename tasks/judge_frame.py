@@ -1550,8 +1550,7 @@ def parse_claim_frame(
             is_average(folded, f) or bool(_RATE_AFTER_RE.match(folded[f.end : f.end + 40]))
             for f in figures
         ),
-        means=tuple(is_average(folded, f) or _AVERAGE_NOUN_RE.search(
-            folded[max(0, f.start - 90) : f.start]) is not None for f in figures),
+        means=tuple(_stated_as_average(folded, f) for f in figures),
         name_words=tuple(
             w for w in names
             if any(idf.get(t, default) >= WEAK_NAME_IDF_SHARE * default for t in tokenize(w))
@@ -2155,11 +2154,6 @@ def judge_frames(
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf)]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
-            if mean:
-                # "the average daily high was 36 degrees": a single day's 36 is not it
-                same = [sf for sf in same if is_average(s.folded, sf) or _AVERAGE_NOUN_RE.search(
-                    s.folded[max(0, sf.start - 90) : sf.start]) or _RATE_AFTER_RE.match(
-                    s.folded[sf.end : sf.end + 40]) or _PER_UNIT_RE.match(s.folded, sf.end)]
             if same and (kept := [
                 sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
             ]) != same:
@@ -2179,6 +2173,9 @@ def judge_frames(
                     conflict = f"figure {other[0].value:g}, not the claim's {cf.value:g}"
                     break
                 same = kept  # "not the £312,000", "eleven of the 38": not the sentence's value
+            if mean:
+                # "the average daily high was 36 degrees": a single day's 36 is not it
+                same = [sf for sf in same if _stated_as_average(s.folded, sf, rates=True)]
             if same and all(
                 _approximates(s.folded, sf) and _digits(sf) < _digits(cf) for sf in same
             ):
@@ -2521,9 +2518,7 @@ def _is_round(f: Figure) -> bool:
 
     Read on the number as written ("nine weeks": 9, not its 63 days).
     """
-    v = f.written if f.written is not None else f.value
-    digits = f"{abs(v):.6g}".split("e")[0].replace(".", "").strip("0")
-    return len(digits) <= 1
+    return _digits(f) <= 1
 
 
 _APPROX_BEFORE_RE = re.compile(
@@ -2584,6 +2579,20 @@ _RATE_AFTER_RE = re.compile(
     r"yearly)\b"
 )
 """A rate after a claim's figure ("14,200 vehicles a day"): a mean over a period's days."""
+
+
+def _stated_as_average(folded: str, fig: Figure, *, rates: bool = False) -> bool:
+    """Whether ``folded`` gives ``fig`` as an average.
+
+    As :func:`is_average`, or an average named as the quantity before it ("the average daily
+    high temperature was 27 degrees"); with ``rates``, also a rate or a price per unit after
+    it ("14,200 vehicles a day", "41.2 cents per litre").
+    """
+    before = folded[max(0, fig.start - 90) : fig.start]
+    if is_average(folded, fig) or _AVERAGE_NOUN_RE.search(before):
+        return True
+    after = folded[fig.end : fig.end + 40]
+    return rates and bool(_RATE_AFTER_RE.match(after) or _PER_UNIT_RE.match(after))
 
 
 def is_average(folded: str, fig: Figure) -> bool:
