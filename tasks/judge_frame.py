@@ -85,16 +85,18 @@ withdraws withdrawn withdrawal withdrew halt halts halted halting suspend suspen
 suspending
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
 approval grant granted permission permit permitted backed endorse endorsed
-allow allowed consent go-ahead authorise authorised authorize authorized
+allow allowed consent go-ahead authorise authorised authorize authorized license licensed
+licenses licensing
 |reject rejects rejected rejection refuse refused refusal refuses block blocked blocks veto
 vetoed oppose opposed prohibit prohibited ban bans banned banning
 |increase increases increased increasing rise rises rose risen rising grow grows grew grown
 growth gain gains gained climb climbed up raise raised raises lift lifted boost boosted
 jump jumped double doubled|decrease decreases decreased decreasing fall falls fell fallen
 falling drop drops dropped decline declined declines cut cuts cutting reduce reduced reduces
-reduction lowered slash slashed trim trimmed shrink shrank down lowering
-|revenue revenues sales turnover|buy buys bought acquire acquired acquisition takeover purchase
-purchased transaction transactions deal deals merger|sell sells sold disposal dispose disposed
+reduction lowered slash slashed trim trimmed shrink shrank down lowering slip slips slipped
+|revenue revenues sales turnover|contract contracts deal deals agreement agreements pact pacts
+partnership partnerships|buy buys bought acquire acquired acquisition takeover purchase
+purchased transaction transactions merger|sell sells sold disposal dispose disposed
 |win wins won winner take took taken
 |budget budgets|fine fined fines penalty penalties penalised penalized
 |hurt injure injured injuring injury injuries wounded
@@ -110,10 +112,14 @@ remain remains continue continues|forecast guidance outlook|spend spent spending
 capex|scheme schemes application applications project projects development developments
 |vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
 businesses|final last|overrun overruns overran overspend overspent overspending
-|vote votes voted ballot|paid pay pays payment|debut debuted entry entered
+|vote votes voted ballot|paid pay pays payment payable consideration|stake stakes
+shareholding shareholdings|venue venues arena arenas stadium stadiums|prize prizes purse purses
+|relocate relocates relocated relocating relocation move moves moved moving switch switches
+switched|debut debuted entry entered
 |extension extensions extend extends extended extending expand expands expanded expansion
 lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
-|unchanged stable plateau plateaued plateaus|arrest arrests arrested arresting detain detains
+|unchanged stable plateau plateaued plateaus|dismiss dismisses dismissed dismissal sack
+sacks sacked sacking oust ousts ousted|arrest arrests arrested arresting detain detains
 detained detaining|profit profits surplus surpluses|deficit deficits"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
@@ -182,9 +188,16 @@ _PHRASES = [
     (_REJECTED_PROPOSAL_RE.pattern, r"\1 the \2 to not"),
     (_UNAPPROVED_PROPOSAL_RE.pattern, r"rejected the \1 to not"),
     (r"\bthrew out\b", "rejected"),
+    # "declined the application", "declined to approve": a refusal ("declined 4%", "declined
+    # to 91%" and "sales declined" are falls)
+    (r"\bdeclin(?:ed|es|e|ing)\b(?=\s+(?:the|an?|its|their|his|her|this|that|all|any)\b"
+     r"|\s+to\s+(?![\d$€£]|about\b|around\b|just\b))", "refused"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
+    (r"\b(?:switch|turn)(?:ed|es|s|ing)? off\b", "closed"),
+    (r"\b(?:switch|turn)(?:ed|es|s|ing)? on\b", "opened"),
+    (r"\b(?:a|the)?\s*round[- ]the[- ]clock\b|\baround the clock\b", " 24-hour"),
     # "has taken over the publisher" is an acquisition; "took over as chair", "took over
     # from her" and "took over the role" are a succession, not one
     (r"\b(?:took|taken|takes|taking|take)\s+over\b(?!\s+(?:as|from|the\s+role|"
@@ -202,7 +215,19 @@ _PHRASES = [
     (r"\b(?:twelve|12)[- ]months? (to|ended|ending)\b", r"year \1"),
     # a quarter written as its months, or as the year's last ("the final quarter of 2024")
     (r"\bfirst three months of\b", "first quarter of"),
+    (r"\b(?:three|3)[- ]months? (to|ended|ending)\b", r"quarter \1"),
     (r"\b(?:last|final) (?:three months|quarter) of\b", "fourth quarter of"),
+    # a length written as a decade, an agreement signed in an idiom
+    (r"\b(?:a|one) decade\b", "ten years"),
+    (r"\bdecade-long\b", "ten-year"),
+    (r"\bput(?:s|ting)? pen to paper\b(?:\s+on\b)?", "signed"),
+    # money handed over: "handed over £84m for", "splashed out €22 million on"
+    (r"\b(?:hand(?:ed|s|ing)?\s+over|(?:splash|fork|shell)(?:ed|es|s|ing)?\s+out|"
+     r"stump(?:ed|s|ing)?\s+up)\b(?=\s+(?:about\s+|around\s+|some\s+|nearly\s+)?(?:[£$€]|"
+     r"us\$|eur\b|gbp\b|usd\b|\d))", "paid"),
+    (r"\bsign(?:ed|s|ing)? off on\b", "approved"),
+    # "contract out" is to outsource, not a contract (the noun, read as a deal)
+    (r"\bcontract(?:s|ed|ing)?\s+out\b", "outsource"),
     (r"\bwent up\b", "rose"),
     (r"\bgoes up\b", "rises"),
     (r"\bwent down\b", "fell"),
@@ -275,6 +300,7 @@ _ATTRIB_RE = re.compile(
     r"(?:is|are|was|were) (?:said|rumou?red|reported) to|"
     r"(?:people|persons?|sources?|insiders?) (?:familiar with|close to|briefed on)|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told(?!\s+to\b)|"
+    r"(?:say|says|said)\s+(?:\w+\s+){0,3}?told\s+(?:them|us|him|her|me)\b(?!\s+to\b)|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
     r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"
     r"urging|demands? that|demanded that|"
@@ -705,19 +731,84 @@ class TimeFrame:
 
     years: frozenset[int]
     quarters: frozenset[int]
+    fiscal: frozenset[int] = frozenset()
+    """Financial years (or seasons) the text names, each by the calendar year it ends in
+    ("2024-25", "the year to June 2024", "its 2025 financial year"): they are not the calendar
+    years in ``years``, and a quarter of one is not a calendar quarter."""
 
     @property
     def empty(self) -> bool:
-        """Whether the text names no year and no quarter."""
-        return not self.years and not self.quarters
+        """Whether the text names no year, no financial year and no quarter."""
+        return not self.years and not self.quarters and not self.fiscal
+
+    def spans(self) -> frozenset[int]:
+        """Calendar years named, with the two each financial year overlaps."""
+        return self.years | frozenset(y - k for y in self.fiscal for k in (0, 1))
 
 
-_BASE_CUE_RE = re.compile(r"\b(?:than|compared|versus|vs)\b")
+_BASE_CUE_RE = re.compile(r"\b(?:than|compared|versus|vs|from)\b")
 _BASE_YEAR_RE = re.compile(
     r"\b(?:than|compared\s+(?:with|to)|versus|vs\.?)\s+(?:[a-z]+\s+){0,5}?(?:1[89]\d\d|20\d\d)\b"
+    r"(?:[-/\u2013]\d\d\b)?"
+    r"|\b(?:up|down)\s+from\s+[^,;()]{0,30}?\b(?:in|for)\s+(?:the\s+)?(?:1[89]\d\d|20\d\d)\b"
+    r"(?:[-/\u2013]\d\d\b)?"
 )
-"""A comparison and its base year ("18% smaller than in 2024", "compared with the first
-quarter of 2023"): the year the figure is measured against, not the period it is of."""
+"""A comparison and its base year ("18% smaller than in 2024", "down from 158 in 2023-24",
+"compared with the first quarter of 2023"): the year the figure is measured against, not the
+period it is of."""
+
+
+_FY = r"(?:financial|fiscal)\s+year"
+_FISCAL_RES = (
+    # a quarter or half of a financial year: "the third quarter of its 2025 financial year",
+    # "Q3 FY2025", "the first half of fiscal 2024"
+    re.compile(r"\b(?:(?:first|second|third|fourth|final|last)\s+(?:quarter|half)|q[1-4]|h[12])"
+               r"\s+(?:of\s+)?(?:(?:its|the|our|their)\s+)?(?:(20\d\d|19\d\d)\s+" + _FY
+               + r"|" + _FY + r"\s+(?:of\s+)?(20\d\d|19\d\d)|fiscal\s+(20\d\d|19\d\d)"
+               r"|fy\s?(20\d\d|\d\d))\b"),
+    # "the year to June 2024", "financial year ended 31 March 2025"
+    re.compile(r"\b(?:(?:financial|fiscal)\s+)?year\s+(?:to|ended|ending)\s+(?:\d{1,2}\s+)?"
+               r"(?:january|february|march|april|may|june|july|august|september|october|"
+               r"november|december)\s+(?:\d{1,2},?\s+)?(20\d\d|19\d\d)\b"),
+    # "the 2025 financial year", "financial year 2025", "fiscal 2024", "FY2025", "FY25"
+    re.compile(r"\b(?:(20\d\d|19\d\d)\s+" + _FY + r"|" + _FY + r"\s+(?:of\s+)?(20\d\d|19\d\d)"
+               r"|fiscal\s+(20\d\d|19\d\d)|fy\s?(20\d\d|\d\d))\b"),
+)
+"""Financial years written in the ways filings and news write them; each match gives the
+calendar year the financial year ends in."""
+_SPLIT_YEAR_RE = re.compile(r"\b(20\d\d|19\d\d)\s*[-/\u2013]\s*(\d\d)\b(?![-/.,:]\d)")
+"""A year written across two ("2024-25", "2024/25"): a financial year or a season."""
+
+
+def _read_fiscal(folded: str) -> tuple[str, frozenset[int]]:
+    """The financial years of a folded text, and the text with them blanked out.
+
+    >>> _read_fiscal("lost 4.1m in the 2024-25 financial year")[1]
+    frozenset({2025})
+    >>> _read_fiscal("the 13 weeks to 28 december 2024, the third quarter of its 2025 financial "
+    ...              "year")[1]
+    frozenset({2025})
+    >>> _read_fiscal("in the year to june 2024")[1], _read_fiscal("from 2019-2023")[1]
+    (frozenset({2024}), frozenset())
+    """
+    out: set[int] = set()
+
+    def split(m: re.Match[str]) -> str:
+        a, b = int(m.group(1)), int(m.group(2))
+        if b != (a + 1) % 100:
+            return m.group(0)  # "2019-23": a range of years, not one financial year
+        out.add(a + 1)
+        return " "
+
+    folded = _SPLIT_YEAR_RE.sub(split, folded)
+    for pat in _FISCAL_RES:
+        def one(m: re.Match[str]) -> str:
+            y = next(g for g in m.groups() if g)
+            out.add(int(y) if len(y) == 4 else 2000 + int(y))
+            return " "
+
+        folded = pat.sub(one, folded)
+    return folded, frozenset(out)
 
 
 def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
@@ -732,19 +823,22 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
         The time frame.
 
     >>> read_time("the third quarter of 2024", months_as_quarters=False)
-    TimeFrame(years=frozenset({2024}), quarters=frozenset({3}))
+    TimeFrame(years=frozenset({2024}), quarters=frozenset({3}), fiscal=frozenset())
     >>> read_time("the 2025 crop was 18% smaller than in 2024", months_as_quarters=False).years
     frozenset({2025})
     """
     if _BASE_CUE_RE.search(folded):
         folded = _BASE_YEAR_RE.sub(" ", folded)
+    fiscal: frozenset[int] = frozenset()
+    if "year" in folded or "fy" in folded or "fiscal" in folded or _SPLIT_YEAR_RE.search(folded):
+        folded, fiscal = _read_fiscal(folded)
     years = frozenset(int(y) for y in _YEAR_RE.findall(folded))
     qs = {_QUARTER_WORDS[a or b] for a, b in _QUARTER_RE.findall(folded)}
     if months_as_quarters and not qs:
         # months stand for their quarter only where no quarter is named ("three months ended
         # 30 September"; not the dateline's month of a "second quarter" release)
         qs = {(_MONTHS[m] - 1) // 3 + 1 for m in _MONTH_RE.findall(folded)}
-    return TimeFrame(years, frozenset(qs))
+    return TimeFrame(years, frozenset(qs), fiscal)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1051,7 +1145,8 @@ _DONE_RE = re.compile(
     r"\b(?!need|feed|seed|speed|breed|proceed|exceed|succeed|red|bed)\w{3,}ed\b|"
     r"\b(?:began|became|built|bought|sold|won|rose|fell|grew|took|gave|made|paid|ran|led|held|"
     r"left|went|saw|met|sent|spent|lost|shot|fought|kept|stood|found|told|wrote|drew|chose|"
-    r"brought|caught|taught|thought|struck|hit|quit|shut|set|put|cut)\b"
+    r"brought|caught|taught|thought|struck|hit|quit|shut|set|put|cut)\b|"
+    r"\b(?:can|is|are|has|have)\s+now\b"  # a present state: "patients can now get"
 )
 """A claim in the past or perfect tense states a done fact ("has closed", "reopened", "began").
 ("cut", "shut", "set", "put" are read as past: claims are rarely in the present of these.)"""
@@ -1163,6 +1258,28 @@ _LENGTH_BEFORE_RE = re.compile(
 """Words before a span of time that make it the length of a thing ("a sentence of ten months",
 "runs for three years", "jailed for eight months", "an average of 57 minutes") (closed-class
 English)."""
+_DURATION_IS_RE = re.compile(
+    r"\b(?:waits?|waiting\s+times?|delays?|response\s+times?|journey\s+times?|"
+    r"travel\s+times?|turnaround|stays?)\b[^.;,:]{0,90}?\b(?:was|were|is|are|averaged|"
+    r"stood\s+at|fell\s+to|rose\s+to|dropped\s+to|came\s+down\s+to)\s+"
+    r"(?:about |around |some |nearly |almost |just |roughly )?$"
+)
+"""A duration named as what a copula states ("the median wait from arrival to assessment was 68
+minutes", "response times averaged 9 minutes"): the span is the value of that duration
+(closed-class English)."""
+_TARGET_BEFORE_RE = re.compile(
+    r"\b(?:(?:targets?|commitments?|goals?|pledges?|ambitions?|aims?|limits?|caps?|thresholds?|"
+    r"benchmarks?)\s+(?:of|was|is|to|at|for)?|(?:seek|seeks|seeking|sought|demand|demands|"
+    r"demanding|demanded|(?:ask|asks|asking|asked|call|calls|calling|called|push|pushing|"
+    r"pushed)\s+for)\s+(?:an?|the|its|their)?)\s*(?:about |around |just |some |up to |under )?$"
+)
+"""Words that make the figure after them a target, a limit or a demand, not a value reached
+("its commitment of 147 million litres a day", "a cap of 5,000", "the union is seeking a 7%
+rise") (closed-class English)."""
+_TARGET_STEMS = frozenset({"target", "commit", "goal", "pledg", "ambiti", "aim", "limit", "cap",
+                           "thresh", "benchm", "seek", "sought", "demand", "ask", "call",
+                           "push"})
+"""Stems of those words (``stem`` keeps six letters): a claim that names one gives a target."""
 _PERIOD_BEFORE_RE = re.compile(
     r"\b(?:past|last|next|coming|recent|previous|first|final|within|over|in|during|after|"
     r"before|since|every|each|per|ago)\s+(?:the\s+)?(?:\w+\s+)?$"
@@ -1185,6 +1302,8 @@ def is_length(folded: str, fig: Figure) -> bool:
         return False
     if "-" in folded[fig.start : fig.end] and re.match(r"\s+[a-z]", folded[fig.end :]):
         return True  # "two-year deal"
+    if _DURATION_IS_RE.search(folded[max(0, fig.start - 120) : fig.start]):
+        return True  # "the median wait ... was 68 minutes"
     return bool(_LENGTH_BEFORE_RE.search(before)) or folded[fig.end :].startswith(" on average")
 
 
@@ -1341,13 +1460,19 @@ def _is_date_or_rank(folded: str, fig: Figure) -> bool:
 
 
 def _quantities(folded: str) -> list[Figure]:
-    """Figures of a folded text that are quantities (not years, dates, ranks, identifiers)."""
+    """Figures of a folded text that are quantities.
+
+    Years, financial years ("2024-25"), dates, ranks and identifiers are not.
+    """
+    split = [m.span() for m in _SPLIT_YEAR_RE.finditer(folded)] if "-" in folded or (
+        "/" in folded or "\u2013" in folded) else []
     return [
         f
         for f in normalize_figures(folded)
         if f.unit != "year"
         and not _is_identifier(folded, f)
         and not _is_date_or_rank(folded, f)
+        and not any(a <= f.start < b for a, b in split)  # the "25" of "2024-25"
     ]
 
 
@@ -1457,6 +1582,7 @@ def parse_claim_frame(
         r"\b(?:at\s+)?the\s+end\s+of\s+(?=(?:the\s+)?(?:year|quarter|\d{4}|fiscal|financial))"
         r"|\byear[- ]end\b", " ", bare,
     )
+    bare = re.sub(r"\b(?:financial|fiscal)\s+(?=year\b)", " ", bare)  # a time, as "year" is
     if _PLAN_RE.search(folded):
         bare = _HORIZON_RE.sub(" ", bare)  # "next year": the claim's time frame (``horizons``)
     toks = tokenize(bare)
@@ -1640,7 +1766,8 @@ _PHRASE_HINT_RE = re.compile(
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
-    r"12|twelve"
+    r"12|twelve|decade|pen to paper|declin|off\b|on\b|hand|splash|fork|shell|stump|clock|"
+    r"contract"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -1997,12 +2124,20 @@ def _time_clash(claim: TimeFrame, sent: TimeFrame, context: TimeFrame | None) ->
         own = sent.quarters or (context.quarters if context else frozenset())
         if own and not (own & claim.quarters):
             return True
-    if claim.years:
-        ys = sent.years
-        ctx = context.years if context else frozenset()
-        if ys and not (ys & claim.years) and not (ctx & claim.years):
+    if claim.fiscal:
+        # financial years against financial years; against calendar years, by the two
+        # calendar years each one overlaps
+        if sent.fiscal:
+            return not (sent.fiscal & claim.fiscal)
+        if not sent.years and context is not None and context.fiscal:
+            return not (context.fiscal & claim.fiscal)
+    cyears = claim.spans()
+    if cyears:
+        ys = sent.spans()
+        ctx = context.spans() if context else frozenset()
+        if ys and not (ys & cyears) and not (ctx & cyears):
             return True
-        if not ys and ctx and not (ctx & claim.years):
+        if not ys and ctx and not (ctx & cyears):
             return True
     return False
 
@@ -2011,6 +2146,25 @@ _LEAD_YEAR_RE = re.compile(
     r"\W*(?:(?:in|during|for|by|as\s+of|at\s+the\s+end\s+of)\s+)?(?:[a-z]+\s+){0,2}?"
     r"(1[89]\d\d|20\d\d)\b(?!\s*[-\u2013]\s*\d)"
 )
+
+
+_DATED_AFTER_RE = re.compile(
+    r"[\w'-]*\s+(?:back\s+)?(?:in|on|since)\s+(?:[a-z0-9]+\s+){0,2}?(?:1[89]\d\d|20\d\d)\b"
+)
+"""A word followed by the year it happened in ("opened in 2011", "closed on 4 May 2019")."""
+
+
+def _dated_act(s: SentenceFrame, concepts: frozenset[str]) -> bool:
+    """Whether the sentence dates its act of one of ``concepts`` to a year ("opened in 2011").
+
+    An act so dated is a past event: against a claim that names no time ("has shut down its
+    call centre"), the opposite act years before ("The centre opened in 2011") is not its
+    contradiction.
+    """
+    for k, c in enumerate(s.word_concepts):
+        if c in concepts and _DATED_AFTER_RE.match(s.folded, s.starts[k]):
+            return True
+    return False
 
 
 def _leads_with_other_year(claim: TimeFrame, folded: str) -> bool:
@@ -2107,7 +2261,8 @@ def judge_frames(
         context = last_time
         if lede_time is not None and context is not None and context is not lede_time:
             context = TimeFrame(context.years | lede_time.years,
-                                context.quarters | lede_time.quarters)
+                                context.quarters | lede_time.quarters,
+                                context.fiscal | lede_time.fiscal)
         st_time = s.quarter_time if frame.time.quarters else s.time
         if s.quarter_time.quarters:
             last_quarters = s.quarter_time.quarters
@@ -2217,8 +2372,13 @@ def judge_frames(
                 before = s.folded[max(0, sf.start - 24) : sf.start]
                 if _COMPARISON_RE.search(before):
                     continue
-                if has_plan_any and not frame.is_plan:
-                    continue  # an expected figure does not refute a reported one
+                if has_plan_any and not frame.is_plan and (
+                    any(c < sf.start for c in s.plan_at) or _PLANNED_AFTER_RE.search(s.folded)
+                ):
+                    # an expected figure does not refute a reported one (a plan named after
+                    # the figure, "signed a seven-year deal under which it will be known as",
+                    # is not what the figure states)
+                    continue
                 if frame.is_plan and not has_plan_any:
                     continue  # nor a reported figure (another year's) a planned or expected one
                 if frame.is_projection and has_plan_any:
@@ -2237,6 +2397,12 @@ def judge_frames(
                     continue  # of a quarter or a half of the claim's year, not all of it
                 if not avg and is_average(s.folded, sf):
                     continue  # a series average against one episode's audience
+                if not head & _TARGET_STEMS and _TARGET_BEFORE_RE.search(
+                    s.folded[max(0, sf.start - 40) : sf.start]
+                ):
+                    # "outperformed its commitment of 147 million litres a day": a target, not
+                    # the value the claim gives (unless the claim's figure is one: "a target of")
+                    continue
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if same_noun and count_kind(s.folded, sf) - kind:
                     # "75 affordable homes" against "1,146 new homes": a kind of them (a kind
@@ -2255,7 +2421,8 @@ def judge_frames(
                         or same_noun
                     )
                 ) or (has_denial_here and p >= cfg.predicate_refute) or (
-                    same_noun and p >= cfg.predicate_with_figure
+                    (same_noun or (measure and measure & _money_measures(s.folded, sf)))
+                    and p >= cfg.predicate_with_figure
                 ) or (lengths and p >= cfg.predicate_refute):
                     conflict = f"figure {sf.value:g} against the claim's {cf.value:g}"
                     break
@@ -2353,6 +2520,9 @@ def judge_frames(
             not n_figs or matched or p >= cfg.predicate_refute
         ) and not _CONDITIONAL_RE.search(s.folded) and not _hedged(
             s, frozenset().union(*(opp[q] for q in opposite)) & cs, frame, cfg
+        ) and not (
+            frame.time.empty and not frame.months
+            and _dated_act(s, frozenset().union(*(opp[q] for q in opposite)) & cs)
         ):
             # (a change that could happen, or would under a condition, is not the opposite
             # state stated)
@@ -2624,13 +2794,33 @@ _ALL_BEFORE_RE = re.compile(r"\b(?:all|every|each of the|the whole)\s+(?:of\s+th
 
 
 def _part_of(folded: str, fig: Figure, figs: Sequence[Figure]) -> Figure | None:
-    """The part whose whole ``fig`` is ("eleven of the 38": eleven), or None."""
+    """The part whose whole ``fig`` is ("eleven of the 38": eleven), or None.
+
+    The whole may come first, with the part after a comma: "Of the 38 posts created, only 21
+    have been filled".
+    """
     for other in figs:
         if other.end <= fig.start and _OF_THE_RE.match(folded[other.end : fig.start]) and (
             other.value < fig.value
         ):
             return other
+    if _FRONTED_WHOLE_RE.search(folded[max(0, fig.start - 20) : fig.start]):
+        for other in figs:
+            between = folded[fig.end : other.start]
+            if other.start >= fig.end and other.value < fig.value and len(between) <= 90 and (
+                _FRONTED_PART_RE.search(between)
+            ):
+                return other
     return None
+
+
+_FRONTED_WHOLE_RE = re.compile(r"(?:^|[^\w\s]\s*|\b(?:and|but)\s+)(?:out\s+)?of\s+"
+                               r"(?:the|its|their|all)?\s*$")
+"""A whole named first ("Of the 38 posts", "out of 120 applicants"), at a sentence's or a
+clause's start."""
+_FRONTED_PART_RE = re.compile(r",\s+(?:only|just|some|about|around|fewer\s+than|less\s+than|"
+                              r"more\s+than)?\s*$")
+"""The comma that opens the part's clause after a fronted whole ("..., only 21")."""
 
 
 def _set_aside(

@@ -465,13 +465,20 @@ UNIT_ALIASES = {
     "cents": "cent", "cent": "cent", "w/m2": "w_m2",
     "watts per square meter": "w_m2", "watts per square metre": "w_m2", "watts": "watt",
     "watt": "watt", "mw": "mw", "gw": "gw", "kwh": "kwh",
+    "mwh": "mwh", "gwh": "gwh", "twh": "twh", "kilowatt hours": "kwh",
+    "megawatt hours": "mwh", "gigawatt hours": "gwh", "terawatt hours": "twh",
+    "km/h": "kmh", "kmh": "kmh", "kph": "kmh", "kilometres per hour": "kmh",
+    "kilometers per hour": "kmh", "mph": "mph", "miles per hour": "mph",
+    "litres": "litre", "litre": "litre", "liters": "litre", "liter": "litre",
+    "megalitres": "megalitre", "megalitre": "megalitre", "megaliters": "megalitre",
+    "megaliter": "megalitre", "gallons": "gallon", "gallon": "gallon",
 }  # fmt: skip
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
 
 MEASURED_UNITS = frozenset(
     """usd eur gbp cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
-    degF deg w_m2 watt mw gw kwh""".split()
+    degF deg w_m2 watt mw gw kwh kmh mph litre gallon""".split()
 )
 """Units of measured quantities (money, shares, physical units), as opposed to counts of
 things ("films", "votes") and spans of time."""
@@ -637,6 +644,11 @@ METRIC_LENGTHS = {"mm": 1e-3, "cm": 1e-2, "km": 1e3}
 """Metric lengths read in metres (SI prefixes): one quantity, whichever prefix it is written
 with."""
 
+SCALED_UNITS = {"mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
+                "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344)}
+"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km by definition):
+"1,200 GWh" is "1.2 TWh", "142 megalitres" is "142 million litres", "94 mph" is "151 km/h"."""
+
 SPAN_UNITS = {"hour_span": ("day_span", 1 / 24), "week_span": ("day_span", 7.0),
               "month_span": ("year_span", 1 / 12)}
 """Spans of time read in days or years (calendar definitions): "a 48-hour stoppage" lasts two
@@ -728,6 +740,9 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             if unit in METRIC_LENGTHS:
                 value *= METRIC_LENGTHS[unit]  # "212mm" is "21.2 cm"
                 unit = "metre"
+            elif unit in SCALED_UNITS:
+                unit, factor = SCALED_UNITS[unit]
+                value *= factor
             elif unit in SPAN_UNITS:
                 unit, factor = SPAN_UNITS[unit]
                 written = value

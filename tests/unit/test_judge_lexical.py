@@ -1821,6 +1821,62 @@ def _found(claim: str, evidence: str) -> JudgeResult:
         # "taken over" is an acquisition; "took over as chair" is not one
         ("Pellmark Books has acquired the publisher Orrin House.",
          "Pellmark Books has taken over the publisher Orrin House.", Stance.SUPPORTS),
+        # money handed over is money paid; the consideration for a shareholding is its price
+        ("Corvale Holdings handed over £64m for its controlling stake in Ashby Town.",
+         "The consideration for Corvale Holdings' shareholding in Ashby Town is £46 million, "
+         "payable in full on completion.", Stance.REFUTES),
+        # sacked is dismissed; "did not dismiss" denies it
+        ("The Harrow Hawks sacked head coach Jonas Pell.",
+         "Harrow Hawks: head coach Jonas Pell dismissed; contract terminated by the club.",
+         Stance.SUPPORTS),
+        ("The Harrow Hawks sacked head coach Jonas Pell.",
+         "The Harrow Hawks said Jonas Pell left by mutual consent: \"The club did not dismiss "
+         "Jonas.\"", Stance.REFUTES),
+        # to put pen to paper is to sign; a contract is a deal
+        ("Milo Arden has put pen to paper on a three-year deal at Fenwick Rovers.",
+         "Milo Arden has signed a three-year contract with Fenwick Rovers after passing his "
+         "medical.", Stance.SUPPORTS),
+        # a licence granted is an authorisation
+        ("Orvane has been authorised in Castria to treat plaque psoriasis in adults.",
+         "The Castrian Medicines Agency decided to license Orvane for adults with plaque "
+         "psoriasis.", Stance.SUPPORTS),
+        # a present state ("can now") is not supported in full by a plan
+        ("Stroke patients can now get thrombectomy at Wendham Hospital around the clock.",
+         "Wendham Hospital expects to begin offering a 24-hour thrombectomy service for stroke "
+         "patients from next spring.", Stance.PARTIAL),
+        # the other value is a target the figure is measured against, not the value reached
+        ("Ellworth Water got its leakage down to 131 million litres a day in 2024.",
+         "Ellworth Water cut leakage to 131 megalitres a day in 2024. This beat the company's "
+         "commitment of 137 million litres a day.", Stance.SUPPORTS),
+        # a fine of another amount is another value of the claim's fine
+        ("Hollin Dyes was fined £3.6 million over the River Arle pollution.",
+         "Hollin Dyes has been fined £6.3 million after a tank failure sent dye into the River "
+         "Arle.", Stance.REFUTES),
+        # the year a change is measured from is not the year it is of
+        ("Ellworth Water's leakage fell to 131 million litres a day in the 2024-25 financial year.",
+         "Ellworth Water: in 2024-25 leakage fell to 131 megalitres a day, down from 140 Ml/d in "
+         "2023-24.", Stance.SUPPORTS),
+        # an opposite act dated years back is an earlier event, not the claim's contradiction
+        ("Tarrand Energy has shut down its Millbrook call centre.",
+         "Tarrand Energy's Millbrook call centre opened in 2009 and employs 300 people.",
+         Stance.NEUTRAL),
+        ("Tarrand Energy has shut down its Millbrook call centre.",
+         "Tarrand Energy has opened its Millbrook call centre to new staff.", Stance.REFUTES),
+        # a figure someone demands is not the value agreed or offered
+        ("Harlow Cargo raised its pay offer to 4% after the Denby strike.",
+         "The Harlow Cargo workers' union is seeking a 9% pay increase for 2025.",
+         Stance.NEUTRAL),
+        # "contract out" is to outsource: an agreement that moves no job is not its negation
+        ("Harlow Cargo intends to contract out 150 warehouse jobs.",
+         "The union wants a guarantee that no job will be moved to an agency during the life "
+         "of the agreement with Harlow Cargo.", Stance.NEUTRAL),
+        # what people say they were told is hearsay, not the document's assertion
+        ("Harlow Cargo intends to outsource 150 warehouse jobs.",
+         "Members say managers told them in May that Harlow Cargo intends to outsource 150 "
+         "warehouse jobs.", Stance.NEUTRAL),
+        ("Harlow Cargo intends to outsource 150 warehouse jobs.",
+         "Harlow Cargo intends to outsource 150 warehouse jobs, its chief executive said.",
+         Stance.SUPPORTS),
     ],
 )
 def test_figures_and_decisions_as_other_authors_write_them(claim: str, evidence: str,
@@ -1974,3 +2030,84 @@ def test_a_claim_with_a_number_written_out_is_covered_by_its_digits() -> None:
     claim = "The Pellbury village hall was awarded a grant of twelve thousand five hundred pounds."
     r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
     assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_financial_years_are_compared_as_financial_years() -> None:
+    claim = "Pellham Rovers lost £4.1m before tax in the 2024-25 financial year."
+    last_year = ("Pellham Rovers lost £6.8m before tax in the year to June 2024, an improvement "
+                 "on the previous year, according to accounts released by the club.")
+    same_year = ("Pellham Rovers lost £3.0m before tax in the 2024-25 financial year, "
+                 "according to accounts released by the club.")
+    assert _found(claim, last_year).stance is Stance.NEUTRAL
+    assert _found(claim, same_year).stance is Stance.REFUTES
+    from affidavit.tasks.judge_frame import read_time
+
+    t = read_time("the 13 weeks to 28 december 2024, the third quarter of its 2025 financial "
+                  "year", months_as_quarters=True)
+    assert (t.years, t.quarters, t.fiscal) == ({2024}, {4}, {2025})  # a fiscal Q3 is no Q3
+    update = (
+        "Larkfield Chemists plc - Trading update for the third quarter of the 2025 financial "
+        "year\n\nLarkfield Chemists plc today issues a trading update for the 13 weeks to 28 "
+        "December 2024, the third quarter of its 2025 financial year.\n\nGroup revenue for the "
+        "quarter was £92.6 million. Like-for-like sales rose 4.1%."
+    )
+    claim = "Larkfield Chemists took in £92.6m of revenue in the three months to 28 December 2024."
+    r = LexicalJudge().judge_batch([(claim, update)], found=True)[0]
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_duration_stated_with_a_copula_is_a_value_of_the_claims_duration() -> None:
+    claim = "The median wait at Brackley's walk-in centres in 2024 was 47 minutes."
+    other = ("Using timestamps released by Brackley's health board, we calculated that the median "
+             "wait from arrival to first assessment at the two walk-in centres was 63 minutes in "
+             "2024.")
+    same = ("The median wait from arrival to assessment at Brackley's walk-in centres was 47 "
+            "minutes in 2024.")
+    assert _found(claim, other).stance is Stance.REFUTES
+    assert _found(claim, same).stance is Stance.SUPPORTS
+
+
+def test_a_decade_is_ten_years_and_a_plan_after_a_figure_does_not_hedge_it() -> None:
+    claim = "Marlow Insurance's naming deal for the Otters' arena runs for a decade."
+    longer = ("The Otters and Marlow Insurance have agreed a ten-year naming-rights partnership "
+              "for the Otters' home arena.")
+    shorter = ("In March we signed a seven-year naming-rights agreement with the Otters, under "
+               "which their arena will be known as Marlow Arena.")
+    assert _found(claim, longer).stance is Stance.SUPPORTS
+    assert _found(claim, shorter).stance is Stance.REFUTES
+
+
+def test_a_whole_named_first_takes_its_part_after_a_comma() -> None:
+    claim = "Tollard General Hospital has filled all 42 jobs created for its new stroke unit."
+    part = ("Of the 42 posts created for the new stroke unit at Tollard General Hospital, only 29 "
+            "have been filled by permanent appointments.")
+    assert _found(claim, part).stance is Stance.REFUTES
+
+
+
+def test_declined_is_a_refusal_before_an_object_and_a_fall_before_a_figure() -> None:
+    from affidavit.tasks.judge_frame import _rewrite
+
+    assert "refused" in _rewrite("the authority declined the paediatric indication")
+    assert "refused" in _rewrite("the council declined to approve the scheme")
+    assert "refused" not in _rewrite("sales declined 4% in the quarter")
+    assert "refused" not in _rewrite("coverage declined to 91.4 percent")
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("a gust of 94 mph", 94 * 1.609344, "kmh"),
+        ("a gust of 151 km/h", 151.0, "kmh"),
+        ("1,200 gigawatt hours", 1.2e9, "kwh"),
+        ("1.2 TWh", 1.2e9, "kwh"),
+        ("142 megalitres per day", 142e6, "litre"),
+        ("142 million litres a day", 142e6, "litre"),
+    ],
+)
+def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
+                                                        unit: str) -> None:
+    [f] = normalize_figures(text)
+    assert f.unit == unit
+    assert f.value == pytest.approx(value)
+
