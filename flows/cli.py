@@ -1539,6 +1539,7 @@ def origins(
     text_column: TextColumnOpt = "text",
     date_column: DateColumnOpt = "published_at",
     wayback_column: WaybackColumnOpt = "wayback_first_seen",
+    allow_private: AllowOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Show the lineage of a set of documents: raw count, independent origins, edges, tree.
@@ -1559,6 +1560,7 @@ def origins(
                             title_column=title_column, text_column=text_column,
                             date_column=date_column, wayback_column=wayback_column)
     _env(home, write=False)
+    _apply_allow(allow_private)  # a URL target on a private address, as ``source`` allows it
     from affidavit.flows.origins import render_origins
     from affidavit.flows.reads import origins_of
     from affidavit.tasks.ingest_common import ColumnMapping
@@ -1766,8 +1768,8 @@ def export_claimreview_cmd(
                                                "latest verdict of every claim)")] = None,
     status: Annotated[list[str] | None, typer.Option("--status", help="only this status "
                                                      "(repeatable)")] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="write to this file (default: "
-                                             "stdout)")] = None,
+    out: Annotated[str | None, typer.Option("--out", help="write to this file (default: "
+                                            "stdout)")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="where the report is "
                                                  "published (default "
                                                  "$AFFIDAVIT_PUBLISH_BASE_URL)")] = None,
@@ -1782,6 +1784,8 @@ def export_claimreview_cmd(
 
     Example: affidavit export claimreview --status SUPPORTED --status CONTRADICTED --out cr.json
     """
+    if out is not None and not out.strip():  # an unset variable, not the current folder
+        _fail("--out is empty: give a file path", EXIT_USAGE)
     statuses = [x.upper() for x in status] if status else None
     for x in statuses or []:
         if x not in STATUSES:
@@ -1817,7 +1821,7 @@ def export_claimreview_cmd(
         sys.stdout.write(text)
     else:
         try:
-            write_output_file(out, text)
+            write_output_file(Path(out), text)
         except OSError as exc:
             _fail(f"cannot write {out}: {exc.strerror or exc}")
     skipped = ", ".join(f"{k} {v}" for k, v in sorted(left_out.items()))

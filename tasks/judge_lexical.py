@@ -761,18 +761,22 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
 
 _SPELLED_HINT_RE = re.compile(
     r"\b(?:hundred|thousand|million|billion|trillion|dozen|twenty|thirty|forty|fifty|sixty|"
-    r"seventy|eighty|ninety)\b"
+    r"seventy|eighty|ninety|point)\b"
 )
 """Words without which a text writes out no number of several words (a fast pre-check)."""
 _SPELLED_WORD = "(?:" + "|".join(sorted(
     [w for w in NUMBER_WORDS if w not in ("a", "half", "twice")]
     + ["thousand", "million", "billion", "trillion"], key=len, reverse=True,
 )) + ")"
+_DIGIT_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _SPELLED_RUN_RE = re.compile(
-    rf"\b(?:an?\s+)?{_SPELLED_WORD}(?:(?:[\s-]+|\s+and\s+)(?!a\b){_SPELLED_WORD}\b)+"
+    rf"\b(?:an?\s+)?{_SPELLED_WORD}(?:(?:[\s-]+|\s+and\s+)(?!a\b){_SPELLED_WORD}\b)*"
+    rf"(?:\s+point(?:\s+(?:{'|'.join(_DIGIT_WORDS)})\b)+"
+    r"(?:\s+(?:thousand|million|billion|trillion)\b)?"
+    rf"|(?:(?:[\s-]+|\s+and\s+)(?!a\b){_SPELLED_WORD}\b)+)"
 )
 """Two or more number words in a row ("eighteen thousand five hundred", "a hundred and fifty",
-"two dozen"): candidates for one number written out."""
+"two dozen", "four point two million"): candidates for one number written out."""
 
 
 def _spelled_runs(low: str) -> dict[int, tuple[int, float]]:
@@ -786,6 +790,8 @@ def _spelled_runs(low: str) -> dict[int, tuple[int, float]]:
     {6: (36, 18500.0)}
     >>> _spelled_runs("two dozen satellites and three hundred jobs")
     {0: (9, 24.0), 25: (38, 300.0)}
+    >>> _spelled_runs("four point two million viewers")
+    {0: (22, 4200000.0)}
     """
     from text_to_num import text2num
 
@@ -793,6 +799,19 @@ def _spelled_runs(low: str) -> dict[int, tuple[int, float]]:
     for r in _SPELLED_RUN_RE.finditer(low):
         words = re.sub(r"^an?\s+", "one ", r.group(0))
         words = " ".join(words.replace("-", " ").split())
+        if " point " in words:
+            # "four point two million": whole part, then one digit word per decimal place
+            whole, _, rest = words.partition(" point ")
+            decimals = rest.split()
+            scale = SCALES.get(decimals[-1], 1.0) if decimals[-1] not in _DIGIT_WORDS else 1.0
+            decimals = [w for w in decimals if w in _DIGIT_WORDS]
+            try:
+                value = float(text2num(whole, "en"))
+            except ValueError:
+                continue
+            frac = "".join(str(_DIGIT_WORDS.index(w)) for w in decimals)
+            out[r.start()] = (r.end(), (value + float("0." + frac)) * scale)
+            continue
         factor = 1.0
         if words.endswith(" dozen"):
             words, factor = words[: -len(" dozen")], 12.0
@@ -848,15 +867,15 @@ def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
     """Terms (as :func:`tokenize`) and digit figures of an already folded text."""
     if "." in folded or " " in folded:
         folded = _PHRASE_RE.sub(lambda m: _PHRASES[m.group(0)], folded)
-    if "-" in folded:
-        folded = _COMPOUND_NUMBER_RE.sub(
-            lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), folded
-        )  # "thirty-seven" is the term of 37
     if _SPELLED_HINT_RE.search(folded):
         for start, (end, value) in sorted(_spelled_runs(folded).items(), reverse=True):
             # "eighteen thousand five hundred" is the term of 18500, as "£18,500" is
             digits = str(int(value)) if value == int(value) else str(value)
             folded = folded[:start] + digits + folded[end:]
+    if "-" in folded:
+        folded = _COMPOUND_NUMBER_RE.sub(
+            lambda m: str(int(NUMBER_WORDS[m.group(1)] + NUMBER_WORDS[m.group(2)])), folded
+        )  # "thirty-seven" is the term of 37
     figures = normalize_figures(folded, number_words=False) if _HAS_DIGIT_RE.search(folded) else []
     parts: list[str] = []
     pos = 0

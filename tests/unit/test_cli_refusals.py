@@ -1236,3 +1236,26 @@ def test_export_takes_the_home_before_what_to_export(tmp_path, monkeypatch) -> N
     assert "No such option" not in before.output, before.output
     assert (before.exit_code, before.output) == (after.exit_code, after.output)
     assert home in after.output, after.output
+
+
+@pytest.mark.parametrize("out", ["", "  "])
+def test_an_empty_output_path_is_a_bad_argument(no_prefect, tmp_path, out):
+    # it was "error: cannot write .: Device or resource busy" (exit 1)
+    res = CliRunner().invoke(app, ["export", "claimreview", "--out", out,
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert res.output.strip() == "error: --out is empty: give a file path"
+
+
+def test_origins_takes_the_allow_private_its_fetch_hint_names(no_prefect, tmp_path):
+    # the blocked-address note says "allow it with AFFIDAVIT_ALLOW_PRIVATE or --allow-private";
+    # origins had no such option ("No such option: --allow-private")
+    docs = tmp_path / "docs.jsonl"
+    docs.write_text('{"id": "1", "text": "The bridge opened in 2024."}\n', encoding="utf-8")
+    res = CliRunner().invoke(app, ["origins", str(docs), "--allow-private", "999.1.1.1/99",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 2, res.output
+    assert "--allow-private: '999.1.1.1/99'" in res.output
+    res = CliRunner().invoke(app, ["origins", str(docs), "--allow-private", "127.0.0.1",
+                                   "--home", str(tmp_path / "h")])
+    assert res.exit_code == 0, res.output

@@ -1941,6 +1941,8 @@ def test_a_correction_retracts_the_value_it_quotes_and_only_that_value() -> None
         ("one hundred and twenty homes", [120.0]),
         ("two and a half million visitors", [2500000.0]),
         ("seven or eight boats", [7.0, 8.0]),
+        ("four point two million viewers", [4200000.0]),
+        ("a rise of twenty-one point five percent", [21.5]),
     ],
 )
 def test_numbers_written_out_in_several_words_are_one_number(text: str,

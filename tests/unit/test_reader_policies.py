@@ -355,3 +355,24 @@ def test_claims_file_notes_name_the_file_as_it_was_typed(tmp_path, monkeypatch):
     file_notes = [n for n in notes if not n.startswith("claims read from column")]
     assert len(file_notes) == 2
     assert all(n.startswith("./c.jsonl: line ") for n in file_notes), file_notes
+
+
+# -- a raw control character inside a JSON string -----------------------------------------------
+
+def test_a_raw_tab_or_nul_inside_a_json_string_keeps_its_row(tmp_path):
+    claims = tmp_path / "c.jsonl"
+    claims.write_bytes(b'{"claim": "The Harle\ttower closed in 2024."}\n'
+                       b'{"claim": "The Harle pool reopened\x00 in May 2025."}\n')
+    rows, skips, _ = read_claims_file(claims)
+    assert [r["text"] for r in rows] == ["The Harle tower closed in 2024.",
+                                        "The Harle pool reopened in May 2025."]
+    assert skips["control_chars_removed"] == 1  # the NUL (a tab is whitespace)
+    dump = tmp_path / "d.jsonl"
+    dump.write_bytes(b'{"id": "a", "text": "The Harle pool reopened\x00 in May 2025 after '
+                     b'repairs."}\n{"id": "b", "text": "The Harle\ttower closed in 2024 after a '
+                     b'storm."}\n')
+    docs, dskips, _ = _dump(dump)
+    assert {d["text"] for d in docs} == {  # a document keeps its tab as written
+        "The Harle pool reopened in May 2025 after repairs.",
+        "The Harle\ttower closed in 2024 after a storm."}
+    assert not dskips.get("bad_json_line")
