@@ -324,7 +324,7 @@ def _parse_json_feed(data: bytes, source: str, batch: IngestBatch) -> list[dict[
         return []
     try:
         # control characters inside strings are common: allowed here, stripped per field later
-        obj = loads_untrusted_json(text, strict=False)
+        obj = loads_untrusted_json(text)
     except UntrustedJSONError as exc:
         batch.add_skip("malformed_feed", f"{source}: {exc}: refused")
         return []

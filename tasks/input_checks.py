@@ -621,7 +621,7 @@ def json_feed_fault(text: str, name: str, *, complete: bool = True) -> str | Non
     if not complete:
         return None
     try:
-        obj = loads_untrusted_json(text, strict=False)
+        obj = loads_untrusted_json(text)
     except UntrustedJSONError:
         return None
     if isinstance(obj, dict) and isinstance(obj.get("items"), list):

@@ -760,18 +760,16 @@ period it is of."""
 
 _FY = r"(?:financial|fiscal)\s+year"
 _FISCAL_RES = (
-    # a quarter or half of a financial year: "the third quarter of its 2025 financial year",
-    # "Q3 FY2025", "the first half of fiscal 2024"
-    re.compile(r"\b(?:(?:first|second|third|fourth|final|last)\s+(?:quarter|half)|q[1-4]|h[12])"
-               r"\s+(?:of\s+)?(?:(?:its|the|our|their)\s+)?(?:(20\d\d|19\d\d)\s+" + _FY
-               + r"|" + _FY + r"\s+(?:of\s+)?(20\d\d|19\d\d)|fiscal\s+(20\d\d|19\d\d)"
-               r"|fy\s?(20\d\d|\d\d))\b"),
     # "the year to June 2024", "financial year ended 31 March 2025"
     re.compile(r"\b(?:(?:financial|fiscal)\s+)?year\s+(?:to|ended|ending)\s+(?:\d{1,2}\s+)?"
                r"(?:january|february|march|april|may|june|july|august|september|october|"
                r"november|december)\s+(?:\d{1,2},?\s+)?(20\d\d|19\d\d)\b"),
-    # "the 2025 financial year", "financial year 2025", "fiscal 2024", "FY2025", "FY25"
-    re.compile(r"\b(?:(20\d\d|19\d\d)\s+" + _FY + r"|" + _FY + r"\s+(?:of\s+)?(20\d\d|19\d\d)"
+    # "the 2025 financial year", "financial year 2025", "fiscal 2024", "FY2025", "FY25", and a
+    # quarter or half of one ("the third quarter of its 2025 financial year", "Q3 FY2025"),
+    # which is no calendar quarter
+    re.compile(r"\b(?:(?:(?:first|second|third|fourth|final|last)\s+(?:quarter|half)|q[1-4]|"
+               r"h[12])\s+(?:of\s+)?(?:(?:its|the|our|their)\s+)?)?"
+               r"(?:(20\d\d|19\d\d)\s+" + _FY + r"|" + _FY + r"\s+(?:of\s+)?(20\d\d|19\d\d)"
                r"|fiscal\s+(20\d\d|19\d\d)|fy\s?(20\d\d|\d\d))\b"),
 )
 """Financial years written in the ways filings and news write them; each match gives the
@@ -1276,10 +1274,9 @@ _TARGET_BEFORE_RE = re.compile(
 """Words that make the figure after them a target, a limit or a demand, not a value reached
 ("its commitment of 147 million litres a day", "a cap of 5,000", "the union is seeking a 7%
 rise") (closed-class English)."""
-_TARGET_STEMS = frozenset({"target", "commit", "goal", "pledg", "ambiti", "aim", "limit", "cap",
-                           "thresh", "benchm", "seek", "sought", "demand", "ask", "call",
-                           "push"})
-"""Stems of those words (``stem`` keeps six letters): a claim that names one gives a target."""
+_TARGET_STEMS = frozenset(stem(w) for w in """target commitment goal pledge ambition aim limit cap
+    threshold benchmark seek sought demand ask call push""".split())
+"""Stems of those words: a claim that names one gives a target."""
 _PERIOD_BEFORE_RE = re.compile(
     r"\b(?:past|last|next|coming|recent|previous|first|final|within|over|in|during|after|"
     r"before|since|every|each|per|ago)\s+(?:the\s+)?(?:\w+\s+)?$"
@@ -1464,8 +1461,7 @@ def _quantities(folded: str) -> list[Figure]:
 
     Years, financial years ("2024-25"), dates, ranks and identifiers are not.
     """
-    split = [m.span() for m in _SPLIT_YEAR_RE.finditer(folded)] if "-" in folded or (
-        "/" in folded or "\u2013" in folded) else []
+    split = [m.span() for m in _SPLIT_YEAR_RE.finditer(folded)]
     return [
         f
         for f in normalize_figures(folded)

@@ -640,14 +640,12 @@ _PLURAL_NEXT_RE = re.compile(
 """After "3.8m": a word that is not a length context ("to blade tip", "tall", "above")."""
 
 
-METRIC_LENGTHS = {"mm": 1e-3, "cm": 1e-2, "km": 1e3}
-"""Metric lengths read in metres (SI prefixes): one quantity, whichever prefix it is written
-with."""
-
-SCALED_UNITS = {"mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
+SCALED_UNITS = {"mm": ("metre", 1e-3), "cm": ("metre", 1e-2), "km": ("metre", 1e3),
+                "mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
                 "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344)}
-"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km by definition):
-"1,200 GWh" is "1.2 TWh", "142 megalitres" is "142 million litres", "94 mph" is "151 km/h"."""
+"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km by definition): one
+quantity, whichever way it is written: "212mm" is "21.2 cm", "1,200 GWh" is "1.2 TWh", "142
+megalitres" is "142 million litres", "94 mph" is "151 km/h"."""
 
 SPAN_UNITS = {"hour_span": ("day_span", 1 / 24), "week_span": ("day_span", 7.0),
               "month_span": ("year_span", 1 / 12)}
@@ -737,10 +735,7 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             unit = UNIT_ALIASES[m.group("cur")]
         elif raw_unit:
             unit = UNIT_ALIASES.get(raw_unit.strip())
-            if unit in METRIC_LENGTHS:
-                value *= METRIC_LENGTHS[unit]  # "212mm" is "21.2 cm"
-                unit = "metre"
-            elif unit in SCALED_UNITS:
+            if unit in SCALED_UNITS:
                 unit, factor = SCALED_UNITS[unit]
                 value *= factor
             elif unit in SPAN_UNITS:
@@ -803,7 +798,7 @@ def _spelled_runs(low: str) -> dict[int, tuple[int, float]]:
             # "four point two million": whole part, then one digit word per decimal place
             whole, _, rest = words.partition(" point ")
             decimals = rest.split()
-            scale = SCALES.get(decimals[-1], 1.0) if decimals[-1] not in _DIGIT_WORDS else 1.0
+            scale = SCALES.get(decimals[-1], 1.0)
             decimals = [w for w in decimals if w in _DIGIT_WORDS]
             try:
                 value = float(text2num(whole, "en"))

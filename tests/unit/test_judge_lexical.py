@@ -1821,6 +1821,25 @@ def _found(claim: str, evidence: str) -> JudgeResult:
         # "taken over" is an acquisition; "took over as chair" is not one
         ("Pellmark Books has acquired the publisher Orrin House.",
          "Pellmark Books has taken over the publisher Orrin House.", Stance.SUPPORTS),
+        # a duration stated with a copula is a value of the claim's duration
+        ("The median wait at Brackley's walk-in centres in 2024 was 47 minutes.",
+         "Using timestamps released by Brackley's health board, we calculated that the median "
+         "wait from arrival to first assessment at the two walk-in centres was 63 minutes in "
+         "2024.", Stance.REFUTES),
+        ("The median wait at Brackley's walk-in centres in 2024 was 47 minutes.",
+         "The median wait from arrival to assessment at Brackley's walk-in centres was 47 "
+         "minutes in 2024.", Stance.SUPPORTS),
+        # a decade is ten years; a plan named after a figure does not hedge it
+        ("Marlow Insurance's naming deal for the Otters' arena runs for a decade.",
+         "The Otters and Marlow Insurance have agreed a ten-year naming-rights partnership for "
+         "the Otters' home arena.", Stance.SUPPORTS),
+        ("Marlow Insurance's naming deal for the Otters' arena runs for a decade.",
+         "In March we signed a seven-year naming-rights agreement with the Otters, under which "
+         "their arena will be known as Marlow Arena.", Stance.REFUTES),
+        # a whole named first takes its part after a comma
+        ("Tollard General Hospital has filled all 42 jobs created for its new stroke unit.",
+         "Of the 42 posts created for the new stroke unit at Tollard General Hospital, only 29 "
+         "have been filled by permanent appointments.", Stance.REFUTES),
         # money handed over is money paid; the consideration for a shareholding is its price
         ("Corvale Holdings handed over £64m for its controlling stake in Ashby Town.",
          "The consideration for Corvale Holdings' shareholding in Ashby Town is £46 million, "
@@ -2024,12 +2043,19 @@ def test_a_claimed_average_is_not_one_days_value() -> None:
     assert r_mean.stance is Stance.SUPPORTS, r_mean.rationale
 
 
-def test_a_claim_with_a_number_written_out_is_covered_by_its_digits() -> None:
-    passage = (
-        "PELLBURY, 4 March 2025 - The Pellbury village hall has been awarded a grant of £12,500 "
-        "by the county arts fund. Thirty-two volunteers help run the hall."
-    )
-    claim = "The Pellbury village hall was awarded a grant of twelve thousand five hundred pounds."
+@pytest.mark.parametrize(("claim", "passage"), [
+    # a number written out is covered by its digits
+    ("The Pellbury village hall was awarded a grant of twelve thousand five hundred pounds.",
+     "PELLBURY, 4 March 2025 - The Pellbury village hall has been awarded a grant of £12,500 "
+     "by the county arts fund. Thirty-two volunteers help run the hall."),
+    # a quarter of a financial year is read by its months, not as a calendar quarter
+    ("Larkfield Chemists took in £92.6m of revenue in the three months to 28 December 2024.",
+     "Larkfield Chemists plc - Trading update for the third quarter of the 2025 financial "
+     "year\n\nLarkfield Chemists plc today issues a trading update for the 13 weeks to 28 "
+     "December 2024, the third quarter of its 2025 financial year.\n\nGroup revenue for the "
+     "quarter was £92.6 million. Like-for-like sales rose 4.1%."),
+])
+def test_a_passage_found_by_search_supports_the_claim_it_states(claim: str, passage: str) -> None:
     r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
     assert r.stance is Stance.SUPPORTS, r.rationale
 
@@ -2047,44 +2073,6 @@ def test_financial_years_are_compared_as_financial_years() -> None:
     t = read_time("the 13 weeks to 28 december 2024, the third quarter of its 2025 financial "
                   "year", months_as_quarters=True)
     assert (t.years, t.quarters, t.fiscal) == ({2024}, {4}, {2025})  # a fiscal Q3 is no Q3
-    update = (
-        "Larkfield Chemists plc - Trading update for the third quarter of the 2025 financial "
-        "year\n\nLarkfield Chemists plc today issues a trading update for the 13 weeks to 28 "
-        "December 2024, the third quarter of its 2025 financial year.\n\nGroup revenue for the "
-        "quarter was £92.6 million. Like-for-like sales rose 4.1%."
-    )
-    claim = "Larkfield Chemists took in £92.6m of revenue in the three months to 28 December 2024."
-    r = LexicalJudge().judge_batch([(claim, update)], found=True)[0]
-    assert r.stance is Stance.SUPPORTS, r.rationale
-
-
-def test_a_duration_stated_with_a_copula_is_a_value_of_the_claims_duration() -> None:
-    claim = "The median wait at Brackley's walk-in centres in 2024 was 47 minutes."
-    other = ("Using timestamps released by Brackley's health board, we calculated that the median "
-             "wait from arrival to first assessment at the two walk-in centres was 63 minutes in "
-             "2024.")
-    same = ("The median wait from arrival to assessment at Brackley's walk-in centres was 47 "
-            "minutes in 2024.")
-    assert _found(claim, other).stance is Stance.REFUTES
-    assert _found(claim, same).stance is Stance.SUPPORTS
-
-
-def test_a_decade_is_ten_years_and_a_plan_after_a_figure_does_not_hedge_it() -> None:
-    claim = "Marlow Insurance's naming deal for the Otters' arena runs for a decade."
-    longer = ("The Otters and Marlow Insurance have agreed a ten-year naming-rights partnership "
-              "for the Otters' home arena.")
-    shorter = ("In March we signed a seven-year naming-rights agreement with the Otters, under "
-               "which their arena will be known as Marlow Arena.")
-    assert _found(claim, longer).stance is Stance.SUPPORTS
-    assert _found(claim, shorter).stance is Stance.REFUTES
-
-
-def test_a_whole_named_first_takes_its_part_after_a_comma() -> None:
-    claim = "Tollard General Hospital has filled all 42 jobs created for its new stroke unit."
-    part = ("Of the 42 posts created for the new stroke unit at Tollard General Hospital, only 29 "
-            "have been filled by permanent appointments.")
-    assert _found(claim, part).stance is Stance.REFUTES
-
 
 
 def test_declined_is_a_refusal_before_an_object_and_a_fall_before_a_figure() -> None:
