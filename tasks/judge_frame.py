@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -80,7 +80,7 @@ workers work staff employee employees people person persons headcount recruit
 recruits personnel workforce|hire hires hired hiring recruit recruited recruiting recruitment
 create creating created add adding added|factory plant site mill facility
 |close closes closed closing closure shut shuts shutting shutdown scrap scraps scrapped scrapping
-axe axed remove removes removed removal discontinue discontinued cease ceased withdraw
+axe axes axed axing remove removes removed removal discontinue discontinued cease ceased withdraw
 withdraws withdrawn withdrawal withdrew halt halts halted halting suspend suspends suspended
 suspending
 |open opens opened opening launch launched reopen reopened reopening|approve approves approved
@@ -96,7 +96,8 @@ falling drop drops dropped decline declined declines cut cuts cutting reduce red
 reduction lowered slash slashed trim trimmed shrink shrank down lowering slip slips slipped
 |revenue revenues sales turnover|contract contracts deal deals agreement agreements pact pacts
 partnership partnerships|buy buys bought acquire acquired acquisition takeover purchase
-purchased transaction transactions merger|sell sells sold disposal dispose disposed
+purchased transaction transactions merger mergers merge merges merged merging
+|sell sells sold disposal dispose disposed
 |win wins won winner take took taken
 |budget budgets|fine fined fines penalty penalties penalised penalized
 |hurt injure injured injuring injury injuries wounded
@@ -113,7 +114,7 @@ capex|scheme schemes application applications project projects development devel
 |vessel vessels ferry ferries ship ships boat boats|company companies firm firms business
 businesses|final last|overrun overruns overran overspend overspent overspending
 |vote votes voted ballot|paid pay pays payment payable consideration|stake stakes
-shareholding shareholdings|venue venues arena arenas stadium stadiums|prize prizes purse purses
+shareholding shareholdings|venue venues arena arenas stadium stadiums
 |relocate relocates relocated relocating relocation move moves moved moving switch switches
 switched|debut debuted entry entered
 |extension extensions extend extends extended extending expand expands expanded expansion
@@ -171,8 +172,35 @@ _UNAPPROVED_PROPOSAL_RE = re.compile(
 """A refused proposal ("rejecting a proposal to close four", "did not approve the plan to
 shut"): what it proposed does not happen, which ``_PHRASES`` writes as "to not close"."""
 
+_BY_HALF = r"\b(?:by\s+(?:a\s+)?|in\s+)half\b(?![-\s]+(?:a|an|the|of|past|time)\b)"
+_HALVING_RE = re.compile(r"\bhalv(?:e|es|ed|ing)\b|" + _BY_HALF)
+"""Halving ("halved", "cut by half", "in half"; not "in half an hour"): a change of 50
+percent."""
+
+_PAST_BASE = (
+    r"than\s+(?:(?:in\s+)?(?:a|the|one)\s+(?:year|month|quarter|decade)\s+(?:earlier|before)"
+    r"|(?:in\s+)?(?:the\s+)?(?:previous|prior|preceding)\s+(?:year|month|quarter|season)"
+    r"|(?:in\s+)?(?:19|20)\d\d(?:-\d\d)?\b|last\s+year|a\s+year\s+ago"
+    r"|(?:the\s+)?(?:one|deal|contract|agreement|scheme|system)\s+(?:it|they|that\s+it)\s+"
+    r"(?:replaces|replaced|succeeds)|(?:its|their|the)\s+predecessors?)"
+)
+"""The base of a comparison with an earlier time or the thing replaced ("than a year earlier",
+"than in 2023", "than the one it replaces")."""
+
+_COMPARED_WITH_PAST = [
+    (rf"\b(?:fewer|less|lower|smaller)\b(?=(?:\s+[\w'’-]+){{0,12}}?\s+{_PAST_BASE})",
+     "decreased"),
+    (rf"\b(?:more|higher|greater|larger|bigger)\b(?=(?:\s+[\w'’-]+){{0,12}}?\s+{_PAST_BASE})",
+     "increased"),
+]
+"""A comparison with an earlier time is a change: "fewer two-year-olds had the jab in 2024 than
+a year earlier" states a fall (and "more ... than in 2023" a rise), as "slipped" or "rose" do;
+"fewer" is then no degree of the claim."""
+
 _PHRASES = [
+    *_COMPARED_WITH_PAST,
     (r"\bgo[- ]ahead\b", "approval"),
+    (r"(%|\bper\s?cent|\bpercent)\s+full\b", r"\1 of capacity"),  # "38% full": of its capacity
     (r"\bgave (?:the )?green light\b", "approved"),
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
@@ -195,6 +223,18 @@ _PHRASES = [
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
+    # "pulled its kettles off the market", "withdrawn from sale": a recall
+    (r"\b(?:pull(?:ed|s|ing)?|took|taken|takes|taking|withdr[ae]w[ns]?|withdrawing)\s+"
+     r"((?:[\w'’-]+\s+){0,4}?)(?:off|from)\s+(?:the\s+)?(?:market|shelves|sale)\b",
+     r"recalled \1"),
+    # "has gone into administration": entered it
+    (r"\b(?:go|goes|going|gone|went)\s+into\b", "entered"),
+    # a place's closing or opening in idiom: "ceased trading", "stopped seeing patients",
+    # "closed its doors"; "opened their doors"
+    (r"\b(?:stop(?:ped|s|ping)?|ceas(?:ed|es|e|ing))\s+(?:seeing\s+(?:patients|customers|"
+     r"clients)|operating|operations|trading)\b", "closed"),
+    (r"\b(?:clos(?:ed|es|e|ing)|shut(?:s|ting)?)\s+(?:its|their|the)\s+doors\b", "closed"),
+    (r"\bopen(?:ed|s|ing)?\s+(?:its|their|the)\s+doors\b", "opened"),
     (r"\b(?:switch|turn)(?:ed|es|s|ing)? off\b", "closed"),
     (r"\b(?:switch|turn)(?:ed|es|s|ing)? on\b", "opened"),
     (r"\b(?:a|the)?\s*round[- ]the[- ]clock\b|\baround the clock\b", " 24-hour"),
@@ -216,6 +256,8 @@ _PHRASES = [
     # a quarter written as its months, or as the year's last ("the final quarter of 2024")
     (r"\bfirst three months of\b", "first quarter of"),
     (r"\b(?:three|3)[- ]months? (to|ended|ending)\b", r"quarter \1"),
+    (r"\b(?:thirteen|13)[- ]weeks? (to|ended|ending)\b", r"quarter \1"),
+    (r"\b(?:fifty[- ]two|52|fifty[- ]three|53)[- ]weeks? (to|ended|ending)\b", r"year \1"),
     (r"\b(?:last|final) (?:three months|quarter) of\b", "fourth quarter of"),
     # a length written as a decade, an agreement signed in an idiom
     (r"\b(?:a|one) decade\b", "ten years"),
@@ -228,9 +270,16 @@ _PHRASES = [
     (r"\bsign(?:ed|s|ing)? off on\b", "approved"),
     # "contract out" is to outsource, not a contract (the noun, read as a deal)
     (r"\bcontract(?:s|ed|ing)?\s+out\b", "outsource"),
-    (r"\bwent up\b", "rose"),
-    (r"\bgoes up\b", "rises"),
-    (r"\bwent down\b", "fell"),
+    # halving is a cut of 50 percent (so a cut of 25 percent is another value of it)
+    (r"\bhalv(e|es|ed|ing)\b", lambda m: {"e": "cut", "es": "cuts", "ed": "cut",
+                                           "ing": "cutting"}[m.group(1)] + " 50 percent"),
+    (_BY_HALF, "by 50 percent"),  # "cut its budget by half"
+    (r"\b(?:went|gone) up\b", "rose"),
+    (r"\bgo(?:es)? up\b", "rise"),
+    (r"\bgoing up\b", "rising"),
+    (r"\b(?:went|gone) down\b", "fell"),
+    (r"\bgo(?:es)? down\b", "fall"),
+    (r"\bgoing down\b", "falling"),
     # a comparative with a figure or "than" is a rise or a fall ("1% higher than in 2023");
     # alone, "higher" and "lower" are adjectives ("high confidence", "lower house")
     (r"(%|\bpercent|\bper cent)\s+higher\b", r"\1 rose"),
@@ -287,8 +336,11 @@ _NEG_RE = re.compile(
 ``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner ("warms the
 surface above what it would be without this atmosphere"), not a denial of its predicate."""
 _DENIAL_RE = re.compile(
-    r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:ed|es|ing)?|rebut(?:s|ted)?|refut(?:e|ed|es)|"
-    r"retract(?:s|ed|ion)?|incorrect|wrong|erroneous|inaccurate|mistaken|in error|"
+    r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:es|ing)?|(?<!was )(?<!were )(?<!been )(?<!being )"
+    r"dismissed|dismissed(?=\s+as\b)|rebut(?:s|ted)?|refut(?:e|ed|es)|"
+    r"retract(?:s|ed|ion)?(?!\s+(?:of\s+)?(?:[\w'’-]+\s+){0,2}(?:papers?|"
+    r"articles?|stud(?:y|ies)|publications?)\b)|incorrect|wrong|erroneous|inaccurate|mistaken|"
+    r"in error|"
     r"corrections?|corrected)\b"
 )
 _ATTRIB_RE = re.compile(
@@ -703,8 +755,15 @@ def _cue_stems() -> tuple[frozenset[str], ...]:
 
 
 @lru_cache(maxsize=1)
-def _phrase_res() -> list[tuple[re.Pattern[str], str]]:
+def _phrase_res() -> list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]:
     return [(re.compile(p), r) for p, r in _PHRASES]
+
+
+def _compared_with_past(folded: str) -> str:
+    """Rewrite a comparison with an earlier time as a change (``_COMPARED_WITH_PAST``)."""
+    for pat, rep in _phrase_res()[: len(_COMPARED_WITH_PAST)]:
+        folded = pat.sub(rep, folded)
+    return folded
 
 
 def _rewrite(folded: str) -> str:
@@ -741,8 +800,16 @@ class TimeFrame:
         """Whether the text names no year, no financial year and no quarter."""
         return not self.years and not self.quarters and not self.fiscal
 
+    dated: bool = False
+    """Whether the text dates its period's end in a calendar year ("the quarter to 30 December
+    2023", "the year ended 31 March 2025"): a financial year named beside it ("the third
+    quarter of the 2024 financial year") names the same period, and the calendar year is its
+    span."""
+
     def spans(self) -> frozenset[int]:
-        """Calendar years named, with the two each financial year overlaps."""
+        """Calendar years named, with the two each financial year overlaps (unless ``dated``)."""
+        if self.dated and self.years:
+            return self.years
         return self.years | frozenset(y - k for y in self.fiscal for k in (0, 1))
 
 
@@ -821,7 +888,9 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
         The time frame.
 
     >>> read_time("the third quarter of 2024", months_as_quarters=False)
-    TimeFrame(years=frozenset({2024}), quarters=frozenset({3}), fiscal=frozenset())
+    TimeFrame(years=frozenset({2024}), quarters=frozenset({3}), fiscal=frozenset(), dated=False)
+    >>> read_time("the quarter to 30 december 2023", months_as_quarters=True).spans()
+    frozenset({2023})
     >>> read_time("the 2025 crop was 18% smaller than in 2024", months_as_quarters=False).years
     frozenset({2025})
     """
@@ -836,7 +905,15 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
         # months stand for their quarter only where no quarter is named ("three months ended
         # 30 September"; not the dateline's month of a "second quarter" release)
         qs = {(_MONTHS[m] - 1) // 3 + 1 for m in _MONTH_RE.findall(folded)}
-    return TimeFrame(years, frozenset(qs), fiscal)
+    return TimeFrame(years, frozenset(qs), fiscal, dated=bool(_PERIOD_ENDED_RE.search(folded)))
+
+
+_PERIOD_ENDED_RE = re.compile(
+    r"\b(?:quarter|year|half|months|weeks)\s+(?:to|ended|ending)\s+(?:\d{1,2}\s+)?"
+    rf"(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d\d\b"
+)
+"""A period dated by its last day ("the quarter to 30 December 2023", "year ended March 31,
+2025")."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -870,6 +947,10 @@ class ClaimFrame:
             common first word): refutations then need nearly all of its predicate.
         is_done: Whether the claim states a done fact (past or perfect tense, no modal): a
             plan or expectation in the evidence then supports it only in part.
+        decided: Concepts of the claim's decision or announcement verb (``_DECISION_RE``)
+            where it is the claim's only done verb (``is_done`` is then false): a plan in
+            the evidence supports what was decided, unless the plan is the decision's own
+            ("is expected to approve"), which supports it only in part.
         degrees: The claim's degree classes (:func:`claim_degrees`): a sentence without them
             supports the claim only in part.
         horizons: The claim's forward time frames (:func:`claim_horizons`, as key and words):
@@ -893,6 +974,9 @@ class ClaimFrame:
         additions: Per figure, whether it counts new things ("opened three new hotels",
             "1,140 new homes"): a total the change brought the count to ("the opening takes
             the group to 41 hotels") is another quantity and does not refute it.
+        losses: Per figure, whether it counts things lost or cut ("will cost 90 jobs", "is
+            axing 180 posts"): a headcount stated with no change ("3,400 staff") is another
+            quantity and does not refute it.
         averages: Per figure, whether the claim gives it as an average (:func:`is_average`:
             "averaged 4.1 million viewers per episode") or a rate ("14,200 vehicles a day"):
             an average in the evidence is not a value of a single thing's figure ("the final
@@ -949,6 +1033,7 @@ class ClaimFrame:
     is_negated: bool
     is_reversal: bool
     is_done: bool
+    decided: frozenset[str] = frozenset()
     weak_subject: bool = False
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
@@ -956,6 +1041,7 @@ class ClaimFrame:
     estimates: tuple[bool, ...] = ()
     targets: tuple[bool, ...] = ()
     additions: tuple[bool, ...] = ()
+    losses: tuple[bool, ...] = ()
     measures: tuple[frozenset[str], ...] = ()
     lengths: tuple[bool, ...] = ()
     averages: tuple[bool, ...] = ()
@@ -970,6 +1056,7 @@ class ClaimFrame:
     lead: frozenset[str] = frozenset()
     subject_phrase: frozenset[str] = frozenset()
     name_heads: tuple[str, ...] = ()
+    places: tuple[frozenset[str], ...] = ()
     main_verb: str = ""
 
 
@@ -1043,6 +1130,34 @@ def _lead_concepts(
     if subject_phrase and not (n < len(words) and words[n].lower() in _AUXILIARIES):
         return frozenset()
     return frozenset(out)
+
+
+def _decided(plain: str) -> frozenset[str]:
+    """Concepts of a claim's decision verb when it is the claim's only done verb.
+
+    Args:
+        plain: The folded claim, as written.
+
+    Returns:
+        The concepts of the ``_DECISION_RE`` words, or an empty set where the claim names none,
+        states a plan itself, or has another done verb ("announced that it had closed").
+
+    >>> sorted(_decided("pellam valley water announced a hosepipe ban that applies to 1.1m "
+    ...                 "households."))
+    ['announ']
+    >>> _decided("northwind announced that it had closed its bergen plant.")
+    frozenset()
+    """
+    found = list(_DECISION_RE.finditer(plain))
+    if not found or _PLAN_RE.search(plain):
+        return frozenset()
+    rest = _DECISION_RE.sub(" ", plain)
+    rest = re.sub(r"\b(?:has|have|had|was|were)\s+(?=\W|$)", " ", rest)  # the verb's auxiliary
+    if _DONE_RE.search(rest) or _DONE_RE.search(_rewrite(rest)):
+        return frozenset()
+    # the decision's own word: "approval" of "given the go-ahead", "approved" of "signed off"
+    verbs = _rewrite(" ".join(m.group(0) for m in found).replace("signed off", "signed off on"))
+    return frozenset(_concept_terms(re.sub(r"\b(?:given|gave)\s+(?:the\s+)?", "", verbs)))
 
 
 def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
@@ -1152,6 +1267,16 @@ _DONE_RE = re.compile(
 _FISCAL_YEAR_RE = re.compile(
     r"\b(?:year|fy|financial year|fiscal year)\s+(?:to|ending|ended|end)\s+(?:\d{1,2}\s+)?\w+"
 )
+
+_DECISION_RE = re.compile(
+    r"\b(?:announced|unveiled|approved|agreed|pledged|promised|designed|ordered|"
+    r"(?:given|gave)\s+(?:the\s+)?(?:go-ahead|green\s+light)|signed\s+off)\b"
+)
+"""A decision or announcement in the past ("announced a hosepipe ban that applies to 1.1m
+households", "was designed to burn 350,000 tonnes", "have given the go-ahead for a stand taking
+the ground to 27,500 seats"): when it is the claim's only done verb, what was decided or
+announced is still to come, and a plan stating it ("the restrictions will apply to 1.1 million
+households") is what was announced."""
 
 _CURRENT_RE = re.compile(
     r"\b(?:is|are|has been|have been)\s+(?:\w+ly\s+|now\s+|still\s+|also\s+)?\w+ing\b"
@@ -1306,20 +1431,39 @@ def is_length(folded: str, fig: Figure) -> bool:
 
 _ADDITION_AFTER_RE = re.compile(r"\s*(?:new|additional|extra|more|further)\b")
 """Words after a figure that make it a count of new things ("three new hotels")."""
+_DESCRIPTOR_RE = re.compile(r"[\d.,]+-[a-z]+\s+[a-z]")
+"""A figure joined to its unit by a hyphen before a noun ("4.1-metre telescope", "200-metre
+track"): a description of the thing."""
+
+_LOSS_BEFORE_RE = re.compile(
+    r"\b(?:cost|costs|costing|cut|cuts|cutting|ax(?:e|es|ed|ing)|shed|sheds|shedding|lose|"
+    r"loses|losing|lost|slash(?:es|ed|ing)?|scrap(?:s|ped|ping)?|eliminat(?:e|es|ed|ing))\s+"
+    r"(?:up\s+to\s+|about\s+|around\s+|some\s+|as\s+many\s+as\s+|nearly\s+|almost\s+)?$"
+)
+"""A verb of loss right before a count ("will cost 90 jobs", "is axing 180"; "cost €74 million"
+is a price, a measured figure)."""
 _CHANGE_WORD_RE = re.compile(
     rf"\b(?:{_CHANGE_STEMS}|up|down|more|fewer|less|added|lost|from)\w*\b"
 )
 
 
 def _name_groups(claim: str) -> list[str]:
-    """Runs of two or more capitalised words of the claim ("Riverside Baths")."""
+    """Runs of two or more capitalised words of the claim ("Riverside Baths").
+
+    A possessive ends a name: "Solenne Power's Kestrel Bay wind farm" names Solenne Power and
+    Kestrel Bay, two names.
+
+    >>> _name_groups("Solenne Power's Kestrel Bay wind farm produced 1,200 GWh.")
+    ['Solenne Power', 'Kestrel Bay']
+    """
     out = []
     for run in re.findall(r"(?:[A-Z][\w'’\-]*\s+){1,}[A-Z][\w'’\-]*", claim):
-        words = run.split()
-        while words and words[0].lower() in STOPWORDS:
-            words.pop(0)  # "The Sorrelby Transit" -> "Sorrelby Transit"
-        if len(words) >= 2:
-            out.append(" ".join(words))
+        for part in re.split(r"(?<=['’]s)\s+|(?<=s['’])\s+", run):
+            words = re.sub(r"['’]s?$", "", part).split()
+            while words and words[0].lower() in STOPWORDS:
+                words.pop(0)  # "The Sorrelby Transit" -> "Sorrelby Transit"
+            if len(words) >= 2:
+                out.append(" ".join(words))
     return out
 
 
@@ -1371,7 +1515,20 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
     """
     stop = _cue_stems()[4]
     c = _text_concepts(folded)
-    run = [_word_concept(w) for w in _count_run(folded, fig)]
+    words = _count_run(folded, fig)
+    if not words and (of := _PARTITIVE_RE.match(folded, fig.end)):
+        # "sold off 14 of its pubs": the pubs are counted
+        words = [w for w in of.group(1).split() if stem(w) not in stop][-1:]
+    run = [_word_concept(w) for w in words]
+    if words and words[-1] in _EVENT_NOUNS:
+        if len(run) > 1:
+            return frozenset(run[-2:])  # "4,312 spill events" counts spills (and events)
+        if words[-1] not in _FREQUENCY_NOUNS:
+            return frozenset(run)
+        # "spilled 3,412 times": the act before the count is what it counts
+        before = re.split(r"[;,(]", folded[max(0, fig.start - 40) : fig.start])[-1]
+        acts = [c.get(t, t) for t in tokenize(before) if t not in stop and not t.startswith("#")]
+        return frozenset(acts[-1:] or run)
     if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
         return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
     if not run:
@@ -1381,6 +1538,20 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
         return frozenset(words[-2:])
     return frozenset(run[-1:])
 
+
+_PARTITIVE_RE = re.compile(
+    r"\s+of\s+(?:its|the|their|our|his|her|these|those)\s+"
+    r"((?:[a-z][\w'’-]*\s+){0,2}?[a-z][\w'’-]*)"
+    r"(?=\s+(?:in|on|at|for|during|to|from|by|with|and|or|but|since|across)\b|[.,;:)]|$)"
+)
+"""A count of some of a group ("14 of its pubs")."""
+
+_EVENT_NOUNS = frozenset("times occasions events incidents instances".split())
+"""Nouns that count occurrences of something named beside them ("4,312 spill events"): the
+thing that occurred is counted as well as the noun."""
+_FREQUENCY_NOUNS = frozenset({"times", "occasions"})
+"""Occurrence nouns that name nothing of their own ("spilled 3,412 times"): only the act is
+counted."""
 
 _GENERIC_COUNT_WORDS = frozenset(
     "new more additional extra further other own".split()
@@ -1419,13 +1590,25 @@ def _count_run(folded: str, fig: Figure) -> list[str]:
     return run
 
 
+@lru_cache(maxsize=1)
+def _light_and_month_stems() -> frozenset[str]:
+    """Stems of light verbs and month names.
+
+    Words around a figure that do not name what it counts ("stood at 41 per cent of capacity
+    on 1 July").
+    """
+    return frozenset(
+        {stem(w) for w in _LIGHT_VERBS} | _LIGHT_VERBS | {stem(m) for m in _MONTHS} | set(_MONTHS)
+    )
+
+
 def _figure_head(folded: str, fig: Figure) -> frozenset[str]:
     """Concepts around a figure: up to six content words before it and two after.
 
-    These name the quantity ("order backlog stood at $640 million", "150 new staff"); the
-    unit is compared separately.
+    Light verbs and months are not counted among them. These name the quantity ("order
+    backlog stood at $640 million", "150 new staff"); the unit is compared separately.
     """
-    stop = _cue_stems()[4]
+    stop = _cue_stems()[4] | _light_and_month_stems()
 
     def content(chunk: str) -> list[str]:
         return [
@@ -1444,9 +1627,14 @@ def _is_identifier(folded: str, fig: Figure) -> bool:
 
 
 def _is_date_or_rank(folded: str, fig: Figure) -> bool:
-    """Whether a unitless figure is a day of a date ("13 May", "June 3") or an ordinal."""
+    """Whether a unitless figure is a day of a date, an ordinal or an age group.
+
+    "13 May", "June 3", "3rd"; "two-year-olds" names who is counted, it is not a count.
+    """
     if fig.unit is not None:
         return False
+    if re.match(r"[- ]years?[- ]olds\b", folded[fig.end : fig.end + 12]):
+        return True
     after = folded[fig.end : fig.end + 14]
     if _DATE_NEAR_RE.match(after) or _MONTH_BEFORE_RE.search(folded[max(0, fig.start - 12) :
                                                                      fig.start]):
@@ -1462,7 +1650,7 @@ def _quantities(folded: str) -> list[Figure]:
     Years, financial years ("2024-25"), dates, ranks and identifiers are not.
     """
     split = [m.span() for m in _SPLIT_YEAR_RE.finditer(folded)]
-    return [
+    found = [
         f
         for f in normalize_figures(folded)
         if f.unit != "year"
@@ -1470,6 +1658,10 @@ def _quantities(folded: str) -> list[Figure]:
         and not _is_date_or_rank(folded, f)
         and not any(a <= f.start < b for a, b in split)  # the "25" of "2024-25"
     ]
+    # "halved", "cut by half": a change of 50 percent (a claim's text has it rewritten so)
+    found += [Figure(50.0, "percent", m.start(), m.end()) for m in _HALVING_RE.finditer(folded)]
+    return sorted(found, key=lambda f: f.start) if len(found) > 1 else found
+
 
 
 def published_before_claim(claim: str, published_at: datetime | None) -> int | None:
@@ -1551,8 +1743,23 @@ def parse_claim_frame(
         w < WEAK_NAME_IDF_SHARE * default for w in subject.values()
     )
     unnamed = " ".join(fold_text(without_names(claim)).split())
+    decided = _decided(plain)
     named = name_numbers(claim)  # "iOS 11": part of a name, not a quantity
     figures = tuple(f for f in _quantities(folded) if f.unit is not None or f.token not in named)
+    # "Building Kelda Ridge's 4.1-metre telescope cost €74 million": a measure written into a
+    # thing's description names which thing; beside another figure, it is not what the claim
+    # states (another telescope's "2.2-metre" is not another value of it)
+    if (weak_subject or not subject) and _HALVING_RE.search(plain):
+        # "halve emissions by 2050" of no named subject: a topic's texts state 50 percent of
+        # many things, and the halving is read as a cut only (not as a figure to be matched)
+        figures = tuple(
+            f for f in figures if not (f.unit == "percent" and f.value == 50 and "50" not in plain)
+        )
+    described = tuple(f for f in figures if _DESCRIPTOR_RE.match(folded, f.start, f.end + 3))
+    if described and len(described) < len(figures):
+        figures = tuple(f for f in figures if f not in described)
+    else:
+        described = ()
     fig_tokens = {f.token for f in normalize_figures(folded)}
     # the words of a figure written out ("eighteen thousand five hundred pounds") are the
     # figure, not the predicate
@@ -1573,12 +1780,15 @@ def parse_claim_frame(
         bare = _CLAIM_DENIAL_RE.sub(" ", bare)
     bare = _PLAN_RE.sub("  ", bare)
     bare = re.sub(r"\s{3,}to\b", " ", bare)  # "intends to retire": the infinitive's "to"
-    # "at the end of 2023", "year-end": a time, read as the claim's period, not its predicate
+    # "at the end of 2023", "at the start of July 2025", "year-end": a time, read as the
+    # claim's period, not its predicate
     bare = re.sub(
-        r"\b(?:at\s+)?the\s+end\s+of\s+(?=(?:the\s+)?(?:year|quarter|\d{4}|fiscal|financial))"
+        r"\b(?:at\s+)?the\s+(?:end|start|beginning|middle)\s+of\s+(?=(?:the\s+)?(?:year|quarter|"
+        r"month|\d{4}|fiscal|financial|" + "|".join(_MONTHS) + r")\b)"
         r"|\byear[- ]end\b", " ", bare,
     )
     bare = re.sub(r"\b(?:financial|fiscal)\s+(?=year\b)", " ", bare)  # a time, as "year" is
+    bare = re.sub(rf"\b{_PAST_BASE}", " ", bare)  # the base of the change the claim states
     if _PLAN_RE.search(folded):
         bare = _HORIZON_RE.sub(" ", bare)  # "next year": the claim's time frame (``horizons``)
     toks = tokenize(bare)
@@ -1589,17 +1799,20 @@ def parse_claim_frame(
             or t in months or len(t) < 2 or t in fig_tokens or t in fig_words
         ):
             continue
-        if any(f.unit and stem(f.unit) == t for f in figures):
+        if any(f.unit and stem(f.unit) == t for f in figures + described):
             continue
         w = idf.get(t, default)
         if any(x in _ADJUNCT_PREPS for x in toks[max(0, k - 2) : k]):
             w *= ADJUNCT_WEIGHT  # "to motor vehicles", "to traffic": an adjunct of the verb
         q = in_claim.get(t, t)
         predicate[q] = max(predicate.get(q, 0.0), w)
-    # identifiers ("route 12") are part of the predicate, as literal tokens
+    # identifiers ("route 12") and descriptors ("4.1-metre") are part of the predicate, as
+    # literal tokens
     for f in normalize_figures(folded):
         if f.unit is None and (_is_identifier(folded, f) or f.token in named):
             predicate[f.token] = default
+    for f in described:
+        predicate[f.token] = default
     # "the year to February 2025", "year ended 31 March": the month ends a fiscal year, it is
     # not a month the claim speaks of
     months_named = frozenset(
@@ -1631,6 +1844,7 @@ def parse_claim_frame(
         months=months_named,
         names=tuple(frozenset(tokenize(n)) for n in _name_groups(claim)),
         name_heads=tuple(_name_without_head(n) for n in _name_groups(claim)),
+        places=tuple(frozenset(tokenize(m.group(1))) for m in _PLACE_RE.finditer(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
             _NEG_RE.search(unnamed)
@@ -1640,10 +1854,11 @@ def parse_claim_frame(
         is_reversal=is_reversal,
         # read on the words as written ("has shut down", before it is rewritten "closing")
         # and as rewritten ("came into operation" is "started")
-        is_done=not _PLAN_RE.search(plain)
+        is_done=not _PLAN_RE.search(plain) and not decided
         and bool(_DONE_RE.search(plain) or _DONE_RE.search(folded)),
+        decided=decided,
         weak_subject=weak_subject,
-        degrees=claim_degrees(plain),
+        degrees=claim_degrees(_compared_with_past(plain)),
         horizons=tuple(claim_horizons(plain).items()),
         estimates=tuple(is_estimate_figure(folded, f) for f in figures),
         is_projection=bool(_PROJECTION_RE.search(folded)),
@@ -1662,6 +1877,9 @@ def parse_claim_frame(
         ),
         additions=tuple(bool(_ADDITION_AFTER_RE.match(folded[f.end : f.end + 16]))
                         for f in figures),
+        losses=tuple(f.unit not in MEASURED_UNITS and bool(
+            _LOSS_BEFORE_RE.search(folded[max(0, f.start - 40) : f.start])
+        ) for f in figures),
         measures=tuple(_money_measures(folded, f) for f in figures),
         lengths=tuple(is_length(folded, f) for f in figures),
         kinds=tuple(count_kind(folded, f) for f in figures),
@@ -2240,8 +2458,14 @@ def judge_frames(
         _CHANGE_CONCEPTS
     )
     anchors = (pred_keys | frozenset(frame.subject)) - _CHANGE_CONCEPTS
+    # a claim about a named subject (not a topic: "global temperatures ..."), whose figures
+    # the document states of that subject: a range holding its value, or its figure with the
+    # opposite change, speaks of it (in a topic's texts ranges and changes of other measures
+    # abound)
+    named_subject = bool(frame.subject) and not frame.weak_subject
     measured = any(f.unit in MEASURED_UNITS for f in frame.figures)
     value_stated = False  # some sentence states the claim's figure for its quantity
+    reported_at = 0  # the first sentence (after the first) that reports someone stating it
     last_time: TimeFrame | None = None
     # a claim dated to a month speaks of that month's quarter: a sentence of another quarter
     # (or after one, naming none) speaks of another period ("in the quarter" of a first-quarter
@@ -2258,7 +2482,7 @@ def judge_frames(
         if lede_time is not None and context is not None and context is not lede_time:
             context = TimeFrame(context.years | lede_time.years,
                                 context.quarters | lede_time.quarters,
-                                context.fiscal | lede_time.fiscal)
+                                context.fiscal | lede_time.fiscal, dated=context.dated)
         st_time = s.quarter_time if frame.time.quarters else s.time
         if s.quarter_time.quarters:
             last_quarters = s.quarter_time.quarters
@@ -2289,13 +2513,14 @@ def judge_frames(
         matched = approx = 0
         conflict = ""
         for (
-            cf, head, lower, counted, estimate, target, addition, measure, length, avg, whole,
-            kind, mean,
+            cf, head, lower, counted, estimate, target, addition, loss, measure, length, avg,
+            whole, kind, mean,
         ) in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
             frame.targets or (False,) * len(frame.figures),
             frame.additions or (False,) * len(frame.figures),
+            frame.losses or (False,) * len(frame.figures),
             frame.measures or (frozenset(),) * len(frame.figures),
             frame.lengths or (False,) * len(frame.figures),
             frame.averages or (False,) * len(frame.figures),
@@ -2344,7 +2569,7 @@ def judge_frames(
                 (sf.is_hedged or cf.is_hedged) and _same(cf.value, sf.value, cfg.approx_tolerance)
                 and not (not cf.is_hedged and _bound_excludes(s.folded, sf, cf.value))
                 for sf in same_unit
-            ):
+            ) or (named_subject and _in_range(s.folded, same_unit, cf)):
                 approx += 1
                 continue
             for sf in figs:
@@ -2383,13 +2608,17 @@ def judge_frames(
                     continue  # a level at some other time, not what the change reached
                 if addition and _TOTAL_TO_RE.search(s.folded[max(0, sf.start - 60) : sf.start]):
                     continue  # the total the additions brought it to, not their number
+                if loss and not _CHANGE_WORD_RE.search(
+                    s.folded[max(0, sf.start - 40) : sf.end + 24]
+                ) and not _LOSS_BEFORE_RE.search(s.folded[max(0, sf.start - 40) : sf.start]):
+                    continue  # "3,400 staff", a headcount: not the number of jobs lost
                 if measure and (other := _money_measures(s.folded, sf)) and measure.isdisjoint(
                     other
                 ):
                     continue  # a sum of another measure ("raised" against "valued at")
-                if frame.time.years and not frame.time.quarters and not frame.months and (
-                    _SUB_PERIOD_RE.search(s.folded)
-                ):
+                if (frame.time.years or frame.time.fiscal) and not frame.time.quarters and (
+                    not frame.months
+                ) and _SUB_PERIOD_RE.search(s.folded):
                     continue  # of a quarter or a half of the claim's year, not all of it
                 if not avg and is_average(s.folded, sf):
                     continue  # a series average against one episode's audience
@@ -2400,7 +2629,7 @@ def judge_frames(
                     # the value the claim gives (unless the claim's figure is one: "a target of")
                     continue
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
-                if same_noun and count_kind(s.folded, sf) - kind:
+                if same_noun and count_kind(s.folded, sf) - kind - counted:
                     # "75 affordable homes" against "1,146 new homes": a kind of them (a kind
                     # the claim names and the sentence leaves out, "passenger journeys"
                     # against "journeys", is the same count written shorter)
@@ -2470,6 +2699,10 @@ def judge_frames(
         has_plan = _cue_before(s, s.plan_at, pred_here, cfg.scope_window, fig_at) or (
             _planned_after(s, pred_here, cfg.scope_window)
         )
+        # "is expected to approve the stand": the decision the claim reports is still to come
+        plans_decision = bool(frame.decided) and _cue_before(
+            s, s.plan_at, frame.decided, cfg.scope_window
+        )
         # Refutation: only what bears on the claim's own quantity and predicate.
         strict = frame.weak_subject and p < cfg.opposite_rest
         # Another value of one of the claim's figures refutes even where the sentence states
@@ -2489,6 +2722,10 @@ def judge_frames(
         ):
             if has_denial or _neighbour_denies(doc, i):
                 keep("REFUTES", rel + 0.5, i, conflict + ", stated as a correction")
+            elif reported_at and reported_at < i and _CONTRAST_OPENING_RE.match(s.folded):
+                # "The observatory announced a price of €74m ... But the accounts put the total
+                # cost at €81m": the document reports the claim's value and contradicts it
+                keep("REFUTES", rel + 0.5, i, conflict + ", against the value reported")
             else:
                 keep("FIGURE", rel, i, conflict)
             continue
@@ -2512,7 +2749,12 @@ def judge_frames(
         if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []
         rest = _share({k: v for k, v in pred.items() if k not in opposite}, cs)
-        if opposite and rest >= cfg.opposite_rest and not frame.is_negated and (
+        # the claim's own figure stated with the opposite change ("go up by 7%" against "a
+        # decrease of 7 percent") names its quantity as well as the rest of its words would
+        figured = named_subject and bool(n_figs) and matched == n_figs and on_quantity and (
+            _counts_named(s.folded, figs, frame, cfg)
+        )
+        if opposite and (rest >= cfg.opposite_rest or figured) and not frame.is_negated and (
             not n_figs or matched or p >= cfg.predicate_refute
         ) and not _CONDITIONAL_RE.search(s.folded) and not _hedged(
             s, frozenset().union(*(opp[q] for q in opposite)) & cs, frame, cfg
@@ -2540,9 +2782,14 @@ def judge_frames(
         denies = (has_denial and _cue_before(
             s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
         )) or (has_attrib and not frame.is_act and bool(_FALSITY_RE.search(s.folded)))
+        # "did not grant the permit" is the claim's "refusal of the permit": a negated opposite
+        # of a word the claim has and the sentence lacks states that word, it does not deny it
+        negates_opposite = has_neg and any(
+            q not in cs and opp.get(q, frozenset()) & cs for q in pred_keys
+        )
         negated_here = bears and ((has_neg and not has_attrib) or denies) and (
             not frame.is_negated
-        )
+        ) and not negates_opposite
         if negated_here and not strict and (frame.subject or p >= cfg.opposite_rest):
             # (someone arguing or rumoured to say "not X" is not the document's denial; "X
             # dismissed claims that ..." is). A claim that names no subject shares its words
@@ -2574,13 +2821,19 @@ def judge_frames(
                     keep("REFUTES", rel + 0.5, i, why)
                 continue  # "Our release stated that ... 168. That figure was wrong."
             value_stated = True
-            if approx or (has_plan and frame.is_done):
+            if approx or (has_plan and frame.is_done) or plans_decision:
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
             elif hedge := _hedged(s, pred_here, frame, cfg, fig_at):
                 keep("PARTIAL", rel, i, f"states the claim's figure as a possibility ('{hedge}')")
-            elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support:
+            elif all(_is_round(f) for f in frame.figures) and p < cfg.predicate_support and not (
+                frame.subject and not frame.weak_subject
+                and all(f.unit not in MEASURED_UNITS for f in frame.figures)
+                and _counts_named(s.folded, figs, frame, cfg)
+            ):
                 # a round figure ("2 degrees", "100 years") is found in many sentences: with
-                # little of the claim's predicate around it, it is partial support at most
+                # little of the claim's predicate around it, it is partial support at most (a
+                # round count of a named subject's things, of the things the claim counts, is
+                # their count: "two people have died" in a document on the Tarrow cluster)
                 keep("PARTIAL", rel, i, "a round figure with little of the predicate")
             elif lacks := missing_degree(frame.degrees, [s.folded]):
                 keep("PARTIAL", rel, i, f"states the claim's figure, not its degree ('{lacks}')")
@@ -2591,9 +2844,13 @@ def judge_frames(
                 keep("PARTIAL", rel, i, f"states the claim's figure of a past period ('{then}')")
             else:
                 keep("SUPPORTS", rel, i, "states the claim's figure for its quantity")
+                if not reported_at and _REPORTED_VALUE_RE.search(s.folded):
+                    reported_at = i  # "The observatory announced a price of €74m"
             continue
         if p >= cfg.predicate_support and _acts_on_other_name(s, frame, pred_here):
             continue  # "close the Marsh End Weekly": the predicate's object is another name
+        if _in_other_places(s, frame):
+            continue  # "opened three hotels in Truro, Lincoln and Stirling": not in Edinburgh
         if _GENERIC_RE.match(s.folded):
             continue  # "Once a pool closes, it never comes back": a generality, not the fact
         if p >= cfg.predicate_support:
@@ -2620,7 +2877,7 @@ def judge_frames(
                 # claim about something else ("Warming in the last 100 years has caused ...")
                 keep("PARTIAL", p, i, f"carries {p:.0%} of the claim's predicate, not its "
                      "subject")
-            elif has_plan and frame.is_done:
+            elif (has_plan and frame.is_done) or plans_decision:
                 keep("PARTIAL", p, i, "planned or expected, not done")
             elif hedge := _hedged(s, pred_here, frame, cfg):
                 keep("PARTIAL", p, i, f"stated as a possibility ('{hedge}'), the claim is not")
@@ -2702,6 +2959,66 @@ _AT_LEAST_RE = re.compile(
     r"(?:\b(?:just |well |slightly )?(?:over|above|more than)|\bat least|\bin excess of|"
     r"\bexceeded|\bexceeding|\btopped|\bsurpassed|\bpassed)\s*$"
 )
+
+
+def _counts_named(
+    folded: str, figs: Sequence[Figure], frame: ClaimFrame, cfg: FrameConfig
+) -> bool:
+    """Whether the sentence states each of the claim's figures as a count of the same things.
+
+    A measured figure (percent, money, a unit of ``MEASURED_UNITS``) needs its value only; a
+    count needs its count unit ("two people") or the noun it counts ("14 of its pubs" and "19
+    pubs"): "In 12 of these areas" does not count twelve pharmacies.
+    """
+    return all(
+        any(
+            _same(f.value, sf.value, cfg.exact_tolerance) and (
+                f.unit in MEASURED_UNITS
+                or (f.unit is not None and sf.unit == f.unit)
+                or bool(n & _counted(folded, sf))
+            )
+            for sf in figs
+        )
+        for f, n in zip(frame.figures, frame.counted, strict=True)
+    )
+
+
+_REPORTED_VALUE_RE = re.compile(
+    r"\b(?:announced|said|stated|claimed|told|quoted|publici[sz]ed|put\s+(?:the|its)\b)"
+)
+"""A sentence reporting what someone stated ("The observatory announced a price of €74m")."""
+_CONTRAST_OPENING_RE = re.compile(r"\W*(?:but|however|yet|in fact)\b")
+"""A sentence that opens by contradicting the one before ("But the accounts put the cost at
+€81m")."""
+
+_RANGE_BETWEEN_RE = re.compile(r"\s*(?:-|\u2013|to|and)\s*$")
+
+
+def _in_range(folded: str, figs: Sequence[Figure], fig: Figure) -> bool:
+    """Whether two figures of ``fig``'s unit state a narrow range that holds its value.
+
+    "in the range of £41 million to £43 million" holds £42 million: an approximate value of it
+    (the ends of a range are no values of their own, ``is_estimate_figure``). A wide range
+    ("1 to 9 million", "1.5 to 4.5 degrees") says little of any value in it: its upper end may
+    be at most ``NARROW_RANGE`` times its lower.
+
+    >>> t = "profit in the range of £41 million to £43 million"
+    >>> q = _quantities(t)
+    >>> _in_range(t, q, Figure(42e6, "gbp", 0, 0)), _in_range(t, q, Figure(45e6, "gbp", 0, 0))
+    (True, False)
+    """
+    return any(
+        lo.unit == hi.unit == fig.unit and fig.unit is not None
+        and 0 < lo.value < hi.value <= NARROW_RANGE * lo.value
+        and lo.value <= fig.value <= hi.value
+        and _RANGE_BETWEEN_RE.match(folded[lo.end : hi.start])
+        for lo, hi in zip(figs, figs[1:], strict=False)
+    )
+
+
+NARROW_RANGE = 1.25
+"""Largest ratio of a range's ends for a value inside it to be approximated by it (forecast
+ranges such as "£41 million to £43 million", 1.05). Convention."""
 
 
 def _bound_excludes(folded: str, fig: Figure, value: float) -> bool:
@@ -2859,11 +3176,12 @@ def _weights(terms: frozenset[str], pred: Mapping[str, float]) -> dict[str, floa
 
 _SUB_PERIOD_RE = re.compile(
     r"\b(?:first|second|third|fourth|final|last)\s+(?:quarter|half)\b|\b[qh][1-4]\b|"
-    r"\b(?:the|this|that)\s+quarter\b|"
+    r"\b(?:the|this|that)\s+(?:quarter|half)\b|\bhalf[- ]year|\b(?:six|6)[- ]months\b|"
     rf"\b(?:{'|'.join(_MONTHS)})\s*(?:-|\u2013|to|and|through)\s*(?:{'|'.join(_MONTHS)})\b"
 )
 """A part of a year: a quarter ("the first quarter", "the strongest month of the quarter"), a
-half, a range of months ("between January and March")."""
+half ("profit for the half", "half-year", "the six months to August"), a range of months
+("between January and March")."""
 
 _CORRECTION_RE = re.compile(
     r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
@@ -2975,6 +3293,26 @@ def _acts_on_other_name(s: SentenceFrame, frame: ClaimFrame, pred_here: frozense
         if obj and not (set(tokenize(obj.group(1))) & frame.subject.keys()):
             return True
     return False
+
+
+_PLACE_RE = re.compile(r"\b(?:in|at)\s+((?:[A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*)")
+"""A place the claim names ("opened a hotel in Edinburgh")."""
+
+
+def _in_other_places(s: SentenceFrame, frame: ClaimFrame) -> bool:
+    """Whether the sentence places its statement in other named places than the claim's.
+
+    "The group opened three hotels during the quarter, in Truro, Lincoln and Stirling" does not
+    speak of a hotel opened in Edinburgh: the sentence names places, none of them the claim's.
+    """
+    if not frame.places or not s.raw:
+        return False
+    if any(place <= s.concept_set for place in frame.places):
+        return False
+    own = frozenset().union(*frame.places, frame.subject.keys())
+    return any(
+        not (frozenset(tokenize(m.group(1))) & own) for m in _PLACE_RE.finditer(s.raw)
+    )
 
 
 def _neighbour_denies(doc: DocFrames, i: int) -> bool:

@@ -405,7 +405,8 @@ frame."""
 _CANONICAL_FORMS = """film movie movies films motion-picture|writer author authors writers|
 start begin began begun beginning starts started commence commenced|death die died dies dying dead|
 birth born|buy bought purchase purchased|large big huge|child children kid kids childhood|
-television tv|award awards prize prizes|marry married marriage wed wedded|sell sold sells selling|
+television tv|award awards prize prizes purse purses|marry married marriage wed wedded|
+sell sold sells selling|
 win won wins winning victory|write wrote written writes writing|become became|make made makes|
 give gave given gives|take took taken takes|go went gone goes|see saw seen sees|run ran runs|
 lead led leads|hold held holds|grow grew grown grows|rise rose risen rises|fall fell fallen falls|
@@ -459,8 +460,11 @@ UNIT_ALIASES = {
     "day": "day_span", "hours": "hour_span", "hour": "hour_span", "minutes": "minute_span",
     "seasons": "season", "season": "season", "episodes": "episode", "episode": "episode",
     "albums": "album", "album": "album", "films": "film", "film": "film", "goals": "goal",
-    "people": "person", "persons": "person", "deaths": "death", "votes": "vote",
-    "$": "usd", "us$": "usd", "usd": "usd", "dollars": "usd", "dollar": "usd", "€": "eur",
+    "people": "person", "persons": "person", "person": "person", "deaths": "death",
+    "death": "death", "votes": "vote",
+    "$": "usd", "us$": "usd", "usd": "usd", "dollars": "usd", "dollar": "usd",
+    "us dollars": "usd", "u.s. dollars": "usd", "pounds sterling": "gbp", "sterling": "gbp",
+    "€": "eur",
     "euros": "eur", "euro": "eur", "eur": "eur", "gbp": "gbp", "£": "gbp", "pounds": "gbp",
     "cents": "cent", "cent": "cent", "w/m2": "w_m2",
     "watts per square meter": "w_m2", "watts per square metre": "w_m2", "watts": "watt",
@@ -1572,6 +1576,14 @@ class LexicalJudge:
                 # not sent to prison" beside sentences that name the court and the hearing
                 return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
                               f"but its main predicate is negated ('{verb}')")
+            if loose.stance is Stance.SUPPORTS and (
+                verb := self._main_predicate_absent(claim_text, idf, default, window)
+            ):
+                # "Quillon had been told about overheating bases months before it announced the
+                # recall" against the recall notice: the other facts are there, the one the
+                # claim asserts of them ("had been told") is not
+                return result(Stance.PARTIAL, f"claim of several facts; {loose.rationale}, "
+                              f"not its main predicate ('{verb}')")
             # A claim of several facts is often carried by several sentences together: it is
             # read over the best sentences, as before frames (its frames decide refutation).
             return JudgeResult(loose.stance, loose.relevance, loose.quote,
@@ -1771,6 +1783,20 @@ class LexicalJudge:
             if said and not years & said:
                 return "year", f"of another year ({', '.join(map(str, sorted(said)))})"
         return None
+
+    def _main_predicate_absent(self, claim_text: str, idf: Mapping[str, float],
+                               default: float, window: Sequence[str]) -> str:
+        """The claim's main verb when no sentence of ``window`` states it, else "".
+
+        The verb is ``judge_frame.ClaimFrame.main_verb``: only a claim with a named subject
+        whose main verb follows an auxiliary ("had been *told*", "has *opened*") has one.
+        """
+        from affidavit.tasks import judge_frame as jf
+
+        verb = self._claim_frame(claim_text, idf, default).main_verb
+        if not verb or any(verb in jf._concept_terms(sentence) for sentence in window):
+            return ""
+        return verb
 
     def _main_predicate_negated(self, claim_text: str, idf: Mapping[str, float],
                                 default: float, window: Sequence[str]) -> str:
@@ -2313,9 +2339,14 @@ _RANGE_AFTER_RE = re.compile(r"\s*(?:[^\W\d]{1,8}\.?\s*)?(?:–|—|-|to|and)\s*
 _RANGE_BEFORE_RE = re.compile(
     r"(?:\d[\w%°˚.,]*\s*(?:–|—|-|to)\s*[$€£]?|\bbetween\s+[$€£]?|±\s*)$"
 )
-_FACTOR_AFTER_RE = re.compile(r"\s*(?:times|fold|x)\b(?!\s+(?:a|an|per|each|every)\b)")
-"""A factor ("five times more likely", "a threefold rise"); "six times a day" is a frequency,
-a value of its own."""
+_FACTOR_AFTER_RE = re.compile(
+    r"\s*(?:times|fold|x)\b(?!\s+(?:a|an|per|each|every)\b)"
+    r"(?!\s*(?:[.,;:)]|$|(?:in|during|last|this|since|between|across|on|at|from|before|after|"
+    r"through|so far|and|or|but)\b))"
+)
+"""A factor ("five times more likely", "three times the rate", "a threefold rise"); "six
+times a day", "spilled 3,412 times in 2024" and "was delayed 14 times." are frequencies, values
+of their own."""
 
 
 def is_estimate_figure(folded: str, fig: Figure) -> bool:

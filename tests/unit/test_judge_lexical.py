@@ -541,6 +541,150 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("whole period", "Orrin airport handled 2.6 million passengers over the whole of 2024.",
          "Orrin airport handled 2.6 million passengers in 2024, its busiest year.",
          Stance.SUPPORTS),
+        # what was announced, approved or designed is still to come: its plan is what was
+        # announced; a plan of the decision itself, or of a done fact the claim reports, is not
+        ("announced plan", "Orrin Water announced a hosepipe ban that applies to 1.1m "
+         "households.", "Orrin Water said the restrictions will apply to all 1.1 million "
+         "household customers in its area.", Stance.SUPPORTS),
+        ("designed capacity", "The Brel plant was designed to burn 350,000 tonnes of waste a "
+         "year.", "The Brel plant would burn 350,000 tonnes of waste a year.", Stance.SUPPORTS),
+        ("approval", "Orrin councillors have given the go-ahead for a stand taking Brel Park "
+         "to 27,500 seats.", "Orrin councillors are expected to approve a stand taking Brel "
+         "Park to 27,500 seats.", Stance.PARTIAL),
+        ("announced done fact", "Tarsel Optics announced that it had cut 140 jobs at Orrin.",
+         "Tarsel Optics will cut 140 jobs at Orrin.", Stance.PARTIAL),
+        # a count of occurrences ("spilled 3,412 times") counts the act, as "4,312 spill events"
+        # does; "times" followed by a preposition or a stop is a frequency, not a factor
+        ("frequency", "Orrin Water's storm overflows spilled 3,412 times in 2024.",
+         "For Orrin Water, the register records 4,312 spill events in 2024 across its 1,210 "
+         "overflows.", Stance.REFUTES),
+        ("frequency", "Orrin Water's storm overflows spilled 4,312 times in 2024.",
+         "For Orrin Water, the register records 4,312 spill events in 2024 across its 1,210 "
+         "overflows.", Stance.SUPPORTS),
+        # "decided not to grant a permit" is the claim's "refusal of the permit", no denial
+        ("negated opposite", "Orrin Renewables has appealed against the refusal of the Brel "
+         "Point permit.", "The Orrin Environmental Authority has decided not to grant a permit "
+         "to Orrin Renewables for the Brel Point plant.", Stance.NEUTRAL),
+        ("comparison with the one replaced", "The Orrin League's new TV contract is worth less "
+         "than the one it replaces.", "The Orrin League's new media agreement is worth 310 "
+         "million euros, a 40 percent increase on the league's current contract.",
+         Stance.REFUTES),
+        # "was dismissed" is a sacking, not a denial; "dismissed as nonsense" is one
+        ("passive dismissal", "Orrin Town finished bottom of the Brel League in 2021.",
+         "Gary Whitlow was dismissed in April after Orrin Town finished bottom of the Brel "
+         "League in 2021.", Stance.SUPPORTS),
+        ("dismissed as", "Orrin Town finished bottom of the Brel League in 2021.",
+         "The club dismissed as nonsense reports that Orrin Town finished bottom of the Brel "
+         "League in 2021.", Stance.REFUTES),
+        # closing in idiom: "stopped seeing patients", "ceased operating", "closed its doors"
+        ("closing idiom", "Orrin Street Clinic stopped seeing patients at the end of February "
+         "2025.", "The minutes of March 2025 note that Orrin Street Clinic had ceased operating "
+         "at the end of February.", Stance.SUPPORTS),
+        ("opening idiom", "Five new Orrin stores opened their doors in 2024.",
+         "Orrin opened five new stores in 2024.", Stance.SUPPORTS),
+        # a period dated by its last day is of that calendar year, whatever financial year
+        # names it; thirteen weeks are a quarter
+        ("dated period", "Orrin Pharmacy took in £187.3m of revenue in the three months to 28 "
+         "December 2024.", "Orrin Pharmacy issues its trading update for the 13 weeks to 30 "
+         "December 2023, the third quarter of the 2024 financial year. Revenue in the period "
+         "was £171.9 million.", Stance.NEUTRAL),
+        # "4.2 million US dollars" is a sum in dollars; a purse is the prize money
+        ("currency name", "The 2025 Orrin Open carries total prize money of 4.2 million US "
+         "dollars.", "The Orrin Open's total purse in 2025 stands at US$4.2m, paid equally "
+         "across the men's and women's events.", Stance.SUPPORTS),
+        # a possessive ends a name: "Orrin Power's Brel Bay wind farm" is named by "Brel Bay"
+        ("owner's name", "Orrin Power's Brel Bay wind farm produced 1,200 gigawatt hours "
+         "between July and September 2025.", "The largest single contributor in the third "
+         "quarter of 2025 was the Brel Bay offshore wind farm, whose metered output reached "
+         "1,200 GWh.", Stance.PARTIAL),
+        # halving is a cut of 50 percent: a cut of 25 percent is another value of it
+        ("halving", "Orrin is halving its budget for stop-smoking services in 2025-26.",
+         "Orrin's plan for 2025-26: stop-smoking services budget reduced from 1.2m pounds to "
+         "0.9m pounds, a reduction of 25 percent.", Stance.REFUTES),
+        ("halving", "Orrin halved its budget for stop-smoking services in 2025-26.",
+         "In 2025-26 Orrin cut its budget for stop-smoking services by half.", Stance.SUPPORTS),
+        # a round count of a named subject's things is its count, as any other figure is
+        ("round count", "Two people died in the Orrin legionella cluster.",
+         "Orrin health officials gave an update on the legionella cluster on Thursday. Two "
+         "people have died. Nine patients have been treated in hospital.", Stance.SUPPORTS),
+        # a figure of a half is not another value of the year's; a range holds its values
+        ("half of the year", "Orrin Outfitters made a pre-tax profit of £42 million in the year "
+         "to February 2025.", "Orrin Outfitters published interim results in September 2024. "
+         "Profit before tax for the half was £14.6 million.", Stance.NEUTRAL),
+        ("range", "Orrin Outfitters made a pre-tax profit of £42 million in the year to February "
+         "2025.", "The board of Orrin Outfitters now expects profit before tax for the year "
+         "ending 1 February 2025 to be in the range of £41 million to £43 million.",
+         Stance.PARTIAL),
+        # a count of jobs lost is not a headcount, and another count of jobs lost refutes it
+        ("loss against a headcount", "The Orrin-Brel merger will cost 90 jobs.",
+         "The merged Orrin-Brel university will bring together around 21,000 students and 3,400 "
+         "staff.", Stance.NEUTRAL),
+        ("loss against a loss", "The Orrin-Brel merger will cost 90 jobs.",
+         "The Orrin-Brel merger will cut 120 jobs.", Stance.REFUTES),
+        ("a price is no loss", "Building the Orrin Observatory's telescope cost €74 million.",
+         "Building the Orrin Observatory's telescope cost €81 million, its accounts show.",
+         Stance.REFUTES),
+        # a document that reports the claim's value and then contradicts it refutes it
+        ("reported value contradicted", "Building the Orrin Observatory's telescope cost €74 "
+         "million.", "The Orrin Observatory's telescope cost more than its operators have said. "
+         "The Orrin Observatory announced a price of €74m when the telescope saw first light. "
+         "But the Orrin consortium's annual accounts put the total cost of building the "
+         "telescope at €81m.", Stance.REFUTES),
+        # a claim of several facts whose main predicate no sentence states is supported in part
+        ("several facts without the main predicate", "Orrin Brands had been told about "
+         "overheating kettle bases months before it announced the recall.", "Orrin Brands is "
+         "voluntarily recalling its kettle after identifying a fault that may cause the kettle "
+         "base to overheat. The recall was announced on 12 September by Orrin Brands. Customers "
+         "should stop using the kettles at once and contact Orrin Brands for a refund. Orrin "
+         "Brands said it had received reports of overheating bases.", Stance.PARTIAL),
+        # "14 of its pubs" counts pubs
+        ("partitive count", "Orrin Inns sold off 14 of its pubs in the year to September 2024.",
+         "Orrin Inns sold 19 pubs in its financial year to the end of September 2024.",
+         Stance.REFUTES),
+        # a count of other things ("12 of these areas") is no value of the claim's count, nor
+        # is a bound that admits it ("at least three")
+        ("count of other things", "Orrin intends to close twelve of the pharmacies it bought "
+         "from Brel.", "Orrin bought 46 pharmacies from Brel, the regulator said. In 12 of these "
+         "areas at least three competing pharmacies remain.", Stance.NEUTRAL),
+        # "pulled its kettles off the market" is a recall
+        ("recall idiom", "Orrin Brands has pulled its KT-200 kettles off the market.",
+         "Orrin Brands is recalling its KT-200 kettles.", Stance.SUPPORTS),
+        # "gone into administration" is to have entered it
+        ("go into", "Orrin Grills has gone into administration.",
+         "Orrin Grills said: the group has not entered administration.", Stance.REFUTES),
+        # "go up by 7%" is a rise; the claim's figure stated as a fall refutes it
+        ("opposite change of the claim's figure", "Orrin University saw international enrolment "
+         "go up by 7% in 2024/25.", "Orrin University's registry counts 4,310 international "
+         "students in 2024/25, a decrease of 7 percent compared with the previous year.",
+         Stance.REFUTES),
+        # a statement placed in other named places is not of the claim's place
+        ("other places", "Orrin Hotels has opened a hotel in Edinburgh.",
+         "Orrin Hotels opened three hotels during the quarter, in Truro, Lincoln and Stirling.",
+         Stance.NEUTRAL),
+        ("same place", "Orrin Hotels has opened a hotel in Edinburgh.",
+         "Orrin Hotels opened two hotels during the quarter, in Edinburgh and Stirling.",
+         Stance.SUPPORTS),
+        # "one person" is a count of people (as "two people" is), here the corrected value
+        ("correction to one", "Two people died in the Orrin legionella outbreak.",
+         "Correction. Our update of August 8 on the Orrin legionella outbreak said that two "
+         "people had died. That was incorrect. One person, a man in his seventies, has died.",
+         Stance.REFUTES),
+        # a comparison with an earlier time is a change; an age group ("two-year-olds") is
+        # who is counted, not a figure
+        ("comparison with the past", "Fewer Orrin two-year-olds had their first MMR jab in 2024 "
+         "than a year earlier.", "The share of Orrin two-year-olds who have had their first MMR "
+         "jab slipped to 91.4 per cent in 2024, from 92.0 per cent in 2023.", Stance.SUPPORTS),
+        ("comparison with the past", "Fewer Orrin two-year-olds had their first MMR jab in 2024 "
+         "than a year earlier.", "The share of Orrin two-year-olds who have had their first MMR "
+         "jab rose to 92.4 per cent in 2024, from 92.0 per cent in 2023.", Stance.REFUTES),
+        # "38 percent full" is a share of capacity; "at the start of July 2025" is a time; a
+        # light verb ("stood at") is not among the words that name a figure's quantity
+        ("share of capacity", "Orrin Water's reservoirs were 38 percent full at the start of "
+         "July 2025.", "Reservoir stocks in the Orrin Water supply system stood at 41 per cent "
+         "of capacity on 1 July 2025, the agency said.", Stance.REFUTES),
+        ("share of capacity", "Orrin Water's reservoirs were 41 percent full at the start of "
+         "July 2025.", "Reservoir stocks in the Orrin Water supply system stood at 41 per cent "
+         "of capacity on 1 July 2025, the agency said.", Stance.SUPPORTS),
     ],
 )
 def test_frame_classes(phenomenon: str, claim: str, body: str, expected: Stance) -> None:
@@ -580,6 +724,39 @@ def test_claim_that_names_nothing_is_supported_in_part(claim: str) -> None:
     r = judge1(claim, body)
     assert r.stance is Stance.PARTIAL
     assert "names no subject" in r.rationale
+
+
+def test_a_measure_in_a_things_description_is_not_the_claims_figure() -> None:
+    # "4.1-metre telescope" names which telescope; the claim states its cost
+    fr = LexicalJudge()._claim_frame(
+        "Building the Orrin Observatory's 4.1-metre telescope cost €74 million.", {}, 1.0
+    )
+    assert [(f.value, f.unit) for f in fr.figures] == [(74e6, "eur")]
+    assert "#4.1" in fr.predicate
+    # alone, it is what the claim states ("approved a 200-metre track")
+    fr = LexicalJudge()._claim_frame("Orrin approved a 200-metre track.", {}, 1.0)
+    assert [(f.value, f.unit) for f in fr.figures] == [(200.0, "metre")]
+
+
+@pytest.mark.parametrize("forms", [
+    ("merge", "merged", "merger"),  # a merger
+    ("axing", "axed", "removed"),  # "axing 180 jobs" removes them, as "axed" does
+])
+def test_word_forms_share_their_concept(forms: tuple[str, ...]) -> None:
+    from affidavit.tasks.judge_frame import _concept_terms
+
+    assert len({tuple(_concept_terms(w)) for w in forms}) == 1, forms
+
+
+@pytest.mark.parametrize(("text", "denial"), [
+    ("the university asked the journals to retract the three papers", False),
+    ("we retract the statement", True),
+    ("the paper was retracted", True),
+])
+def test_retracting_a_paper_is_no_denial_of_a_statement(text: str, denial: bool) -> None:
+    from affidavit.tasks.judge_frame import _DENIAL_RE
+
+    assert bool(_DENIAL_RE.search(text)) is denial
 
 
 def test_a_named_agents_verdict_is_not_a_negated_claim() -> None:
