@@ -41,6 +41,7 @@ from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
     MONTHS,
+    NUMERIC_DATE_RE,
     RESTRICTIVE_WORDS,
     STOPWORDS,
     Figure,
@@ -1351,7 +1352,9 @@ _MONEY_MEASURE_RE = re.compile(
                               reverse=True)) + r")\b"
 )
 _MONEY_MEASURE_OF = {w: m for m, ws in MONEY_MEASURES.items() for w in ws}
-_MONEY_UNITS = frozenset({"usd", "eur", "gbp"})
+_MONEY_UNITS = frozenset(
+    {"usd", "eur", "gbp", "cad", "aud", "hkd", "jpy", "cny", "inr", "chf", "sek", "nok", "rub"}
+)
 
 
 def _money_measures(folded: str, fig: Figure) -> frozenset[str]:
@@ -1635,6 +1638,10 @@ def _is_date_or_rank(folded: str, fig: Figure) -> bool:
         return False
     if re.match(r"[- ]years?[- ]olds\b", folded[fig.end : fig.end + 12]):
         return True
+    if any(m.start() <= fig.start < m.end() for m in NUMERIC_DATE_RE.finditer(
+        folded, max(0, fig.start - 10), fig.end + 10
+    )):
+        return True  # the month or day of "2024-05-14" or "14/05/2024"
     after = folded[fig.end : fig.end + 14]
     if _DATE_NEAR_RE.match(after) or _MONTH_BEFORE_RE.search(folded[max(0, fig.start - 12) :
                                                                      fig.start]):

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -464,7 +465,11 @@ UNIT_ALIASES = {
     "death": "death", "votes": "vote",
     "$": "usd", "us$": "usd", "usd": "usd", "dollars": "usd", "dollar": "usd",
     "us dollars": "usd", "u.s. dollars": "usd", "pounds sterling": "gbp", "sterling": "gbp",
-    "€": "eur",
+    "canadian dollars": "cad", "c$": "cad", "australian dollars": "aud", "a$": "aud",
+    "hong kong dollars": "hkd", "hk$": "hkd", "yen": "jpy", "¥": "jpy", "yuan": "cny",
+    "renminbi": "cny", "rupees": "inr", "rupee": "inr", "₹": "inr", "swiss francs": "chf",
+    "francs": "chf", "kronor": "sek", "krona": "sek", "kroner": "nok", "roubles": "rub",
+    "rubles": "rub", "€": "eur",
     "euros": "eur", "euro": "eur", "eur": "eur", "gbp": "gbp", "£": "gbp", "pounds": "gbp",
     "cents": "cent", "cent": "cent", "w/m2": "w_m2",
     "watts per square meter": "w_m2", "watts per square metre": "w_m2", "watts": "watt",
@@ -481,7 +486,8 @@ UNIT_ALIASES = {
 right before) the number."""
 
 MEASURED_UNITS = frozenset(
-    """usd eur gbp cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
+    """usd eur gbp cad aud hkd jpy cny inr chf sek nok rub
+    cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
     degF deg w_m2 watt mw gw kwh kmh mph litre gallon""".split()
 )
 """Units of measured quantities (money, shares, physical units), as opposed to counts of
@@ -577,11 +583,15 @@ class Figure:
         return f"#{int(v)}" if v == int(v) else f"#{v:g}"
 
 
-_CURRENCY_SYMBOLS = frozenset({"$", "us$", "€", "£", "eur", "usd", "gbp"})
-_CUR_RE = r"(?:(?P<cur>us\$|\$|€|£|(?:eur|usd|gbp)(?=\s?\d))\s?)?"
+_CURRENCY_SYMBOLS = frozenset(
+    {"$", "us$", "c$", "a$", "hk$", "€", "£", "¥", "₹", "eur", "usd", "gbp"}
+)
+_CUR_RE = r"(?:(?P<cur>(?:us|c|a|hk)\$|\$|€|£|¥|₹|(?:eur|usd|gbp)(?=\s?\d))\s?)?"
+_PREFIX_SYMBOLS = frozenset({"$", "us$", "c$", "a$", "hk$", "€", "£", "¥", "₹"})
+"""Currency symbols written before a number only ("¥42 million", "C$3m")."""
 _UNIT_ALT = "|".join(
     re.escape(u)
-    for u in sorted((u for u in UNIT_ALIASES if u not in "$us$€£"), key=len, reverse=True)
+    for u in sorted((u for u in UNIT_ALIASES if u not in _PREFIX_SYMBOLS), key=len, reverse=True)
 )
 _NUM_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _TENS = frozenset(("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"))
@@ -596,7 +606,7 @@ COVID-19, nor "two proteins" about SARS-CoV-2. A year after "mid-", "pre-" or "p
 time frame ("mid-2020")."""
 _FIGURE_RE = re.compile(
     # The look-ahead lets the engine skip positions that cannot start a figure (4x faster).
-    r"(?=[\d$€£" + "".join(sorted({w[0] for w in NUMBER_WORDS} | {"g"})) + "u])"
+    r"(?=[\d$€£¥₹" + "".join(sorted({w[0] for w in NUMBER_WORDS} | {"g"})) + "uach])"
     + _CUR_RE
     + r"(?:" + _NAME_NUMBER_GUARD
     + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
@@ -606,7 +616,7 @@ _FIGURE_RE = re.compile(
     rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
 )
 _DIGIT_FIGURE_RE = re.compile(
-    r"(?=[\d$€£egu])" + _CUR_RE
+    r"(?=[\d$€£¥₹eguach])" + _CUR_RE
     + _NAME_NUMBER_GUARD + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
@@ -750,7 +760,9 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
             if len(num) == 4 and 1000 <= value <= 2100:
                 unit = "year"
         if not math.isfinite(value):
-            continue  # hundreds of digits: past a float's range (~1.8e308), no quantity to read
+            # hundreds of digits: past a float's range (~1.8e308); still a figure, larger than
+            # any other (a claim of 10^400 dollars is not one of 42 million)
+            value = sys.float_info.max
         hedged = bool(_HEDGE_BEFORE_RE.search(low[max(0, start - 16) : start])) and not (
             over_is_particle(low[max(0, start - 30) : start])
         )
@@ -2214,7 +2226,14 @@ _DATE_YEAR_RE = re.compile(r"\s*,?\s*((?:1[89]|20)\d\d)\b")
 
 
 def _dated_days(text: str) -> dict[tuple[int, int], set[int | None]]:
-    """The year written right after each day-and-month date ("14 May 2024"; None if none)."""
+    """The year written right after each day-and-month date ("14 May 2024"; None if none).
+
+    Dates written in numbers count too where they are unambiguous: ISO ("2024-05-14") and a
+    day/month/year whose day is over 12 ("14/05/2024"; "05/06/2024" could be either).
+
+    >>> _dated_days("It opened on 2024-05-14, not on 15/05/2024 nor 05/06/2024.")
+    {(5, 14): {2024}, (5, 15): {2024}}
+    """
     out: dict[tuple[int, int], set[int | None]] = {}
     for m in _DAY_MONTH_RE.finditer(text):
         day = int(m.group("d1") or m.group("d2"))
@@ -2222,7 +2241,27 @@ def _dated_days(text: str) -> dict[tuple[int, int], set[int | None]]:
         if 1 <= day <= 31:
             y = _DATE_YEAR_RE.match(text, m.end())
             out.setdefault((month, day), set()).add(int(y.group(1)) if y else None)
+    for m in NUMERIC_DATE_RE.finditer(text):
+        if m.group("y"):
+            year, month, day = int(m.group("y")), int(m.group("m")), int(m.group("d"))
+        else:
+            a, b, year = int(m.group("a")), int(m.group("b")), int(m.group("y2"))
+            if a > 12 >= b >= 1:
+                day, month = a, b
+            elif b > 12 >= a >= 1:
+                day, month = b, a
+            else:
+                continue  # "05/06/2024": the fifth of June or the sixth of May
+        if 1 <= month <= 12 and 1 <= day <= 31:
+            out.setdefault((month, day), set()).add(year)
     return out
+
+
+NUMERIC_DATE_RE = re.compile(
+    r"\b(?P<y>(?:19|20)\d\d)-(?P<m>0?[1-9]|1[0-2])-(?P<d>0?[1-9]|[12]\d|3[01])\b(?![-/]\d)"
+    r"|\b(?P<a>[0-3]?\d)[/.](?P<b>[0-3]?\d)[/.](?P<y2>(?:19|20)\d\d)\b"
+)
+"""A date written in numbers: ISO "2024-05-14", or day, month and year "14/05/2024"."""
 
 
 def other_date(claim: str, quote: str) -> tuple[str, str] | None:

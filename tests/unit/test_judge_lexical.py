@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -663,6 +664,23 @@ def frame1(claim: str, body: str) -> JudgeResult:
          Stance.NEUTRAL),
         ("same place", "Orrin Hotels has opened a hotel in Edinburgh.",
          "Orrin Hotels opened two hotels during the quarter, in Edinburgh and Stirling.",
+         Stance.SUPPORTS),
+        # a date written in numbers is a date: its day and year are compared, not figures
+        ("numeric date", "The Orrin bridge opened on 2024-05-14.",
+         "The Orrin bridge opened on 14 May 2024, the council said.", Stance.SUPPORTS),
+        ("numeric date", "The Orrin bridge opened on 14/05/2024.",
+         "The Orrin bridge opened on 14 May 2024, the council said.", Stance.SUPPORTS),
+        ("numeric date", "The Orrin bridge opened on 2024-05-15.",
+         "The Orrin bridge opened on 14 May 2024, the council said.", Stance.REFUTES),
+        ("numeric date", "The Orrin bridge opened on 2025-05-14.",
+         "The Orrin bridge opened on 14 May 2024, the council said.", Stance.REFUTES),
+        # a sum in yen or rupees is not one in dollars
+        ("other currency", "Orrin Robotics reported revenue of 42 million yen in 2025.",
+         "Orrin Robotics reported revenue of 42 million dollars in 2025.", Stance.NEUTRAL),
+        ("other currency", "Orrin Robotics reported revenue of ¥42 million in 2025.",
+         "Orrin Robotics reported revenue of 42 million dollars in 2025.", Stance.NEUTRAL),
+        ("same currency", "Orrin Robotics reported revenue of C$42 million in 2025.",
+         "Orrin Robotics reported revenue of 42 million Canadian dollars in 2025.",
          Stance.SUPPORTS),
         # "one person" is a count of people (as "two people" is), here the corrected value
         ("correction to one", "Two people died in the Orrin legionella outbreak.",
@@ -1666,17 +1684,25 @@ def test_a_passage_about_the_claims_subject_that_says_nothing_of_it_is_no_partia
     assert part.stance.value == "PARTIAL", part
 
 
-def test_a_number_past_a_floats_range_is_no_figure_and_breaks_nothing() -> None:
+def test_a_number_past_a_floats_range_is_the_largest_figure_and_breaks_nothing() -> None:
     # 400 digits overflowed to infinity and int() of it raised: one such number in any stored
-    # document made every research command on the home fail while its terms were counted
+    # document made every research command on the home fail while its terms were counted. It
+    # is read as the largest float (not dropped: a claim of 10^400 dollars with its figure
+    # dropped was supported in part by any sum of the same subject)
     big = "9" * 400
     text = f"The Zorbel institute counted {big} grains of sand on Pellin beach in 2024."
-    assert [f.unit for f in normalize_figures(text)] == ["year"]
+    assert [(f.value, f.unit) for f in normalize_figures(text)] == [
+        (sys.float_info.max, None), (2024.0, "year")
+    ]
     assert tokenize(text)  # read, with the digits as one term
     claim = "The Zorbel institute counted grains of sand on Pellin beach in 2024."
     assert LexicalJudge().judge_batch([(claim, text)])[0].stance is Stance.SUPPORTS
     r = LexicalJudge().judge_batch([(f"Northwind Robotics employs {big} people.", text)])[0]
     assert r.stance is Stance.NEUTRAL
+    claim = f"Northwind Robotics reported revenue of 1{'0' * 400} dollars in 2025."
+    r = LexicalJudge().judge_batch([(claim, _PAD + "Northwind Robotics reported revenue of 42 "
+                                            "million dollars in 2025.")])[0]
+    assert r.stance is Stance.REFUTES, r
 
 
 def test_another_name_of_the_same_stem_does_not_name_the_claims_subject() -> None:
