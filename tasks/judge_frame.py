@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import lru_cache
@@ -40,6 +40,7 @@ from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
+    MONEY_UNITS,
     MONTHS,
     NUMERIC_DATE_RE,
     RESTRICTIVE_WORDS,
@@ -95,6 +96,7 @@ growth gain gains gained climb climbed up raise raised raises lift lifted boost 
 jump jumped double doubled|decrease decreases decreased decreasing fall falls fell fallen
 falling drop drops dropped decline declined declines cut cuts cutting reduce reduced reduces
 reduction lowered slash slashed trim trimmed shrink shrank down lowering slip slips slipped
+halve halves halved halving
 |revenue revenues sales turnover|contract contracts deal deals agreement agreements pact pacts
 partnership partnerships|buy buys bought acquire acquired acquisition takeover purchase
 purchased transaction transactions merger mergers merge merges merged merging
@@ -173,10 +175,13 @@ _UNAPPROVED_PROPOSAL_RE = re.compile(
 """A refused proposal ("rejecting a proposal to close four", "did not approve the plan to
 shut"): what it proposed does not happen, which ``_PHRASES`` writes as "to not close"."""
 
-_BY_HALF = r"\b(?:by\s+(?:a\s+)?|in\s+)half\b(?![-\s]+(?:a|an|the|of|past|time)\b)"
-_HALVING_RE = re.compile(r"\bhalv(?:e|es|ed|ing)\b|" + _BY_HALF)
-"""Halving ("halved", "cut by half", "in half"; not "in half an hour"): a change of 50
-percent."""
+_HALVING_RE = re.compile(
+    r"\bhalv(?:e|es|ed|ing)\b"
+    r"|\b(?:by\s+(?:a\s+)?|in\s+)half\b(?![-\s]+(?:a|an|the|of|past|time)\b)"
+)
+"""Halving ("halved", "cut by half", "in half"; not "in half an hour"): a cut (the verb is in
+the decrease concept) of 50 percent, a figure (``_quantities``), so that a cut of 25 percent is
+another value of it."""
 
 _PAST_BASE = (
     r"than\s+(?:(?:in\s+)?(?:a|the|one)\s+(?:year|month|quarter|decade)\s+(?:earlier|before)"
@@ -271,10 +276,6 @@ _PHRASES = [
     (r"\bsign(?:ed|s|ing)? off on\b", "approved"),
     # "contract out" is to outsource, not a contract (the noun, read as a deal)
     (r"\bcontract(?:s|ed|ing)?\s+out\b", "outsource"),
-    # halving is a cut of 50 percent (so a cut of 25 percent is another value of it)
-    (r"\bhalv(e|es|ed|ing)\b", lambda m: {"e": "cut", "es": "cuts", "ed": "cut",
-                                           "ing": "cutting"}[m.group(1)] + " 50 percent"),
-    (_BY_HALF, "by 50 percent"),  # "cut its budget by half"
     (r"\b(?:went|gone) up\b", "rose"),
     (r"\bgo(?:es)? up\b", "rise"),
     (r"\bgoing up\b", "rising"),
@@ -756,7 +757,7 @@ def _cue_stems() -> tuple[frozenset[str], ...]:
 
 
 @lru_cache(maxsize=1)
-def _phrase_res() -> list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]]:
+def _phrase_res() -> list[tuple[re.Pattern[str], str]]:
     return [(re.compile(p), r) for p, r in _PHRASES]
 
 
@@ -1157,7 +1158,7 @@ def _decided(plain: str) -> frozenset[str]:
     if _DONE_RE.search(rest) or _DONE_RE.search(_rewrite(rest)):
         return frozenset()
     # the decision's own word: "approval" of "given the go-ahead", "approved" of "signed off"
-    verbs = _rewrite(" ".join(m.group(0) for m in found).replace("signed off", "signed off on"))
+    verbs = _rewrite(" ".join(m.group(0) for m in found))
     return frozenset(_concept_terms(re.sub(r"\b(?:given|gave)\s+(?:the\s+)?", "", verbs)))
 
 
@@ -1271,7 +1272,7 @@ _FISCAL_YEAR_RE = re.compile(
 
 _DECISION_RE = re.compile(
     r"\b(?:announced|unveiled|approved|agreed|pledged|promised|designed|ordered|"
-    r"(?:given|gave)\s+(?:the\s+)?(?:go-ahead|green\s+light)|signed\s+off)\b"
+    r"(?:given|gave)\s+(?:the\s+)?(?:go-ahead|green\s+light)|signed\s+off(?:\s+on)?)\b"
 )
 """A decision or announcement in the past ("announced a hosepipe ban that applies to 1.1m
 households", "was designed to burn 350,000 tonnes", "have given the go-ahead for a stand taking
@@ -1352,9 +1353,6 @@ _MONEY_MEASURE_RE = re.compile(
                               reverse=True)) + r")\b"
 )
 _MONEY_MEASURE_OF = {w: m for m, ws in MONEY_MEASURES.items() for w in ws}
-_MONEY_UNITS = frozenset(
-    {"usd", "eur", "gbp", "cad", "aud", "hkd", "jpy", "cny", "inr", "chf", "sek", "nok", "rub"}
-)
 
 
 def _money_measures(folded: str, fig: Figure) -> frozenset[str]:
@@ -1364,7 +1362,7 @@ def _money_measures(folded: str, fig: Figure) -> frozenset[str]:
     (a convention: a clause's measure word sits close to its sum). Empty for a figure that is
     not a sum of money.
     """
-    if fig.unit not in _MONEY_UNITS:
+    if fig.unit not in MONEY_UNITS:
         return frozenset()
     before = re.split(r"[.;]\s", folded[max(0, fig.start - 60) : fig.start])[-1]
     after = re.split(r"[.;,]", folded[fig.end : fig.end + 20])[0]
@@ -1665,7 +1663,7 @@ def _quantities(folded: str) -> list[Figure]:
         and not _is_date_or_rank(folded, f)
         and not any(a <= f.start < b for a, b in split)  # the "25" of "2024-25"
     ]
-    # "halved", "cut by half": a change of 50 percent (a claim's text has it rewritten so)
+    # "halved", "cut by half": a change of 50 percent
     found += [Figure(50.0, "percent", m.start(), m.end()) for m in _HALVING_RE.finditer(folded)]
     return sorted(found, key=lambda f: f.start) if len(found) > 1 else found
 

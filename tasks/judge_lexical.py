@@ -485,9 +485,10 @@ UNIT_ALIASES = {
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
 
-MEASURED_UNITS = frozenset(
-    """usd eur gbp cad aud hkd jpy cny inr chf sek nok rub
-    cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
+MONEY_UNITS = frozenset("usd eur gbp cad aud hkd jpy cny inr chf sek nok rub".split())
+"""Currencies (``UNIT_ALIASES``' values for sums of money)."""
+MEASURED_UNITS = MONEY_UNITS | frozenset(
+    """cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
     degF deg w_m2 watt mw gw kwh kmh mph litre gallon""".split()
 )
 """Units of measured quantities (money, shares, physical units), as opposed to counts of
@@ -583,9 +584,6 @@ class Figure:
         return f"#{int(v)}" if v == int(v) else f"#{v:g}"
 
 
-_CURRENCY_SYMBOLS = frozenset(
-    {"$", "us$", "c$", "a$", "hk$", "€", "£", "¥", "₹", "eur", "usd", "gbp"}
-)
 _CUR_RE = r"(?:(?P<cur>(?:us|c|a|hk)\$|\$|€|£|¥|₹|(?:eur|usd|gbp)(?=\s?\d))\s?)?"
 _PREFIX_SYMBOLS = frozenset({"$", "us$", "c$", "a$", "hk$", "€", "£", "¥", "₹"})
 """Currency symbols written before a number only ("¥42 million", "C$3m")."""
