@@ -1336,10 +1336,18 @@ def _falsifiable_form(text: str) -> str | None:
 
 
 def _vague_word(words: list[str]) -> str | None:
-    """First vague word used as such: not a capitalised part of a name ("Great Barrier Reef")."""
+    """First vague word used as such.
+
+    Not a capitalised part of a name ("Great Barrier Reef"), nor part of an idiom that says
+    nothing vague ("for good" is permanently, "as good as" is nearly).
+    """
     for i, w in enumerate(words):
         low = w.lower()
         if low not in VAGUE_WORDS:
+            continue
+        before = words[i - 1].lower() if i > 0 else ""
+        after = words[i + 1].lower() if i + 1 < len(words) else ""
+        if (before, low) == ("for", "good") or (before, low, after) == ("as", "good", "as"):
             continue
         if w[0].isupper():
             nxt = words[i + 1] if i + 1 < len(words) else ""

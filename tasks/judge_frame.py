@@ -38,6 +38,7 @@ from functools import lru_cache
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
+from affidavit.tasks.judge_lexical import _MONTH_DAY_WORDS as MONTH_DAY_WORDS
 from affidavit.tasks.judge_lexical import (
     MEASURED_UNITS,
     MONEY_UNITS,
@@ -124,7 +125,9 @@ switched|debut debuted entry entered
 lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
 |unchanged stable plateau plateaued plateaus|dismiss dismisses dismissed dismissal sack
 sacks sacked sacking oust ousts ousted|arrest arrests arrested arresting detain detains
-detained detaining|profit profits surplus surpluses|deficit deficits"""
+detained detaining|profit profits surplus surpluses|deficit deficits|strike strikes walkout
+walkouts stoppage stoppages|cancel cancels cancelled canceled cancelling canceling cancellation
+cancellations"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
 whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
@@ -185,6 +188,7 @@ another value of it."""
 
 _PAST_BASE = (
     r"than\s+(?:(?:in\s+)?(?:a|the|one)\s+(?:year|month|quarter|decade)\s+(?:earlier|before)"
+    r"|(?:twelve|12)\s+months\s+(?:earlier|before)"
     r"|(?:in\s+)?(?:the\s+)?(?:previous|prior|preceding)\s+(?:year|month|quarter|season)"
     r"|(?:in\s+)?(?:19|20)\d\d(?:-\d\d)?\b|last\s+year|a\s+year\s+ago"
     r"|(?:the\s+)?(?:one|deal|contract|agreement|scheme|system)\s+(?:it|they|that\s+it)\s+"
@@ -192,6 +196,9 @@ _PAST_BASE = (
 )
 """The base of a comparison with an earlier time or the thing replaced ("than a year earlier",
 "than in 2023", "than the one it replaces")."""
+
+_PAST_BASE_RE = re.compile(r"\b" + _PAST_BASE)
+"""The base of a comparison with the past where it stands in a text (``_PAST_BASE``)."""
 
 _COMPARED_WITH_PAST = [
     (rf"\b(?:fewer|less|lower|smaller)\b(?=(?:\s+[\w'’-]+){{0,12}}?\s+{_PAST_BASE})",
@@ -208,6 +215,10 @@ _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
     (r"(%|\bper\s?cent|\bpercent)\s+full\b", r"\1 of capacity"),  # "38% full": of its capacity
     (r"\bgave (?:the )?green light\b", "approved"),
+    # "has won approval", "secured planning consent": the approval given, the verb light
+    (r"\b(?:w[oi]ns?|winning|gain(?:ed|s|ing)?|secur(?:ed|es|e|ing)|receiv(?:ed|es|e|ing)|"
+     r"obtain(?:ed|s|ing)?)\s+((?:[\w'’-]+\s+){0,2}?)(approval|authori[sz]ation|clearance|"
+     r"consent|go-ahead)\b", r"\1\2"),
     (r"\bvoted? through\b", "approved"),
     (r"\bturn(?:ed|s)? down\b", "refused"),
     (r"\bsa(?:id|ys|y) yes to\b", "approved"),
@@ -222,6 +233,9 @@ _PHRASES = [
     (_REJECTED_PROPOSAL_RE.pattern, r"\1 the \2 to not"),
     (_UNAPPROVED_PROPOSAL_RE.pattern, r"rejected the \1 to not"),
     (r"\bthrew out\b", "rejected"),
+    # "called off 212 flights": cancelled them (not "called off the search", a halt, read the
+    # same way)
+    (r"\bcall(?:ed|s|ing)? off\b", "cancelled"),
     # "declined the application", "declined to approve": a refusal ("declined 4%", "declined
     # to 91%" and "sales declined" are falls)
     (r"\bdeclin(?:ed|es|e|ing)\b(?=\s+(?:the|an?|its|their|his|her|this|that|all|any)\b"
@@ -229,6 +243,11 @@ _PHRASES = [
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
+    # "taking Lormidex off the market for good": a product discontinued, not a recall of
+    # some of its batches
+    (r"\b(?:pull(?:ed|s|ing)?|took|taken|takes|taking|take|withdr[ae]w[ns]?|withdrawing)\s+"
+     r"((?:[\w'’-]+\s+){0,4}?)(?:off|from)\s+(?:the\s+)?(?:market|shelves|sale)\s+"
+     r"(?:for\s+good|permanently|for\s+ever|forever)\b", r"discontinued \1"),
     # "pulled its kettles off the market", "withdrawn from sale": a recall
     (r"\b(?:pull(?:ed|s|ing)?|took|taken|takes|taking|withdr[ae]w[ns]?|withdrawing)\s+"
      r"((?:[\w'’-]+\s+){0,4}?)(?:off|from)\s+(?:the\s+)?(?:market|shelves|sale)\b",
@@ -252,6 +271,10 @@ _PHRASES = [
     (r"\btaking on\b", "hiring"),
     (r"\bcame into (?:operation|effect|force|service)\b", "started"),
     (r"\bput into (?:passenger )?service\b", "started"),
+    # a statement left standing by a correction ("... remain as published"): no state of the
+    # thing it is about
+    (r"\bremain(?:s|ed)?\s+as\s+(?:published|stated|announced|reported|issued|printed)\b",
+     "unaffected"),
     # a steady state: "remains the same", "has levelled off" (not a change either way)
     (r"\b(?:remain|stay)(?:s|ed)?\s+(?:the\s+same|constant|flat|level)\b", "unchanged"),
     (r"\blevel(?:l?ed|l?ing|s)?\s+off\b", "plateaued"),
@@ -331,12 +354,27 @@ PLAN_CUES = frozenset(
 
 _NEG_RE = re.compile(
     rf"\b(?:not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
-    r"no|never|none|nobody|nothing|neither|nor|"
-    r"cannot|untrue|false)\b|n't\b"
+    r"no(?!\.\s*\d)|never|none|nobody|nothing|neither|nor|"
+    r"cannot|untrue|false|(?:declin|refus)(?:e|es|ed|ing)\s+to(?=\s+(?!(?:the|an?|its|their|"
+    r"his|her|about|around|roughly|nearly|almost|just|under|below|less|lower|record|some|only)\b)"
+    r"[a-z]+\b))\b|n't\b"
 )
-"""Negation cues of a sentence. "without" is not one: like a claim's (see
-``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner ("warms the
-surface above what it would be without this atmosphere"), not a denial of its predicate."""
+"""Negation cues of a sentence ("declined to approve" and "refused to renew" among them, not
+"declined to 40 million" or "declined to the lowest level"). "without" is not one: like a
+claim's (see ``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner
+("warms the surface above what it would be without this atmosphere"), not a denial of its
+predicate."""
+
+_REASON_NEG_RE = re.compile(r"\b(?:for|by|over|after|of)\s+not\s+\w+ing\b")
+"""A negated act given as a reason ("fined for not paying compensation"): what it negates is
+the reason's verb, not the predicate of the clause it belongs to."""
+
+
+def _blank(m: re.Match[str]) -> str:
+    """The match replaced by as many spaces (offsets after it are kept)."""
+    return " " * len(m.group(0))
+
+
 _DENIAL_RE = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:es|ing)?|(?<!was )(?<!were )(?<!been )(?<!being )"
     r"dismissed|dismissed(?=\s+as\b)|rebut(?:s|ted)?|refut(?:e|ed|es)|"
@@ -354,6 +392,7 @@ _ATTRIB_RE = re.compile(
     r"(?:is|are|was|were) (?:said|rumou?red|reported) to|"
     r"(?:people|persons?|sources?|insiders?) (?:familiar with|close to|briefed on)|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told(?!\s+to\b)|"
+    r"(?:ha(?:ve|s|d)\s+been|is|are|was|were|keeps?|kept)\s+telling\s+(?:\w+\s+){0,3}?that|"
     r"(?:say|says|said)\s+(?:\w+\s+){0,3}?told\s+(?:them|us|him|her|me)\b(?!\s+to\b)|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
     r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"
@@ -373,14 +412,14 @@ _PLAN_RE = re.compile(
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
     r"aims? to|aiming to|proposes?|(?<!\bthe )(?<!\bits )(?<!\btheir )proposed|considering|"
     r"considers|set to|"
-    rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled|"
+    rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled(?=\s+(?:to|for|in|on|at|by|until)\b)|"
     r"hopes? to|hoping to|likely|seeks? to|seeking to|wants? to|going to|"
     r"prepar(?:es|ing) to|on track to|is to|are to)\b"
 )
 """Cues read on the sentence's own words (not stems: "reportedly" is not "report", "planning
-committee" is not a plan). "the proposed" is what a decision is taken on, not the sentence's
-mood: "has cleared the proposed merger" states a done clearance (a "planned" or "expected"
-thing is still to come)."""
+committee" is not a plan, a "scheduled flight" is a timetabled one, not one still to come).
+"the proposed" is what a decision is taken on, not the sentence's mood: "has cleared the
+proposed merger" states a done clearance (a "planned" or "expected" thing is still to come)."""
 
 APPROX_CUES = frozenset(
     "about around approximately roughly nearly almost some over more than less under up".split()
@@ -829,8 +868,10 @@ period it is of."""
 
 _FY = r"(?:financial|fiscal)\s+year"
 _FISCAL_RES = (
-    # "the year to June 2024", "financial year ended 31 March 2025"
-    re.compile(r"\b(?:(?:financial|fiscal)\s+)?year\s+(?:to|ended|ending)\s+(?:\d{1,2}\s+)?"
+    # "the year to June 2024", "financial year ended 31 March 2025", "the twelve months to the
+    # end of March 2023"
+    re.compile(r"\b(?:(?:(?:financial|fiscal)\s+)?year|(?:twelve|12)\s+months)\s+"
+               r"(?:to|ended|ending)\s+(?:the\s+end\s+of\s+)?(?:\d{1,2}\s+)?"
                r"(?:january|february|march|april|may|june|july|august|september|october|"
                r"november|december)\s+(?:\d{1,2},?\s+)?(20\d\d|19\d\d)\b"),
     # "the 2025 financial year", "financial year 2025", "fiscal 2024", "FY2025", "FY25", and a
@@ -899,7 +940,9 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
     if _BASE_CUE_RE.search(folded):
         folded = _BASE_YEAR_RE.sub(" ", folded)
     fiscal: frozenset[int] = frozenset()
-    if "year" in folded or "fy" in folded or "fiscal" in folded or _SPLIT_YEAR_RE.search(folded):
+    if "year" in folded or "fy" in folded or "fiscal" in folded or "months" in folded or (
+        _SPLIT_YEAR_RE.search(folded)
+    ):
         folded, fiscal = _read_fiscal(folded)
     years = frozenset(int(y) for y in _YEAR_RE.findall(folded))
     qs = {_QUARTER_WORDS[a or b] for a, b in _QUARTER_RE.findall(folded)}
@@ -911,7 +954,8 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
 
 
 _PERIOD_ENDED_RE = re.compile(
-    r"\b(?:quarter|year|half|months|weeks)\s+(?:to|ended|ending)\s+(?:\d{1,2}\s+)?"
+    r"\b(?:quarter|year|half|months|weeks)\s+(?:to|ended|ending)\s+(?:the\s+end\s+of\s+)?"
+    r"(?:\d{1,2}\s+)?"
     rf"(?:{'|'.join(MONTHS)})\s+(?:\d{{1,2}},?\s+)?(?:19|20)\d\d\b"
 )
 """A period dated by its last day ("the quarter to 30 December 2023", "year ended March 31,
@@ -953,6 +997,13 @@ class ClaimFrame:
             where it is the claim's only done verb (``is_done`` is then false): a plan in
             the evidence supports what was decided, unless the plan is the decision's own
             ("is expected to approve"), which supports it only in part.
+        pronoun_subject: Whether the claim's subject is a pronoun ("He was invited ..."):
+            it names its subject nowhere.
+        days: The days the claim names, as ``(month, day)`` (``day_dates``): a round figure
+            stated with the claim's day ("4% ... from 1 April 2025") is pinned to its fact.
+        requested: Whether a figure of the claim is an amount asked for
+            (``_REQUEST_BEFORE_RE``: "asked the court for €40 million"): only an amount asked
+            for is another value of it, and an amount asked for is none of an amount paid.
         degrees: The claim's degree classes (:func:`claim_degrees`): a sentence without them
             supports the claim only in part.
         horizons: The claim's forward time frames (:func:`claim_horizons`, as key and words):
@@ -1036,6 +1087,9 @@ class ClaimFrame:
     is_reversal: bool
     is_done: bool
     decided: frozenset[str] = frozenset()
+    requested: bool = False
+    pronoun_subject: bool = False
+    days: frozenset[tuple[int, int]] = frozenset()
     weak_subject: bool = False
     name_words: tuple[str, ...] = ()
     degrees: frozenset[str] = frozenset()
@@ -1092,6 +1146,9 @@ _SOURCE_LEAD_RE = re.compile(
 "Studies show ...", "Scientists warn ..."): its first words name who says it, not what it is
 about (closed-class English)."""
 
+
+_PRONOUN_SUBJECT_RE = re.compile(r"\W*(?:he|she|it|they|we|i|you)\s")
+"""A claim whose subject is a personal pronoun ("He was invited to speak ...")."""
 
 _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|these|this|such)\s")
 """A sentence that opens with a pronoun ("They are trace gases that ...") speaks of what the
@@ -1436,6 +1493,33 @@ _DESCRIPTOR_RE = re.compile(r"[\d.,]+-[a-z]+\s+[a-z]")
 """A figure joined to its unit by a hyphen before a noun ("4.1-metre telescope", "200-metre
 track"): a description of the thing."""
 
+_REQUEST_BEFORE_RE = re.compile(
+    r"\b(?:ask(?:s|ed|ing)?\s+(?:[\w'’-]+\s+){0,4}?for|sought|seek(?:s|ing)?|"
+    r"demand(?:s|ed|ing)?|request(?:s|ed|ing)?|claim(?:s|ed|ing)?\s+(?:damages|compensation)"
+    r"(?:\s+of)?)\s+(?:[\w'’-]+\s+){0,4}?$"
+)
+"""A request just before a figure ("asked the court for €40 million", "sought payment of
+£85,000"): the amount asked for, not the amount given or paid."""
+
+_DENIED_AFTER_RE = re.compile(
+    r"\s*(?:%|percent|per\s+cent)?\s*(?:[\w'’-]+\s+){0,2}?(?:was|is|were|are)\s+(?:not\s+"
+    r"(?:the\s+|a\s+)?(?:correct|accurate|right|true|figure|number|value)\b|wrong\b|"
+    r"incorrect\b|inaccurate\b|false\b|untrue\b|mistaken\b|an?\s+error\b)"
+)
+"""A figure's value rejected right after it ("27 percent number was not the figure", "the
+£1.2m figure is wrong"); "was not revised" leaves it standing."""
+
+_REJECTED_LATER_RE = re.compile(
+    r"\b(?:(?:do|does|did)\s+not\s+(?:support|bear\s+out|confirm|reflect|match)\s+"
+    r"(?:it|this|that|the\s+figure)|(?:it|this|that)\s+(?:figure\s+)?(?:is|was)\s+(?:wrong|"
+    r"incorrect|inaccurate|false|untrue|mistaken))\b"
+)
+"""A later clause that rejects a value the sentence reports ("a figure of £1,245 has been
+quoted ...; our members' data do not support it")."""
+
+_HYPHEN_NOUN_RE = re.compile(r"-[a-z]{3,}\s+[a-z]")
+"""What follows a figure written as a descriptor of a noun ("five-storey block")."""
+
 _LOSS_BEFORE_RE = re.compile(
     r"\b(?:cost|costs|costing|cut|cuts|cutting|ax(?:e|es|ed|ing)|shed|sheds|shedding|lose|"
     r"loses|losing|lost|slash(?:es|ed|ing)?|scrap(?:s|ped|ping)?|eliminat(?:e|es|ed|ing))\s+"
@@ -1581,13 +1665,15 @@ def _count_run(folded: str, fig: Figure) -> list[str]:
     """Words right after a count, up to three, ending at a function word or punctuation."""
     stop = _cue_stems()[4]
     run: list[str] = []
+    prev = 0
     for m in _WORD_RE.finditer(folded[fig.end : fig.end + 40]):
         w = m.group(0)
         if stem(w) in stop or w.isdigit() or w in _PREPOSITIONS or len(run) == 3:
             break
-        if folded[fig.end + m.start() - 1 : fig.end + m.start()] in ",;:(" and run:
-            break
+        if run and re.search(r"[,;:(]", folded[fig.end + prev : fig.end + m.start()]):
+            break  # "1.84 million TEU, growth of 6.1%": the run ends at the comma
         run.append(w)
+        prev = m.end()
     return run
 
 
@@ -1751,6 +1837,10 @@ def parse_claim_frame(
     decided = _decided(plain)
     named = name_numbers(claim)  # "iOS 11": part of a name, not a quantity
     figures = tuple(f for f in _quantities(folded) if f.unit is not None or f.token not in named)
+    # "3.1% higher than twelve months earlier": the base of a comparison with the past is a
+    # time, not a figure the claim states
+    bases = [m.span() for m in _PAST_BASE_RE.finditer(folded)]
+    figures = tuple(f for f in figures if not any(a <= f.start < b for a, b in bases))
     # "Building Kelda Ridge's 4.1-metre telescope cost €74 million": a measure written into a
     # thing's description names which thing; beside another figure, it is not what the claim
     # states (another telescope's "2.2-metre" is not another value of it)
@@ -1852,7 +1942,7 @@ def parse_claim_frame(
         places=tuple(frozenset(tokenize(m.group(1))) for m in _PLACE_RE.finditer(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
-            _NEG_RE.search(unnamed)
+            _NEG_RE.search(_REASON_NEG_RE.sub(" ", unnamed))
             or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
             or _REJECTED_PROPOSAL_RE.search(unnamed)  # "rejected a plan to close" (not closing)
         ),
@@ -1869,16 +1959,21 @@ def parse_claim_frame(
         is_projection=bool(_PROJECTION_RE.search(folded)),
         is_conditional=bool(re.match(r"\W*(?:if|unless|were|had|should)\b", folded)),
         is_dated_event=len(day_dates(claim)) == 1,
+        days=frozenset(day_dates(claim)),
+        pronoun_subject=bool(_PRONOUN_SUBJECT_RE.match(folded)),
         lead=_lead_concepts(claim, stop | neg | light),
         subject_phrase=_lead_concepts(claim, stop | neg | light, subject_phrase=True),
         main_verb=_main_verb(claim, predicate) if names and not weak_subject and not (
-            _NEG_RE.search(folded)
+            _NEG_RE.search(_REASON_NEG_RE.sub(" ", folded))
         ) else "",
         is_current=time.empty and not months_named and not _PLAN_RE.search(plain)
         and bool(_CURRENT_RE.search(plain)) and not _PAST_TENSE_RE.search(plain),
         is_act=agent_judges,
         targets=tuple(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
+        ),
+        requested=any(
+            _REQUEST_BEFORE_RE.search(folded[max(0, f.start - 40) : f.start]) for f in figures
         ),
         additions=tuple(bool(_ADDITION_AFTER_RE.match(folded[f.end : f.end + 16]))
                         for f in figures),
@@ -1927,7 +2022,7 @@ class SentenceFrame:
             self._cues = (
                 [m.start() for m in words],
                 [_word_concept(m.group(0)) for m in words],
-                [m.start() for m in _NEG_RE.finditer(self.folded)],
+                [m.start() for m in _NEG_RE.finditer(_REASON_NEG_RE.sub(_blank, self.folded))],
                 [m.start() for m in _PLAN_RE.finditer(self.folded)],
                 _denials(self.folded),
                 bool(_ATTRIB_RE.search(self.folded)),
@@ -2167,9 +2262,114 @@ _SCOPE_SKIP = frozenset(
 plans to close", "did not actually sell")."""
 
 
+_UNSAID_VERBS = frozenset(
+    """say says said comment commented disclose disclosed discloses reveal revealed reveals
+    confirm confirmed confirms specify specified specifies give gave given gives name named
+    names know knew known expect expected respond responded answer answered mention mentioned
+    explain explained identify identified""".split()
+)
+"""Verbs of telling and knowing: "did not disclose the price of its purchase" leaves the
+purchase standing, so a negation of one of them never reaches the words after it."""
+
+_OBJECT_ENDS = frozenset(
+    """by of in to from for with since than as that which who whom whose when while because
+    if but and or at on into onto over under about after before during between through until
+    across against within without per via like unless whether up down out off away back""".split()
+)
+"""Words that end a negated verb's object, and particles of the verb ("not taken up by the
+ocean", "does not exist for periods ..."): what follows them is not what the negation
+denies."""
+
+_QUANTIFIERS = frozenset(
+    "all every each both either some many much most enough so too very such only just".split()
+)
+"""Words after a negation that are no verb ("not all cities", "not as persistent", "no
+more than"): the negation qualifies them and reaches no further."""
+
+_OBJECT_BREAK_RE = re.compile(r"[,;:.!?()\[\]–—\"]")
+"""Punctuation between two words that ends a negated verb's object ("is not mitigated, global
+warming is likely ...")."""
+
+_NEGATIVE_VERBS = frozenset(
+    """refute refutes refuted dispute disputes disputed deny denies denied doubt doubts doubted
+    question questioned reject rejects rejected oppose opposes opposed prevent prevents
+    prevented stop stops stopped block blocks blocked challenge challenged contest contested
+    rule ruled exclude excluded""".split()
+)
+"""Verbs that deny or prevent: negated ("do not dispute that climate change exists", "does not
+refute long-term trends") they assert what follows, so the negation does not reach past
+them."""
+
+
+_RAW_NEG_RE = re.compile(r"\b(?:not|no|never|cannot|declined|refused)\b|n['’]t\b",
+                         flags=re.IGNORECASE)
+
+
+def _named_before_negation(s: SentenceFrame, frame: ClaimFrame) -> bool:
+    """Whether a name the claim does not have stands before the sentence's first negation.
+
+    Past the sentence's first word, not a month or day or a short code: the negation is then
+    likely said of that other party.
+    """
+    if not s.raw:
+        return False
+    m = _RAW_NEG_RE.search(s.raw)
+    if not m:
+        return False
+    claim_words = {t for n in frame.names for t in n} | set(frame.subject)
+    for w in re.findall(r"[\w'’\-]+", s.raw[: m.start()])[1:]:
+        terms = tokenize(w)
+        if w[:1].isupper() and terms and not set(terms) & claim_words and (
+            w.lower() not in MONTH_DAY_WORDS
+        ) and not (w.isupper() and len(w) <= 5) and not any(
+            t[:6] in claim_words or any(c.startswith(t[:5]) for c in claim_words) for t in terms
+        ):
+            return True
+    return False
+
+
+_PARTY_FIGURE_RE = re.compile(
+    r"((?:[A-Z][\w\-]*\s+)*[A-Z][\w\-]*)\s+(?:[a-z]+\s+)?(?:[A-Z]{3}\s*|[$€£¥])?\d"
+)
+"""A capitalised name right before a figure, or before one verb and a figure ("has fined
+Bramwell Air EUR 800,000", "Haldvik handled 3.02 million")."""
+
+
+def _other_party(s: SentenceFrame, frame: ClaimFrame) -> bool:
+    """Whether a sentence's figure is another named party's rather than the claim's subject's.
+
+    It is when the sentence writes none of the terms of the claim's first name and a name of
+    its own stands right before the figure (:data:`_PARTY_FIGURE_RE`; not the sentence's first
+    word, a month or day, a code such as "EUR", or one of the claim's names): "The Directorate
+    has fined Bramwell Air EUR 800,000" against a claim that Pellow Jet was fined 1.3 million
+    euros by the Directorate. A sentence that names no other party there ("The airline was
+    fined ...", "Site manager Lorna Achebe said the expansion would bring 150") still speaks
+    of the claim's subject.
+    """
+    # the claim's first name; where no name group is read ("The Port of Ostrand"), its name
+    # words (not codes or units such as "TEU")
+    first = frame.names[0] if frame.names else frozenset(
+        t for w in frame.name_words if not (w.isupper() and len(w) <= 5) for t in tokenize(w)
+    )
+    if not first or not s.raw or first & frozenset(tokenize(s.raw)):
+        return False
+    claim_words = {t for n in frame.names for t in n} | first
+    for m in _PARTY_FIGURE_RE.finditer(s.raw):
+        for w in m.group(1).split():
+            if m.start(1) == 0 and w == m.group(1).split()[0]:
+                continue  # the sentence's first word: capitalised whatever it is
+            terms = tokenize(w)
+            if not terms or w.lower() in MONTH_DAY_WORDS or set(terms) & claim_words or (
+                w.isupper() and len(w) <= 5
+            ):
+                continue
+            return True
+    return False
+
+
 def _negation_scopes(
     s: SentenceFrame, targets: frozenset[str], window: int, extra: Sequence[int] = (),
-    passed: frozenset[str] = frozenset(),
+    passed: frozenset[str] = frozenset(), *, through_verb: bool = False,
 ) -> bool:
     """Whether a negation cue of the sentence negates one of the claim's predicate concepts.
 
@@ -2187,6 +2387,10 @@ def _negation_scopes(
         passed: Concepts of the claim's subject phrase ("Competition authorities have
             approved ..."): read past, not negated ("little or no competition" denies
             nothing the claim says; "no jobs were cut" still negates "cut").
+        through_verb: Read past the negated word itself when it is not one of the claim's
+            (nor a verb of telling, :data:`_UNSAID_VERBS`) to the object it governs: "did
+            not approve the optional cyber-risk cover", "does not include cyber insurance"
+            negate the cover the claim says was taken out.
     """
     if not s.neg_at:
         return False
@@ -2196,8 +2400,13 @@ def _negation_scopes(
         k = bisect_right(s.starts, c)  # the word after the cue's first word
         read = 0
         clause = False  # "is not what farmers were paid": the negation covers a clause
+        verb_read = False
         while k < len(words) and read < window:
             w = words[k].group(0)
+            if verb_read and (w in _OBJECT_ENDS or _OBJECT_BREAK_RE.search(
+                s.folded, words[k - 1].end(), words[k].start()
+            )):
+                break  # the negated verb's object ends ("not taken up by the ocean")
             if any(words[k].start() <= f < words[k].end() for f in extra):
                 return True
             if w in _WH_WORDS and read == 0:
@@ -2216,12 +2425,36 @@ def _negation_scopes(
                 k += 1
                 read += 1
                 continue
+            if through_verb and (
+                verb_read
+                or (w not in _UNSAID_VERBS and w not in _OBJECT_ENDS
+                    and w not in _QUANTIFIERS and w not in _NEGATIVE_VERBS)
+            ):
+                verb_read = True  # the negated verb: its object is negated with it
+                k += 1
+                read += 1
+                continue
             break
     return False
 
 
 _CHANGE_CONCEPTS = frozenset({"increa", "decrea"})
 """Concepts of a rise or a fall (the concept groups of "increase" and "decrease")."""
+
+
+def _change_at_figure(s: SentenceFrame, fig_at: Sequence[int]) -> str:
+    """The concept of the change word nearest a figure at ``fig_at`` (``""`` if none).
+
+    "fell by 0.4% ..., but were 3.1% higher": at 3.1% the change is a rise.
+    """
+    best, out = 1_000_000, ""
+    for f in fig_at:
+        fk = bisect_right(s.starts, f) - 1
+        for k, c in enumerate(s.word_concepts):
+            if c in _CHANGE_CONCEPTS and abs(k - fk) < best:
+                best, out = abs(k - fk), c
+    return out
+
 
 _CHANGE_CLAUSE_RE = re.compile(
     r"[;:()\[\]\u2013\u2014]|\s-\s|\b(?:but|while|whereas|which|who|that)\b"
@@ -2533,7 +2766,10 @@ def judge_frames(
             frame.kinds or (frozenset(),) * len(frame.figures),
             frame.means or (False,) * len(frame.figures), strict=True,
         ):
-            same_unit = [sf for sf in figs if _units_agree(cf, sf)]
+            same_unit = [sf for sf in figs if _units_agree(cf, sf) and not (
+                # "the five-storey block": a number of another noun, not five years
+                cf.unit and sf.unit is None and _HYPHEN_NOUN_RE.match(s.folded, sf.end)
+            )]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
             if same and (kept := [
                 sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
@@ -2633,6 +2869,13 @@ def judge_frames(
                     # "outperformed its commitment of 147 million litres a day": a target, not
                     # the value the claim gives (unless the claim's figure is one: "a target of")
                     continue
+                if frame.requested != bool(
+                    _REQUEST_BEFORE_RE.search(s.folded[max(0, sf.start - 40) : sf.start])
+                ):
+                    # "sought payment of £85,000" against "paid out £318m"; "awarded €23.5
+                    # million" against "asked the court for €40 million": what was asked for
+                    # and what was given are two quantities
+                    continue
                 same_noun = counts and bool(counted & _counted(s.folded, sf))
                 if same_noun and count_kind(s.folded, sf) - kind - counted:
                     # "75 affordable homes" against "1,146 new homes": a kind of them (a kind
@@ -2664,6 +2907,11 @@ def judge_frames(
                 f.unit is not None and f.unit not in MEASURED_UNITS and n & cs
                 for f, n in zip(frame.figures, frame.counted, strict=True)
             )  # "212 films": a count unit names the quantity
+            or any(
+                f.unit is None and n and n & _counted(s.folded, sf)
+                and _same(f.value, sf.value, cfg.exact_tolerance)
+                for f, n in zip(frame.figures, frame.counted, strict=True) for sf in figs
+            )  # "1.84 million TEU" for "1.84m TEU": the same count of the same thing
         )
         rel = (p + (matched + approx) / n_figs) / 2 if n_figs else p
         if rel > best_rel:
@@ -2680,9 +2928,15 @@ def judge_frames(
             continue
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
-        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)):
+        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)) and not (
+            s.quarter_time.quarters and s.quarter_time.quarters <= month_quarters
+            and _QUARTER_RE.search(s.folded)
+        ):
             # another month of the claim's year; but an event the claim dates to one day and
-            # the sentence to another is the same event on another date (``other_date``)
+            # the sentence to another is the same event on another date (``other_date``), and
+            # a sentence that names the quarter of the claim's months ("the first quarter" for
+            # "January to March") names its period whatever other day it gives (the date of
+            # the update it corrects)
             continue
         if month_quarters and not s.months and not frame.is_dated_event and (
             last_quarters and not last_quarters & month_quarters
@@ -2694,6 +2948,14 @@ def judge_frames(
         has_neg = _negation_scopes(
             s, pred_here, cfg.negation_window, fig_at,
             frame.subject_phrase if pred_keys - frame.subject_phrase else frozenset(),
+            # past the negated verb to its object only for a claim about a named subject: the
+            # topic words of a claim with none are in many negated clauses on other things;
+            # and not, for a claim whose subject is a pronoun ("He was invited ..."), where a
+            # named party is the negation's subject ("Harvey Weinstein ... did not get an
+            # invite" says nothing of whether the claim's "he" got one)
+            through_verb=named_subject and not (
+                frame.pronoun_subject and _named_before_negation(s, frame)
+            ),
         )
         has_denial = s.has_denial
         has_attrib = s.has_attrib
@@ -2725,6 +2987,8 @@ def judge_frames(
         if n_figs and conflict and on_quantity and not strict and (
             frame.subject or not searched
         ):
+            if _other_party(s, frame):
+                continue  # "has fined Bramwell Air EUR 800,000": another party's figure
             if has_denial or _neighbour_denies(doc, i):
                 keep("REFUTES", rel + 0.5, i, conflict + ", stated as a correction")
             elif reported_at and reported_at < i and _CONTRAST_OPENING_RE.match(s.folded):
@@ -2753,11 +3017,19 @@ def judge_frames(
         ]
         if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
             opposite = []
+        if opposite and fig_at and _change_at_figure(s, fig_at) in pred_keys:
+            # "fell by 0.4% compared with February, but were 3.1% higher than in March 2024":
+            # the claim's figure goes with the claim's own change; the opposite is another's
+            opposite = []
         rest = _share({k: v for k, v in pred.items() if k not in opposite}, cs)
         # the claim's own figure stated with the opposite change ("go up by 7%" against "a
         # decrease of 7 percent") names its quantity as well as the rest of its words would
         figured = named_subject and bool(n_figs) and matched == n_figs and on_quantity and (
             _counts_named(s.folded, figs, frame, cfg)
+        ) and not (
+            # the sentence states the claim's change too ("fell by 0.4% compared with
+            # February, but were 3.1% higher than in March 2024"): its figure may be that one's
+            frozenset(opposite) & s.concept_set
         )
         if opposite and (rest >= cfg.opposite_rest or figured) and not frame.is_negated and (
             not n_figs or matched or p >= cfg.predicate_refute
@@ -2817,6 +3089,15 @@ def judge_frames(
                 keep("REFUTES", rel + 0.3, i, "states what the negated claim denies")
             continue
         if n_figs:
+            if matched == n_figs and not all(_is_round(f) for f in frame.figures) and any(
+                _DENIED_AFTER_RE.match(s.folded, sf.end)
+                or _REJECTED_LATER_RE.search(s.folded, sf.end)
+                for sf in figs if sf.start in fig_at
+            ):
+                # "The earlier 27 percent number was not the figure the investigators analysed":
+                # the claim's own (not round) value named to be rejected
+                keep("REFUTES", rel + 0.5, i, "the claim's value is said to be wrong")
+                continue
             if not (matched + approx == n_figs and on_quantity):
                 continue
             if _quotes_corrected(doc, i):
@@ -2826,7 +3107,13 @@ def judge_frames(
                     keep("REFUTES", rel + 0.5, i, why)
                 continue  # "Our release stated that ... 168. That figure was wrong."
             value_stated = True
-            if approx or (has_plan and frame.is_done) or plans_decision:
+            # a plan hedges the claim's figure only where it governs the figure: "has bought 86
+            # homes ..., as part of its plan to end the use of hotels" states the 86 as done
+            fig_plan = has_plan and (
+                not fig_at or _cue_before(s, s.plan_at, frozenset(), cfg.scope_window, fig_at)
+                or _planned_after(s, pred_here, cfg.scope_window)
+            )
+            if approx or (fig_plan and frame.is_done) or plans_decision:
                 keep("PARTIAL", rel, i, "approximate figure" if approx else "planned or expected")
             elif hedge := _hedged(s, pred_here, frame, cfg, fig_at):
                 keep("PARTIAL", rel, i, f"states the claim's figure as a possibility ('{hedge}')")
@@ -2834,6 +3121,10 @@ def judge_frames(
                 frame.subject and not frame.weak_subject
                 and all(f.unit not in MEASURED_UNITS for f in frame.figures)
                 and _counts_named(s.folded, figs, frame, cfg)
+            ) and not (
+                # the claim's day stated with it ("will increase by four per cent from 1 April
+                # 2025"): a round figure and a day together pin one fact of a named subject
+                named_subject and frame.days and frame.days & set(day_dates(s.raw or s.folded))
             ):
                 # a round figure ("2 degrees", "100 years") is found in many sentences: with
                 # little of the claim's predicate around it, it is partial support at most (a
@@ -2858,6 +3149,20 @@ def judge_frames(
             continue  # "opened three hotels in Truro, Lincoln and Stirling": not in Edinburgh
         if _GENERIC_RE.match(s.folded):
             continue  # "Once a pool closes, it never comes back": a generality, not the fact
+        if p >= cfg.predicate_support and _reports_retracted(doc, i) and len(
+            _WORD_RE.findall(doc.sentences[i + 1].folded)
+        ) <= _BARE_ERROR_WORDS and not (
+            # the retracted statement is of another period ("throughput in 2024 had risen")
+            st_time.spans() and frame.time.spans() and not st_time.spans() & frame.time.spans()
+        ):
+            # "Our press release ... stated that the new link road was expected to open in
+            # 2026. This was an error.": the correction retracts the statement the claim makes
+            keep("REFUTES", p + 0.3, i, "the correction retracts the statement it reports")
+            continue
+        if p >= cfg.predicate_support and len(pred_keys & cs) < 2 and not (
+            frame.subject.keys() & cs
+        ) and not _PRONOUN_OPENING_RE.match(s.folded):
+            continue  # one word of the claim and none of its names: "road closures announced"
         if p >= cfg.predicate_support:
             missing = len(pred_keys - cs)
             polar = sorted(pred_keys & _STATE_CONCEPTS - cs)
@@ -3204,7 +3509,8 @@ def _corrected_value(
 ) -> str:
     """Why a correction retracts the claim's value quoted in sentence ``i`` ("" if it does not).
 
-    The sentence after ``i`` is one of error ("That was incorrect.") and one of the next
+    The sentence after ``i`` is one of error ("That was incorrect."), or ``i`` says the error
+    itself ("was stated incorrectly as 94.1%"), and one of the next
     ``CORRECTED_VALUE_REACH`` sentences gives a claim figure's unit another value (the
     corrected one). A correction whose other value is of another unit corrects another figure
     of the quoted statement ("stated revenue of 57 million euros and growth of 23 percent. The
@@ -3213,7 +3519,13 @@ def _corrected_value(
     With ``to_claims``, sentence ``i`` quotes another value and the question is the other way
     round: why the correction supports the claim, whose value is the one it corrects to.
     """
-    if i + 1 >= len(doc.sentences) or not _CORRECTION_RE.search(doc.sentences[i + 1].folded):
+    # the error is said in the next sentence ("That was incorrect."), or in the quoting
+    # sentence itself ("the combined ratio was stated incorrectly as 94.1%. The correct figure
+    # is 96.4%."), whose own figures are then the ones it retracts
+    here = bool(_CORRECTION_RE.search(doc.sentences[i].folded))
+    if not here and (
+        i + 1 >= len(doc.sentences) or not _CORRECTION_RE.search(doc.sentences[i + 1].folded)
+    ):
         return ""
     for s in doc.sentences[i + 1 : i + 1 + CORRECTED_VALUE_REACH]:
         if s.quantities is None:
@@ -3272,6 +3584,11 @@ def _reports_retracted(doc: DocFrames, i: int) -> bool:
         and _CORRECTION_RE.search(doc.sentences[i + 1].folded)
     )
 
+
+_BARE_ERROR_WORDS = 8
+"""Most words of a sentence of error that retracts the whole statement before it ("This was an
+error.", "That statement was incorrect."); a longer one names what was wrong ("The growth
+figure given for the third quarter was wrong"), which may be another part of the statement."""
 
 _NOTICE_LABEL_RE = re.compile(r"^\W*(?:corrections?|clarifications?|erratum)\b[^:.]{0,40}:")
 """The label a correction notice opens with ("Correction, 2 June 2025:")."""

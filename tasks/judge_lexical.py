@@ -418,9 +418,12 @@ pay paid pays|send sent sends|spend spent spends|lose lost loses losing|shoot sh
 fight fought fights|catch caught catches|keep kept keeps|feel felt feels|stand stood stands|
 find found finds|establish established founded|country nation countries nations|
 physician doctor|car automobile|people persons|situated located|ocean sea|global worldwide|
-increase increases increased increasing|decrease decreases decreased decreasing"""
+increase increases increased increasing|decrease decreases decreased decreasing|
+approve authorise authorised authorises authorising authorisation authorisations authorize
+authorized authorizes authorizing authorization authorizations"""
 """Irregular forms and near-synonyms mapped to one canonical word before stemming (general
-English knowledge). ``found`` goes to ``find``; ``founded`` to ``establish``."""
+English knowledge). ``found`` goes to ``find``; ``founded`` to ``establish``; an authorisation
+is an approval (a regulator's "marketing authorisation")."""
 
 
 @lru_cache(maxsize=1)
@@ -1845,10 +1848,16 @@ class LexicalJudge:
         return main if negated and not said else ""
 
     def _lacks_degree(self, claim: _Claim, sentences: Sequence[str]) -> str:
-        """The claim's degree class ("main", "only", "less") no sentence names ("" if none)."""
+        """The claim's degree class ("main", "only", "less") no sentence names ("" if none).
+
+        A comparison with an earlier time ("7% more than a year before") is a change, not a
+        degree (as in the claim's frame, ``ClaimFrame.degrees``).
+        """
         from affidavit.tasks import judge_frame as jf
 
-        return jf.missing_degree(jf.claim_degrees(claim.folded), sentences)
+        return jf.missing_degree(
+            jf.claim_degrees(jf._compared_with_past(claim.folded)), sentences
+        )
 
     def _lacks_horizon(self, claim: _Claim, sentences: Sequence[str]) -> str:
         """The claim's forward time frame ("next year") no sentence names ("" if none)."""

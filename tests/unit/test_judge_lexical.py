@@ -2304,3 +2304,145 @@ def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
     assert f.unit == unit
     assert f.value == pytest.approx(value)
 
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "stance"),
+    [
+        # a negated verb negates the object it governs: the claim's cover was not taken out
+        ("Ashwell council took out flood insurance with Greyholm.",
+         "Ashwell council's policy with Greyholm does not include flood insurance.",
+         Stance.REFUTES),
+        ("Ashwell council took out flood insurance with Greyholm.",
+         "Ashwell council did not approve the optional flood insurance offered by Greyholm.",
+         Stance.REFUTES),
+        # ... but a negated verb of telling leaves its object standing
+        ("Ashwell council took out flood insurance with Greyholm.",
+         "Ashwell council did not disclose the cost of its flood insurance with Greyholm.",
+         Stance.SUPPORTS),
+        # "declined to approve" is a refusal, "refused to renew" too
+        ("Aldbury councillors voted to allow more night flights at Aldbury Airport.",
+         "Aldbury councillors declined to approve more night flights at Aldbury Airport.",
+         Stance.REFUTES),
+        # a negated reason ("for not paying") is no negation of the claim's predicate
+        ("Pellow Jet was fined 1.3 million euros for not paying delay compensation.",
+         "The regulator fined Pellow Jet EUR 1,300,000 for failing to pay delay compensation.",
+         Stance.SUPPORTS),
+        # another party's figure in the same register is not the claim's subject's value
+        ("Pellow Jet was fined 1.3 million euros by the Aviation Directorate.",
+         "The Aviation Directorate has fined Bramwell Air EUR 800,000 for overbooking.",
+         Stance.NEUTRAL),
+        ("Pellow Jet was fined 1.3 million euros by the Aviation Directorate.",
+         "The Aviation Directorate has fined Pellow Jet EUR 800,000 for overbooking.",
+         Stance.REFUTES),
+        # an amount asked for and an amount given are two quantities
+        ("Quarrington had asked the court for 40 million euros in damages from Halden.",
+         "The court awarded Quarrington 23.5 million euros in damages from Halden.",
+         Stance.NEUTRAL),
+        ("Castellan Life paid out £318m on protection policies in 2024.",
+         "In 2024 a Castellan Life policyholder sought payment of £85,000 on a protection "
+         "policy.", Stance.NEUTRAL),
+        # a number joined to another noun ("five-storey") is no count of years
+        ("Brackwell Holdings has been banned from letting homes for five years.",
+         "Brackwell Holdings bought the five-storey block for £2.35 million.", Stance.NEUTRAL),
+        # "the twelve months to the end of March 2023" is the year to March 2023
+        ("Fenwold Homes completed 640 new homes in the year to March 2024.",
+         "Fenwold Homes finished 590 new homes over the twelve months to the end of March "
+         "2023.", Stance.NEUTRAL),
+        # a scheduled flight is a timetabled one, not one still to come
+        ("Norrath Airlines' last flight on the Calder route took place on 11 January 2025.",
+         "Norrath Airlines operated its final scheduled flight on the Calder route on 11 "
+         "January 2025.", Stance.SUPPORTS),
+        # a plan after the claim's figure hedges what follows it, not the figure
+        ("Dunmere council had purchased 86 homes for use as temporary accommodation.",
+         "Dunmere council has bought 86 homes to use as temporary accommodation, as part of "
+         "its plan to end the use of hotels.", Stance.SUPPORTS),
+        ("Dunmere council had purchased 86 homes for use as temporary accommodation.",
+         "Dunmere council plans to buy 86 homes to use as temporary accommodation.",
+         Stance.PARTIAL),
+        # off the market for good is discontinued: a recall of some batches is not it
+        ("Daskin is taking Lormidex off the market for good.",
+         "Daskin said it is not discontinuing Lormidex.", Stance.REFUTES),
+        # one word of the claim and none of its names is no evidence ("road closures")
+        ("Daskin is taking Lormidex off the market for good.",
+         "Daskin makes Lormidex in Velland.\n- City marathon road closures announced",
+         Stance.NEUTRAL),
+        # a named place read from the claim's name words when no name group is read
+        ("The Port of Ostrand handled 1.84m TEU in 2024.",
+         "Port statistics for 2024 are out. - Haldvik handled 3.02 million TEU, a fall of 0.7 "
+         "per cent.", Stance.NEUTRAL),
+        # a correction that says the error in the quoting sentence, the value after it
+        ("Harwick Mutual's combined ratio for January to March 2025 was 94.1 percent.",
+         "Correction notice. In the update issued by Harwick Mutual on 24 April 2025, the "
+         "combined ratio for the first quarter of 2025 was stated incorrectly as 94.1%. The "
+         "correct figure is 96.4%.", Stance.REFUTES),
+        # a correction that retracts a whole reported statement with a bare sentence of error
+        ("The Lowmoor link road is expected to open in 2026.",
+         "Correction. Our press release on the Lowmoor scheme stated that the Lowmoor link road "
+         "was expected to open in 2026. This was an error.", Stance.REFUTES),
+        ("Container volumes at the Port of Ostrand rose in the first quarter of 2025.",
+         "Correction notice. The Port of Ostrand said that container throughput in 2024 had "
+         "risen by 6.1%. This was wrong.", Stance.NEUTRAL),
+        # the same count of the same thing, whatever the verb ("handled", "reached"); a count
+        # run ends at a comma
+        ("The Port of Ostrand handled 1.84m TEU in 2024.",
+         "Port of Ostrand annual report 2024. Throughput reached 1.84 million TEU, growth of "
+         "6.1% on 2023.", Stance.SUPPORTS),
+        # "twelve months earlier" is the base of a comparison, not a figure of the claim
+        ("Westmarch home prices were 3.1% higher in March 2025 than twelve months earlier.",
+         "Home prices in Westmarch increased by 3.1 per cent in the twelve months to March "
+         "2025.", Stance.SUPPORTS),
+        # a sentence that states the claim's change beside an opposite one does not refute it
+        ("Westmarch home prices were 3.1% higher in March 2025 than twelve months earlier.",
+         "Westmarch home prices fell by 0.4% in March 2025 compared with February, but were "
+         "3.1% higher than in March 2024.", Stance.SUPPORTS),
+        # a round figure stated with the claim's day is that fact, however few of its words
+        ("Tenants of Gresham Lane Lettings in Ashby Vale face a 4% rent increase from 1 April "
+         "2025.",
+         "Gresham Lane Lettings said rents across its Ashby Vale homes will go up by four per "
+         "cent from 1 April 2025.", Stance.SUPPORTS),
+        # the claim's value named to be rejected, after it or in a later clause
+        ("Nelvatide slowed cognitive decline by 27 per cent in the ARDEN trial.",
+         "In the ARDEN trial of nelvatide, the earlier 27 percent number was not the figure "
+         "the investigators analysed.", Stance.REFUTES),
+        ("The average monthly rent in Halbury in the second quarter of 2024 was 1,245 pounds.",
+         "A Halbury rent of £1,245 a month has been quoted for the second quarter of 2024; "
+         "our members' data do not support it.", Stance.REFUTES),
+        # what someone keeps telling others is their statement, not the document's
+        ("Dunmere council had purchased 86 homes for temporary accommodation.",
+         "Dunmere council has been telling residents that 86 homes have been purchased for "
+         "temporary accommodation.", Stance.NEUTRAL),
+        # "7% more than a year before" is a rise, not a degree the sentence must repeat
+        ("Harwick Mutual wrote £412.6m of premiums in the first quarter of 2025, 7% more than "
+         "a year before.",
+         "Harwick Mutual's premiums for the first quarter of 2025 were £412.6 million, up 7% "
+         "from £385.6 million a year earlier.", Stance.SUPPORTS),
+    ],
+)
+def test_negations_parties_and_periods_as_other_authors_write_them(
+    claim: str, evidence: str, stance: Stance
+) -> None:
+    r = _found(claim, evidence)
+    assert r.stance is stance, r.rationale
+
+
+def test_a_claim_of_a_permanent_act_is_not_vague() -> None:
+    from affidavit.tasks.claims import _vague_word
+
+    assert _vague_word("Daskin is taking Lormidex off the market for good".split()) is None
+    assert _vague_word("Daskin makes good medicines".split()) == "good"
+
+
+def test_a_round_figure_without_the_claims_day_is_not_full_support() -> None:
+    r = _found("Tenants of Gresham Lane Lettings in Ashby Vale face a 4% rent increase from 1 "
+               "April 2025.",
+               "Gresham Lane Lettings said rents across its Ashby Vale homes will go up by four "
+               "per cent.")
+    assert r.stance is not Stance.SUPPORTS, r.rationale
+
+
+def test_what_a_correction_leaves_as_published_is_no_opposite_state() -> None:
+    r = _found("Harwick Mutual has shut down its claims-handling centre in Lisgate.",
+               "Correction. The figures and the information on Harwick Mutual's Lisgate "
+               "claims-handling centre remain as published.")
+    assert r.stance is not Stance.REFUTES, r.rationale
