@@ -226,6 +226,9 @@ _PHRASES = [
     # "cleared the takeover": a regulator's approval of a deal (not "cleared the snow")
     (r"\bclear(?:ed|s|ing)?\b(?=\s+(?:the\s+)?(?:[\w'’-]+\s+){0,4}?(?:takeover|merger|deal|"
      r"acquisition|sale|bid|purchase|drug|vaccine|medicine|treatment)s?\b)", "approved"),
+    # "cleared Tremaxil for psoriasis patients aged 12 to 17": a product approved for a use
+    (r"\bclear(?:ed|s|ing)?\b(?=\s+[\w'’-]+\s+for\s+(?:[\w'’-]+\s+){0,2}?(?:use|sale|"
+     r"treatment|patients|adults|children|people|marketing)\b)", "approved"),
     # "refuse planning permission" refuses: the permission is the thing refused, not granted
     (r"\b(refus\w*|withh[eo]ld\w*|den(?:y|ied|ies)|reject\w*)\s+(?:\w+\s+){0,3}?"
      r"(?:permission|consent|approval|authori[sz]ation|licen[cs]e|clearance)\b", r"\1"),
@@ -1400,6 +1403,7 @@ MONEY_MEASURES: dict[str, tuple[str, ...]] = {
     "budget": ("budget", "budgets"),
     "debt": ("debt", "debts", "borrowing", "borrowings"),
     "wage": ("salary", "salaries", "wage", "wages"),
+    "damages": ("damages", "compensation", "settlement"),
 }
 """What a sum of money measures, by the words said around it (closed class of news and filing
 English). A figure of one measure does not refute a figure of another: "raised US$28 million in
@@ -2171,6 +2175,13 @@ def _same(a: float, b: float, tol: float) -> bool:
 
 
 def _units_agree(cf: Figure, sf: Figure) -> bool:
+    """Whether two figures can be values of one quantity: the same unit, or one of them bare.
+
+    A span of time never agrees with a bare count: "within two weeks" (14 days) is no count of
+    "fourteen batches".
+    """
+    if (cf.unit or "").endswith("_span") != (sf.unit or "").endswith("_span"):
+        return False
     return cf.unit == sf.unit or (cf.unit is None) != (sf.unit is None)
 
 
@@ -2440,6 +2451,35 @@ def _negation_scopes(
 
 _CHANGE_CONCEPTS = frozenset({"increa", "decrea"})
 """Concepts of a rise or a fall (the concept groups of "increase" and "decrease")."""
+
+
+_JOINT_RE = re.compile(
+    r"[,;:()\[\]\u2013\u2014]|\s-\s|\b(?:but|while|whereas|which|who|although|though|and)\b"
+)
+"""Clause joints: a negation before one of them does not reach the words after it."""
+
+_BOUND_AFTER_NEG_RE = re.compile(
+    r"\W*(?:(?:more|less|fewer|later|earlier|longer|greater|higher|lower)\s+than|"
+    r"longer\b|later\b)"
+)
+"""A negation that makes a bound ("no more than 30%", "not later than 2026"), not a denial."""
+
+
+def _negated_before(s: SentenceFrame, fig_at: Sequence[int]) -> bool:
+    """Whether a negation cue stands before a figure at ``fig_at`` in the same clause.
+
+    "did not approve the use of Tremaxil in patients aged 12 to 17": the ages are what was
+    not approved. A bound ("no more than 30%") and a negation in another clause ("did not say
+    when, but put the cost at 40 million") do not count.
+    """
+    for c in s.neg_at:
+        end = s.folded.find(" ", c)
+        if _BOUND_AFTER_NEG_RE.match(s.folded, end if end > 0 else c):
+            continue
+        for f in fig_at:
+            if f > c and not _JOINT_RE.search(s.folded, c + 2, f):
+                return True
+    return False
 
 
 def _change_at_figure(s: SentenceFrame, fig_at: Sequence[int]) -> str:
@@ -3106,6 +3146,10 @@ def judge_frames(
                     # average ... was 3.4 million": the correction retracts the claim's value
                     keep("REFUTES", rel + 0.5, i, why)
                 continue  # "Our release stated that ... 168. That figure was wrong."
+            if not frame.is_negated and _negated_before(s, fig_at):
+                # "The agency did not approve the use of Tremaxil in patients aged 12 to 17":
+                # the claim's figures in a negated clause are not stated as the claim states them
+                continue
             value_stated = True
             # a plan hedges the claim's figure only where it governs the figure: "has bought 86
             # homes ..., as part of its plan to end the use of hotels" states the 86 as done

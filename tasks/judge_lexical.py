@@ -484,6 +484,11 @@ UNIT_ALIASES = {
     "litres": "litre", "litre": "litre", "liters": "litre", "liter": "litre",
     "megalitres": "megalitre", "megalitre": "megalitre", "megaliters": "megalitre",
     "megaliter": "megalitre", "gallons": "gallon", "gallon": "gallon",
+    "m2": "m2", "sq m": "m2", "sqm": "m2", "square metres": "m2", "square meters": "m2",
+    "square metre": "m2", "square meter": "m2", "km2": "km2", "sq km": "km2",
+    "square kilometres": "km2", "square kilometers": "km2", "hectares": "hectare",
+    "hectare": "hectare", "ha": "hectare", "acres": "acre", "acre": "acre",
+    "square feet": "sqft", "sq ft": "sqft",
 }  # fmt: skip
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
@@ -492,7 +497,7 @@ MONEY_UNITS = frozenset("usd eur gbp cad aud hkd jpy cny inr chf sek nok rub".sp
 """Currencies (``UNIT_ALIASES``' values for sums of money)."""
 MEASURED_UNITS = MONEY_UNITS | frozenset(
     """cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
-    degF deg w_m2 watt mw gw kwh kmh mph litre gallon""".split()
+    degF deg w_m2 watt mw gw kwh kmh mph litre gallon m2""".split()
 )
 """Units of measured quantities (money, shares, physical units), as opposed to counts of
 things ("films", "votes") and spans of time."""
@@ -657,10 +662,13 @@ _PLURAL_NEXT_RE = re.compile(
 
 SCALED_UNITS = {"mm": ("metre", 1e-3), "cm": ("metre", 1e-2), "km": ("metre", 1e3),
                 "mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
-                "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344)}
-"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km by definition): one
+                "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344),
+                "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224),
+                "sqft": ("m2", 0.09290304)}
+"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km, 1 acre =
+4,046.8564224 m² and 1 square foot = 0.09290304 m² by definition; 1 ha = 10,000 m²): one
 quantity, whichever way it is written: "212mm" is "21.2 cm", "1,200 GWh" is "1.2 TWh", "142
-megalitres" is "142 million litres", "94 mph" is "151 km/h"."""
+megalitres" is "142 million litres", "94 mph" is "151 km/h", "4.2 ha" is "42,000 m²"."""
 
 SPAN_UNITS = {"hour_span": ("day_span", 1 / 24), "week_span": ("day_span", 7.0),
               "month_span": ("year_span", 1 / 12)}

@@ -2296,6 +2296,11 @@ def test_declined_is_a_refusal_before_an_object_and_a_fall_before_a_figure() -> 
         ("1.2 TWh", 1.2e9, "kwh"),
         ("142 megalitres per day", 142e6, "litre"),
         ("142 million litres a day", 142e6, "litre"),
+        ("a floor area of 42,000 m2", 42000.0, "m2"),  # "m²" as folded
+        ("42,000 square metres under one roof", 42000.0, "m2"),
+        ("Gross internal floor area: 4.2 ha", 42000.0, "m2"),
+        ("a 5 acre site", 5 * 4046.8564224, "m2"),
+        ("3 square kilometres", 3e6, "m2"),
     ],
 )
 def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
@@ -2320,6 +2325,14 @@ def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
         ("Ashwell council took out flood insurance with Greyholm.",
          "Ashwell council did not disclose the cost of its flood insurance with Greyholm.",
          Stance.SUPPORTS),
+        # a product "cleared for" a use is approved for it; its figures in a negated clause
+        # are what was not approved
+        ("Corland's medicines agency cleared Tremaxil for psoriasis patients aged 12 to 17.",
+         "Corland's medicines agency did not approve the use of Tremaxil in patients aged 12 "
+         "to 17.", Stance.REFUTES),
+        ("Corland's medicines agency cleared Tremaxil for psoriasis patients aged 12 to 17.",
+         "Corland's medicines agency has approved Tremaxil for psoriasis patients aged 12 to "
+         "17.", Stance.SUPPORTS),
         # "declined to approve" is a refusal, "refused to renew" too
         ("Aldbury councillors voted to allow more night flights at Aldbury Airport.",
          "Aldbury councillors declined to approve more night flights at Aldbury Airport.",
@@ -2335,6 +2348,10 @@ def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
         ("Pellow Jet was fined 1.3 million euros by the Aviation Directorate.",
          "The Aviation Directorate has fined Pellow Jet EUR 800,000 for overbooking.",
          Stance.REFUTES),
+        # damages are a measure of money: another sum of them is another value
+        ("Halden Generics was ordered to pay Quarrington 23.5 million euros in damages.",
+         "On the financial claims, the court assessed the damages payable by Halden Generics "
+         "to Quarrington at EUR 12.5 million.", Stance.REFUTES),
         # an amount asked for and an amount given are two quantities
         ("Quarrington had asked the court for 40 million euros in damages from Halden.",
          "The court awarded Quarrington 23.5 million euros in damages from Halden.",
@@ -2446,3 +2463,30 @@ def test_what_a_correction_leaves_as_published_is_no_opposite_state() -> None:
                "Correction. The figures and the information on Harwick Mutual's Lisgate "
                "claims-handling centre remain as published.")
     assert r.stance is not Stance.REFUTES, r.rationale
+
+
+def test_the_claims_figures_in_a_negated_clause_are_no_support() -> None:
+    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
+               "Pellmark has not delivered the order of 212 buses Ostrand placed in 2024.")
+    assert r.stance is not Stance.SUPPORTS, r.rationale
+    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
+               "Pellmark did not say when, but it sold 212 buses to Ostrand in 2024.")
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_span_of_time_is_no_value_of_a_bare_count() -> None:
+    from affidavit.tasks.judge_frame import _quantities, _units_agree
+
+    [batches] = _quantities("recalled fourteen batches of lormidex")
+    [weeks] = _quantities("will reach wholesalers within two weeks")
+    assert batches.value == weeks.value == 14  # two weeks are read as 14 days
+    assert not _units_agree(batches, weeks)
+    [other] = _quantities("recalled twelve batches of lormidex")
+    assert _units_agree(batches, other)
+
+
+def test_square_metres_written_with_a_superscript_are_read_as_such() -> None:
+    from affidavit.tasks.judge_lexical import _fold
+
+    [f] = normalize_figures(_fold("a floor area of 42,000 m\u00b2."))
+    assert (f.value, f.unit) == (42000.0, "m2")
