@@ -2809,6 +2809,9 @@ def judge_frames(
             same_unit = [sf for sf in figs if _units_agree(cf, sf) and not (
                 # "the five-storey block": a number of another noun, not five years
                 cf.unit and sf.unit is None and _HYPHEN_NOUN_RE.match(s.folded, sf.end)
+            ) and frame.requested == bool(
+                # an amount asked for is no value of an amount given, nor the reverse
+                _REQUEST_BEFORE_RE.search(s.folded[max(0, sf.start - 40) : sf.start])
             )]
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
             if same and (kept := [

@@ -1460,6 +1460,11 @@ class LexicalJudge:
             # short passage too: without the claim's figure for its quantity a passage neither
             # supports nor refutes it.
             framed, _ = self._judge_frames(claim_text, text, doc, idf, default, title, found)
+            if found and framed.stance is Stance.REFUTES and not several_facts:
+                # found by search, a short passage is read on words only where its frame does
+                # not refute the claim ("asked for 2 million dollars ... The court awarded her
+                # 150,000 dollars" against "awarded 2 million dollars")
+                return framed
             if framed.stance is not Stance.NEUTRAL or several_facts:
                 framed = None
         content = claim.content

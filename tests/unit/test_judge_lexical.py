@@ -2356,6 +2356,9 @@ def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
         ("Quarrington had asked the court for 40 million euros in damages from Halden.",
          "The court awarded Quarrington 23.5 million euros in damages from Halden.",
          Stance.NEUTRAL),
+        ("The court awarded Mara Quill 2 million dollars in damages from Velton Foods.",
+         "Mara Quill asked for 2 million dollars in damages from Velton Foods. The court "
+         "awarded her 150,000 dollars on Friday.", Stance.REFUTES),
         ("Castellan Life paid out £318m on protection policies in 2024.",
          "In 2024 a Castellan Life policyholder sought payment of £85,000 on a protection "
          "policy.", Stance.NEUTRAL),
@@ -2490,3 +2493,13 @@ def test_square_metres_written_with_a_superscript_are_read_as_such() -> None:
 
     [f] = normalize_figures(_fold("a floor area of 42,000 m\u00b2."))
     assert (f.value, f.unit) == (42000.0, "m2")
+
+
+def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
+    # two sentences: read on words, every word of the claim is there; read on its frame, the 2
+    # million dollars were asked for and the court awarded another sum
+    passage = ("Mara Quill asked for 2 million dollars in damages from Velton Foods. The court "
+               "awarded her 150,000 dollars on Friday.")
+    claim = "The court awarded Mara Quill 2 million dollars in damages from Velton Foods."
+    r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
