@@ -2177,10 +2177,13 @@ def _same(a: float, b: float, tol: float) -> bool:
 def _units_agree(cf: Figure, sf: Figure) -> bool:
     """Whether two figures can be values of one quantity: the same unit, or one of them bare.
 
-    A span of time never agrees with a bare count: "within two weeks" (14 days) is no count of
-    "fourteen batches".
+    A span of time read in another unit never agrees with a bare count: "within two weeks"
+    (14 days) is no count of "fourteen batches" (a span as written, "aged 10-24" against
+    "10-24 year old", may).
     """
-    if (cf.unit or "").endswith("_span") != (sf.unit or "").endswith("_span"):
+    if (cf.unit or "").endswith("_span") != (sf.unit or "").endswith("_span") and (
+        cf.written is not None or sf.written is not None
+    ):
         return False
     return cf.unit == sf.unit or (cf.unit is None) != (sf.unit is None)
 

@@ -488,7 +488,6 @@ UNIT_ALIASES = {
     "square metre": "m2", "square meter": "m2", "km2": "km2", "sq km": "km2",
     "square kilometres": "km2", "square kilometers": "km2", "hectares": "hectare",
     "hectare": "hectare", "ha": "hectare", "acres": "acre", "acre": "acre",
-    "square feet": "sqft", "sq ft": "sqft",
 }  # fmt: skip
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
@@ -663,10 +662,9 @@ _PLURAL_NEXT_RE = re.compile(
 SCALED_UNITS = {"mm": ("metre", 1e-3), "cm": ("metre", 1e-2), "km": ("metre", 1e3),
                 "mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
                 "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344),
-                "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224),
-                "sqft": ("m2", 0.09290304)}
-"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km, 1 acre =
-4,046.8564224 m² and 1 square foot = 0.09290304 m² by definition; 1 ha = 10,000 m²): one
+                "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224)}
+"""Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km and 1 acre =
+4,046.8564224 m² by definition; 1 ha = 10,000 m²): one
 quantity, whichever way it is written: "212mm" is "21.2 cm", "1,200 GWh" is "1.2 TWh", "142
 megalitres" is "142 million litres", "94 mph" is "151 km/h", "4.2 ha" is "42,000 m²"."""
 
