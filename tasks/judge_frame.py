@@ -197,6 +197,12 @@ _PAST_BASE = (
 """The base of a comparison with an earlier time or the thing replaced ("than a year earlier",
 "than in 2023", "than the one it replaces")."""
 
+_DECLINED_RE = re.compile(
+    r"\bdeclin(?:ed|es|e|ing)\b(?=\s+(?:the|an?|its|their|his|her|this|that|all|any)\b"
+    r"|\s+to\s+(?![\d$€£]|about\b|around\b|just\b))"
+)
+""""declined" as a refusal (rewritten "refused"), not a fall."""
+
 _PAST_BASE_RE = re.compile(r"\b" + _PAST_BASE)
 """The base of a comparison with the past where it stands in a text (``_PAST_BASE``)."""
 
@@ -241,8 +247,7 @@ _PHRASES = [
     (r"\bcall(?:ed|s|ing)? off\b", "cancelled"),
     # "declined the application", "declined to approve": a refusal ("declined 4%", "declined
     # to 91%" and "sales declined" are falls)
-    (r"\bdeclin(?:ed|es|e|ing)\b(?=\s+(?:the|an?|its|their|his|her|this|that|all|any)\b"
-     r"|\s+to\s+(?![\d$€£]|about\b|around\b|just\b))", "refused"),
+    (_DECLINED_RE.pattern, "refused"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
@@ -358,12 +363,10 @@ PLAN_CUES = frozenset(
 _NEG_RE = re.compile(
     rf"\b(?:not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
     r"no(?!\.\s*\d)|never|none|nobody|nothing|neither|nor|"
-    r"cannot|untrue|false|(?:declin|refus)(?:e|es|ed|ing)\s+to(?=\s+(?!(?:the|an?|its|their|"
-    r"his|her|about|around|roughly|nearly|almost|just|under|below|less|lower|record|some|only)\b)"
-    r"[a-z]+\b))\b|n't\b"
+    r"cannot|untrue|false|refus(?:e|es|ed|ing)\s+to(?=\s+[a-z]))\b|n't\b"
 )
-"""Negation cues of a sentence ("declined to approve" and "refused to renew" among them, not
-"declined to 40 million" or "declined to the lowest level"). "without" is not one: like a
+"""Negation cues of a sentence, read after ``_rewrite`` ("refused to renew", and so "declined to
+approve", among them; "declined to 40 million" stays a fall). "without" is not one: like a
 claim's (see ``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner
 ("warms the surface above what it would be without this atmosphere"), not a denial of its
 predicate."""
@@ -1505,6 +1508,11 @@ _REQUEST_BEFORE_RE = re.compile(
 """A request just before a figure ("asked the court for €40 million", "sought payment of
 £85,000"): the amount asked for, not the amount given or paid."""
 
+
+def _asked_for(folded: str, fig: Figure) -> bool:
+    """Whether the figure is an amount asked for (``_REQUEST_BEFORE_RE`` just before it)."""
+    return bool(_REQUEST_BEFORE_RE.search(folded[max(0, fig.start - 40) : fig.start]))
+
 _DENIED_AFTER_RE = re.compile(
     r"\s*(?:%|percent|per\s+cent)?\s*(?:[\w'’-]+\s+){0,2}?(?:was|is|were|are)\s+(?:not\s+"
     r"(?:the\s+|a\s+)?(?:correct|accurate|right|true|figure|number|value)\b|wrong\b|"
@@ -1946,7 +1954,7 @@ def parse_claim_frame(
         places=tuple(frozenset(tokenize(m.group(1))) for m in _PLACE_RE.finditer(claim)),
         is_plan=bool(_PLAN_RE.search(folded)),
         is_negated=bool(
-            _NEG_RE.search(_REASON_NEG_RE.sub(" ", unnamed))
+            _NEG_RE.search(_REASON_NEG_RE.sub(" ", _DECLINED_RE.sub("refused", unnamed)))
             or (_CLAIM_DENIAL_RE.search(unnamed) and not agent_judges)
             or _REJECTED_PROPOSAL_RE.search(unnamed)  # "rejected a plan to close" (not closing)
         ),
@@ -1977,7 +1985,7 @@ def parse_claim_frame(
             bool(_CHANGE_TO_RE.search(folded[max(0, f.start - 60) : f.start])) for f in figures
         ),
         requested=any(
-            _REQUEST_BEFORE_RE.search(folded[max(0, f.start - 40) : f.start]) for f in figures
+            _asked_for(folded, f) for f in figures
         ),
         additions=tuple(bool(_ADDITION_AFTER_RE.match(folded[f.end : f.end + 16]))
                         for f in figures),
@@ -2319,27 +2327,33 @@ _RAW_NEG_RE = re.compile(r"\b(?:not|no|never|cannot|declined|refused)\b|n['’]t
                          flags=re.IGNORECASE)
 
 
+def _other_name(word: str, claim_words: set[str]) -> bool:
+    """Whether a word as written is a name the claim does not have.
+
+    Capitalised, not a month or day, not a short code or unit ("EUR", "TEU"), and none of its
+    terms one of the claim's (``claim_words``, 6-character stems) or sharing a 5-character
+    start with one ("Velquin's" for "Velquin").
+    """
+    terms = tokenize(word)
+    return bool(terms) and word[:1].isupper() and word.lower() not in MONTH_DAY_WORDS and not (
+        word.isupper() and len(word) <= 5
+    ) and not any(
+        t in claim_words or any(c.startswith(t[:5]) for c in claim_words) for t in terms
+    )
+
+
 def _named_before_negation(s: SentenceFrame, frame: ClaimFrame) -> bool:
     """Whether a name the claim does not have stands before the sentence's first negation.
 
-    Past the sentence's first word, not a month or day or a short code: the negation is then
-    likely said of that other party.
+    Past the sentence's first word (:func:`_other_name`): the negation is then likely said of
+    that other party.
     """
-    if not s.raw:
-        return False
-    m = _RAW_NEG_RE.search(s.raw)
+    m = _RAW_NEG_RE.search(s.raw) if s.raw else None
     if not m:
         return False
     claim_words = {t for n in frame.names for t in n} | set(frame.subject)
-    for w in re.findall(r"[\w'’\-]+", s.raw[: m.start()])[1:]:
-        terms = tokenize(w)
-        if w[:1].isupper() and terms and not set(terms) & claim_words and (
-            w.lower() not in MONTH_DAY_WORDS
-        ) and not (w.isupper() and len(w) <= 5) and not any(
-            t[:6] in claim_words or any(c.startswith(t[:5]) for c in claim_words) for t in terms
-        ):
-            return True
-    return False
+    before = re.findall(r"[\w'’\-]+", s.raw[: m.start()])[1:]
+    return any(_other_name(w, claim_words) for w in before)
 
 
 _PARTY_FIGURE_RE = re.compile(
@@ -2353,12 +2367,11 @@ def _other_party(s: SentenceFrame, frame: ClaimFrame) -> bool:
     """Whether a sentence's figure is another named party's rather than the claim's subject's.
 
     It is when the sentence writes none of the terms of the claim's first name and a name of
-    its own stands right before the figure (:data:`_PARTY_FIGURE_RE`; not the sentence's first
-    word, a month or day, a code such as "EUR", or one of the claim's names): "The Directorate
-    has fined Bramwell Air EUR 800,000" against a claim that Pellow Jet was fined 1.3 million
-    euros by the Directorate. A sentence that names no other party there ("The airline was
-    fined ...", "Site manager Lorna Achebe said the expansion would bring 150") still speaks
-    of the claim's subject.
+    its own (:func:`_other_name`, not the sentence's first word) stands right before the
+    figure (:data:`_PARTY_FIGURE_RE`): "The Directorate has fined Bramwell Air EUR 800,000"
+    against a claim that Pellow Jet was fined 1.3 million euros by the Directorate. A sentence
+    that names no other party there ("The airline was fined ...", "Site manager Lorna Achebe
+    said the expansion would bring 150") still speaks of the claim's subject.
     """
     # the claim's first name; where no name group is read ("The Port of Ostrand"), its name
     # words (not codes or units such as "TEU")
@@ -2369,14 +2382,10 @@ def _other_party(s: SentenceFrame, frame: ClaimFrame) -> bool:
         return False
     claim_words = {t for n in frame.names for t in n} | first
     for m in _PARTY_FIGURE_RE.finditer(s.raw):
-        for w in m.group(1).split():
-            if m.start(1) == 0 and w == m.group(1).split()[0]:
-                continue  # the sentence's first word: capitalised whatever it is
-            terms = tokenize(w)
-            if not terms or w.lower() in MONTH_DAY_WORDS or set(terms) & claim_words or (
-                w.isupper() and len(w) <= 5
-            ):
-                continue
+        words = m.group(1).split()
+        if m.start(1) == 0:
+            words = words[1:]  # the sentence's first word: capitalised whatever it is
+        if any(_other_name(w, claim_words) for w in words):
             return True
     return False
 
@@ -2812,10 +2821,8 @@ def judge_frames(
             same_unit = [sf for sf in figs if _units_agree(cf, sf) and not (
                 # "the five-storey block": a number of another noun, not five years
                 cf.unit and sf.unit is None and _HYPHEN_NOUN_RE.match(s.folded, sf.end)
-            ) and frame.requested == bool(
-                # an amount asked for is no value of an amount given, nor the reverse
-                _REQUEST_BEFORE_RE.search(s.folded[max(0, sf.start - 40) : sf.start])
-            )]
+            ) and frame.requested == _asked_for(s.folded, sf)]
+            # (an amount asked for is no value of an amount given, nor the reverse)
             same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
             if same and (kept := [
                 sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
@@ -2915,9 +2922,7 @@ def judge_frames(
                     # "outperformed its commitment of 147 million litres a day": a target, not
                     # the value the claim gives (unless the claim's figure is one: "a target of")
                     continue
-                if frame.requested != bool(
-                    _REQUEST_BEFORE_RE.search(s.folded[max(0, sf.start - 40) : sf.start])
-                ):
+                if frame.requested != _asked_for(s.folded, sf):
                     # "sought payment of £85,000" against "paid out £318m"; "awarded €23.5
                     # million" against "asked the court for €40 million": what was asked for
                     # and what was given are two quantities
