@@ -37,9 +37,10 @@ from functools import lru_cache
 
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
+from affidavit.tasks.judge_lexical import _EFFECT_DATE_RE as EFFECT_DATE_RE
 from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
-from affidavit.tasks.judge_lexical import _MONTH_DAY_WORDS as MONTH_DAY_WORDS
 from affidavit.tasks.judge_lexical import (
+    _MAY_MODAL,
     MEASURED_UNITS,
     MONEY_UNITS,
     MONTHS,
@@ -56,6 +57,7 @@ from affidavit.tasks.judge_lexical import (
     tokenize,
     without_names,
 )
+from affidavit.tasks.judge_lexical import _MONTH_DAY_WORDS as MONTH_DAY_WORDS
 from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
 from affidavit.tasks.judge_lexical import _canonical as canonical_forms
 from affidavit.tasks.judge_lexical import _days as day_dates
@@ -103,7 +105,7 @@ partnership partnerships|buy buys bought acquire acquired acquisition takeover p
 purchased transaction transactions merger mergers merge merges merged merging
 |sell sells sold disposal dispose disposed
 |win wins won winner take took taken
-|budget budgets|fine fined fines penalty penalties penalised penalized
+|budget budgets|fine fined fines penalty penalties penalised penalized sanction sanctions
 |hurt injure injured injuring injury injuries wounded
 |cost costs costing price prices|passenger passengers traveller travellers
 rider riders journey journeys trip trips|visitor visitors visit visits attendance admissions
@@ -127,7 +129,8 @@ lengthen lengthened longer enlarge enlarged enlargement|height heights tall tall
 sacks sacked sacking oust ousts ousted|arrest arrests arrested arresting detain detains
 detained detaining|profit profits surplus surpluses|deficit deficits|strike strikes walkout
 walkouts stoppage stoppages|cancel cancels cancelled canceled cancelling canceling cancellation
-cancellations"""
+cancellations|file files filed filing submit submits submitted submitting submission lodge
+lodges lodged lodging"""
 """Paraphrase groups of news, filing and notice register (general English). A word may sit in
 several groups ("employ"); its first group is its concept. Groups are keyed by stem, so words
 whose stem is a common adjective ("higher" and "lower" stem to "high" and "low", as in "high
@@ -219,6 +222,8 @@ a year earlier" states a fall (and "more ... than in 2023" a rise), as "slipped"
 _PHRASES = [
     *_COMPARED_WITH_PAST,
     (r"\bgo[- ]ahead\b", "approval"),
+    # "for grown-ups with psoriasis": adults, not a rise ("grown")
+    (r"\bgrown[- ]ups?\b", "adults"),
     (r"(%|\bper\s?cent|\bpercent)\s+full\b", r"\1 of capacity"),  # "38% full": of its capacity
     (r"\bgave (?:the )?green light\b", "approved"),
     # "has won approval", "secured planning consent": the approval given, the verb light
@@ -275,6 +280,10 @@ _PHRASES = [
     # from her" and "took over the role" are a succession, not one
     (r"\b(?:took|taken|takes|taking|take)\s+over\b(?!\s+(?:as|from|the\s+role|"
      r"responsibility|duties|the\s+running|command|control)\b)", "acquired"),
+    # "expects to make Tremaxil available to pharmacies": a launch (a product, a service)
+    (r"\bma(?:ke|kes|de|king)\s+((?:[\w'’-]+\s+){0,3}?)(?:available|accessible)\b",
+     r"launch \1"),
+    (r"\broll(?:ed|s|ing)?\s+out\b", "launched"),
     (r"\btake on\b", "hire"),
     (r"\btaking on\b", "hiring"),
     (r"\bcame into (?:operation|effect|force|service)\b", "started"),
@@ -394,14 +403,23 @@ _ATTRIB_RE = re.compile(
     r"speculat\w*|claims? that|claimed|claiming|suggest(?:s|ed|ing)?|suggestions?|critics|"
     r"campaigners|petition|(?:online|social media|forum) posts|posts? (?:online|on social)|"
     r"gossip|unconfirmed|supposedly|purportedly|hearsay|"
+    # "declined to comment on reports that it would acquire", "amid press reports that": the
+    # reports' statement, not the document's (a company "reports that" is its own statement)
+    r"(?:on|amid|about|despite|following|media|press|news|newspaper|recent)\s+reports?\s+"
+    r"(?:that|of)|"
     r"word (?:on|in|around|from)\b[^.;]{0,40}?\bis that|word is that|has it that|"
+    r"(?:refer to|there is|there has been|amid|hear(?:d)?|heard)\s+(?:\w+\s+)?talk\b[^.;]{0,40}?"
+    r"\bthat|whispers?\b[^.;]{0,40}?\bthat|"
     r"(?:is|are|was|were) (?:said|rumou?red|reported) to|"
     r"(?:people|persons?|sources?|insiders?) (?:familiar with|close to|briefed on)|"
     r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told(?!\s+to\b)|"
     r"(?:ha(?:ve|s|d)\s+been|is|are|was|were|keeps?|kept)\s+telling\s+(?:\w+\s+){0,3}?that|"
     r"(?:say|says|said)\s+(?:\w+\s+){0,3}?told\s+(?:them|us|him|her|me)\b(?!\s+to\b)|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
-    r"calls? (?:on|upon|for)|called (?:on|upon|for)|calling (?:on|upon|for)|urges?|urged|"
+    # (a "call for project grants" is a funding round, not someone calling for a thing)
+    r"(?:calls?|called|calling) (?:on|upon|for(?!\s+(?:[a-z]+\s+)?(?:proposals|applications|"
+    r"grants|tenders|bids|projects|papers|evidence|submissions|nominations|entries)\b))|"
+    r"urges?|urged|"
     r"urging|demands? that|demanded that|"
     r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?|"
     r"maintains?|maintained|asserts?|asserted) that)\b"
@@ -414,7 +432,7 @@ _CLAIM_DENIAL_RE = re.compile(
 """A claim that something was denied, disproved or is a myth negates that thing: a sentence
 that states it plainly refutes the claim, and only a negation or denial supports it."""
 _PLAN_RE = re.compile(
-    r"\b(?:will|would|shall|could|might|(?<!\d )may(?!\s*\d)|plans? to|planned|planning to|"
+    rf"\b(?:will|would|shall|could|might|{_MAY_MODAL}|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
     r"aims? to|aiming to|proposes?|(?<!\bthe )(?<!\bits )(?<!\btheir )proposed|considering|"
     r"considers|set to|"
@@ -860,16 +878,20 @@ class TimeFrame:
         return self.years | frozenset(y - k for y in self.fiscal for k in (0, 1))
 
 
-_BASE_CUE_RE = re.compile(r"\b(?:than|compared|versus|vs|from)\b")
+_BASE_CUE_RE = re.compile(r"\b(?:than|compared|versus|vs|from)\b|\(\s*(?:1[89]|20)\d\d")
 _BASE_YEAR_RE = re.compile(
     r"\b(?:than|compared\s+(?:with|to)|versus|vs\.?)\s+(?:[a-z]+\s+){0,5}?(?:1[89]\d\d|20\d\d)\b"
     r"(?:[-/\u2013]\d\d\b)?"
     r"|\b(?:up|down)\s+from\s+[^,;()]{0,30}?\b(?:in|for)\s+(?:the\s+)?(?:1[89]\d\d|20\d\d)\b"
     r"(?:[-/\u2013]\d\d\b)?"
+    r"|\b(?:declines?|decreases?|falls?|drops?|rises?|increases?|growth|gains?|up|down)\b"
+    r"[^;()]{0,40}?\bfrom\s+(?:the\s+)?(?:1[89]\d\d|20\d\d)\b(?:[-/\u2013]\d\d\b)?"
+    r"|\(\s*(?:1[89]\d\d|20\d\d)(?:[-/\u2013]\d\d)?\s*:"
 )
 """A comparison and its base year ("18% smaller than in 2024", "down from 158 in 2023-24",
-"compared with the first quarter of 2023"): the year the figure is measured against, not the
-period it is of."""
+"compared with the first quarter of 2023", "a decline of 428 students, or 2.3 percent, from
+2023-24", "2.41 TWh in 2024 (2023: 2.05 TWh)"): the year the figure is measured against, not
+the period it is of."""
 
 
 _FY = r"(?:financial|fiscal)\s+year"
@@ -942,6 +964,9 @@ def read_time(folded: str, *, months_as_quarters: bool) -> TimeFrame:
     frozenset({2023})
     >>> read_time("the 2025 crop was 18% smaller than in 2024", months_as_quarters=False).years
     frozenset({2025})
+    >>> read_time("enrolled 18,206 this year, a decline of 2.3 percent from 2023-24",
+    ...           months_as_quarters=False).fiscal
+    frozenset()
     """
     if _BASE_CUE_RE.search(folded):
         folded = _BASE_YEAR_RE.sub(" ", folded)
@@ -1226,10 +1251,13 @@ def _decided(plain: str) -> frozenset[str]:
 
 
 def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
-    """The first predicate concept after the claim's first auxiliary ("" if none).
+    """The first predicate concept after the first auxiliary of the claim's main clause.
 
     Only where a participle follows the auxiliary ("has restarted", "have been launched",
-    "is shutting"); a copula or "has" of possession has no verb after it.
+    "is shutting"); a copula or "has" of possession has no verb after it. "" if none. The
+    auxiliary is looked for in the main clause only, which ends at a subordinating conjunction
+    (``_SUBORDINATE_RE``): "resigned after the company was sentenced" has no auxiliary of its
+    own, and "sentenced" is not its verb.
 
     >>> _main_verb("Ardlow Minerals has restarted underground mining.", {"restar": 1.0,
     ...            "underg": 1.0, "mining": 1.0})
@@ -1237,8 +1265,13 @@ def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
     >>> _main_verb("Brel heating is the main cause of the Orrin smog.", {"main": 1.0,
     ...            "caus": 1.0})
     ''
+    >>> _main_verb("Ardlow's chief executive resigned after the company was fined.",
+    ...            {"chief": 1.0, "execut": 1.0, "resign": 1.0, "compan": 1.0, "fine": 1.0})
+    ''
     """
-    m = MAIN_AUX_RE.search(claim)
+    cut = _SUBORDINATE_RE.search(claim, 1)
+    main = claim[: cut.start()] if cut else claim
+    m = MAIN_AUX_RE.search(main)
     if not m:
         return ""
     after = claim[m.end() :]
@@ -1251,6 +1284,12 @@ def _main_verb(claim: str, predicate: Mapping[str, float]) -> str:
         return ""  # "is the main cause", "has 40,000 residents": no verb follows
     return next((t for t in _concept_terms(fold_text(after)) if t in predicate), "")
 
+
+_SUBORDINATE_RE = re.compile(
+    r"\b(?:after|before|when|while|whilst|because|although|though|until|whereas)\b", re.I
+)
+"""A subordinating conjunction: the claim's main clause ends before it (its first word
+excepted: "After the vote, the board ..."; closed-class English)."""
 
 _NOT_PARTICIPLES = frozenset("a an the its their his her our this that these those no some any "
                              "more less about around over nearly almost".split())
@@ -1376,7 +1415,7 @@ def _dated_to_past(folded: str) -> str:
 
 
 _LOWER_BOUND_RE = re.compile(r"(?:more than|over|at least|above|in excess of|upwards of)\s*$")
-_PROJECTION_RE = re.compile(r"\b(?:could|might|(?<!\d )may(?!\s*\d)|possibly|perhaps)\b")
+_PROJECTION_RE = re.compile(rf"\b(?:could|might|{_MAY_MODAL}|possibly|perhaps)\b")
 """Epistemic modals: the claim states a possibility (closed-class English)."""
 _CHANGE_STEMS = (
     r"doubl|tripl|quadrupl|halv|rise|rose|risen|rising|grow|grew|grown|increas|fell|fall|cut|"
@@ -1402,7 +1441,7 @@ MONEY_MEASURES: dict[str, tuple[str, ...]] = {
     "valuation": ("valuation", "valued", "valuing"),
     "raised": ("raised", "raising", "funding round", "in funding", "investment round"),
     "cost": ("cost", "costs", "costing", "spent", "spend", "spending", "price", "priced"),
-    "fine": ("fine", "fined", "fines", "penalty", "penalties"),
+    "fine": ("fine", "fined", "fines", "penalty", "penalties", "sanction"),
     "budget": ("budget", "budgets"),
     "debt": ("debt", "debts", "borrowing", "borrowings"),
     "wage": ("salary", "salaries", "wage", "wages"),
@@ -1480,7 +1519,8 @@ def is_length(folded: str, fig: Figure) -> bool:
 
     A hyphenated span before a noun is one ("a two-year deal", "an eight-month prison term"),
     as is one after a noun of duration or a verb of lasting (``_LENGTH_BEFORE_RE``) or before
-    "on average" ("41 minutes on average"); none after words of a period (``_PERIOD_BEFORE_RE``).
+    "on average" or a word of delay (``_LENGTH_AFTER_RE``: "41 minutes on average", "31 minutes
+    late"); none after words of a period (``_PERIOD_BEFORE_RE``).
     """
     if not (fig.unit or "").endswith("_span"):
         return False
@@ -1491,7 +1531,12 @@ def is_length(folded: str, fig: Figure) -> bool:
         return True  # "two-year deal"
     if _DURATION_IS_RE.search(folded[max(0, fig.start - 120) : fig.start]):
         return True  # "the median wait ... was 68 minutes"
-    return bool(_LENGTH_BEFORE_RE.search(before)) or folded[fig.end :].startswith(" on average")
+    return bool(_LENGTH_BEFORE_RE.search(before)) or bool(_LENGTH_AFTER_RE.match(folded, fig.end))
+
+
+_LENGTH_AFTER_RE = re.compile(r"\s+(?:on average|late|early|behind schedule|overdue)\b")
+"""After a span of time, words that make it a length: "41 minutes on average"; a delay,
+"arrived 31 minutes late", "19 minutes behind schedule"."""
 
 
 _ADDITION_AFTER_RE = re.compile(r"\s*(?:new|additional|extra|more|further)\b")
@@ -1628,6 +1673,13 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
         return frozenset(acts[-1:] or run)
     if not run and fig.unit is not None and fig.unit not in MEASURED_UNITS:
         return frozenset({c.get(stem(fig.unit), stem(fig.unit))})
+    if not run and (label := _LABEL_RE.search(folded, 0, fig.start)):
+        # a register's line ("Households in temporary accommodation at 31 March 2025: 1,510"):
+        # the label's head noun, before its first preposition, is what the figure counts
+        head = _LABEL_HEAD_RE.split(label.group(1), maxsplit=1)[0]
+        words = [c.get(t, t) for t in tokenize(head) if t not in stop and not t.startswith("#")]
+        if words:
+            return frozenset(words[-2:])
     if not run:
         # nothing follows ("passenger capacity 300)"): the noun stands before the figure
         before = re.split(r"[;,(]", folded[max(0, fig.start - 40) : fig.start])[-1]
@@ -1635,6 +1687,14 @@ def _counted(folded: str, fig: Figure) -> frozenset[str]:
         return frozenset(words[-2:])
     return frozenset(run[-1:])
 
+
+_LABEL_RE = re.compile(r"(?:^|[;\n]|\s[-–]\s)\s*([a-z][^:;\n]{0,80}?):\s*(?:about\s+)?$")
+"""A label and its colon right before a figure, from the start of a line or list item."""
+
+_LABEL_HEAD_RE = re.compile(
+    r"\s(?:in|at|on|of|for|by|from|to|with|during|as|under|per|since|until)\s"
+)
+"""The first preposition of a label: the head noun stands before it."""
 
 _PARTITIVE_RE = re.compile(
     r"\s+of\s+(?:its|the|their|our|his|her|these|those)\s+"
@@ -1788,15 +1848,26 @@ def published_before_claim(claim: str, published_at: datetime | None) -> int | N
     2024
     >>> published_before_claim("The 2024 award will go to a film.", datetime(2023, 10, 19))
     >>> published_before_claim("The 2024 award went to a documentary.", datetime(2024, 10, 19))
+    >>> published_before_claim("The council has decided to end teaching there after 2026.",
+    ...                        datetime(2025, 3, 17))
     """
     if published_at is None:
         return None
     folded = " ".join(fold_text(claim).split())
-    years = read_time(folded, months_as_quarters=False).years
+    # a year the act looks ahead to ("decided to end teaching there after 2026", "to close it
+    # from 2027") is not the year of the act
+    years = read_time(_HORIZON_YEAR_RE.sub(" ", folded), months_as_quarters=False).years
     if not years or _PLAN_RE.search(folded) or not _DONE_RE.search(folded):
         return None
     first = min(years)
     return first if published_at.year < first else None
+
+
+_HORIZON_YEAR_RE = re.compile(
+    r"\b(?:after|from|until|till|by|beyond|starting|effective|through)\s+(?:the\s+end\s+of\s+)?"
+    r"(?:[a-z]+\s+)?(?:\d{1,2}\s+)?(?:1[89]\d\d|20\d\d)\b"
+)
+"""A year a claim's act looks ahead to: a horizon or a date of effect, not the act's year."""
 
 
 def date_gate(claim: str, published_at: datetime | None, result: JudgeResult) -> JudgeResult:
@@ -2093,7 +2164,7 @@ _PHRASE_HINT_RE = re.compile(
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
     r"12|twelve|decade|pen to paper|declin|off\b|on\b|hand|splash|fork|shell|stump|clock|"
-    r"contract"
+    r"contract|grown|available|accessible|roll"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -2563,7 +2634,7 @@ _CONDITIONAL_RE = re.compile(r"\b(?:if|unless|would)\b")
 holds only under its condition (closed-class English)."""
 
 _POSSIBILITY_RE = re.compile(
-    r"\b(?:could|might|(?<!\d )may(?!\s*\d)|possibly|perhaps|potentially|conceivably)\b"
+    rf"\b(?:could|might|{_MAY_MODAL}|possibly|perhaps|potentially|conceivably)\b"
 )
 """Epistemic modals and adverbs: the sentence states a possibility (closed-class English)."""
 
@@ -2774,7 +2845,11 @@ def judge_frames(
                                 context.quarters | lede_time.quarters,
                                 context.fiscal | lede_time.fiscal, dated=context.dated)
         st_time = s.quarter_time if frame.time.quarters else s.time
-        if s.quarter_time.quarters:
+        if s.quarter_time.quarters and (
+            s.time.quarters or len(s.months) > 1 or not EFFECT_DATE_RE.search(s.folded)
+        ):
+            # a date of effect ("to close the school effective June 30") is no period for the
+            # sentences after it
             last_quarters = s.quarter_time.quarters
         elif s.time.years:
             last_quarters = frozenset()  # "throughout 2025": the whole year
@@ -2837,9 +2912,14 @@ def judge_frames(
                     s.folded[max(0, sf.start - 24) : sf.start])]
                 other = [sf for sf in same_unit if sf.unit != "year"
                          and not _same(cf.value, sf.value, cfg.exact_tolerance)]
-                if rejected and other and not _is_round(cf):
+                if rejected and other and (not _is_round(cf) or (
+                    named_subject and p >= cfg.predicate_with_figure
+                )):
                     # "was £287,500, not the £312,000 the company reported": the sentence
-                    # names the claim's value only to reject it for another
+                    # names the claim's value only to reject it for another (a round value
+                    # so rejected only where the sentence carries the claim's quantity of a
+                    # named subject: "the average increase is 12 percent, not the 9 percent
+                    # the company has announced")
                     conflict = f"figure {other[0].value:g}, not the claim's {cf.value:g}"
                     break
                 same = kept  # "not the £312,000", "eleven of the 38": not the sentence's value
@@ -2963,6 +3043,11 @@ def judge_frames(
                 and _same(f.value, sf.value, cfg.exact_tolerance)
                 for f, n in zip(frame.figures, frame.counted, strict=True) for sf in figs
             )  # "1.84 million TEU" for "1.84m TEU": the same count of the same thing
+            or any(
+                f.unit == "m2" and sf.unit == "m2" and _same(f.value, sf.value, cfg.exact_tolerance)
+                for f in frame.figures for sf in figs
+            )  # "covers 42,000 square metres" for "a floor area of 42,000 m²": an area's unit
+            # names its quantity, as a count's noun does
         )
         rel = (p + (matched + approx) / n_figs) / 2 if n_figs else p
         if rel > best_rel:
@@ -3106,6 +3191,14 @@ def judge_frames(
                 p >= cfg.predicate_support
                 or (n_figs and matched and on_quantity)
                 or (frame_share >= cfg.predicate_support and bool(pred_here))
+                # "Mr Greave has not been suspended": the claim's main verb negated, said of its
+                # named subject (the rest of a long claim, "headteacher of ..., by the trust
+                # that runs the school", describes who and by whom)
+                or (not n_figs and bool(frame.main_verb) and frame.main_verb in cs and bool(
+                    frame.names
+                ) and _share(dict.fromkeys(frame.names[0], 1.0), cs) >= cfg.subject_share
+                    and bool(_AUX_NEGATION_RE.search(s.folded))
+                    and _negation_scopes(s, frozenset({frame.main_verb}), cfg.negation_window))
             )
         denies = (has_denial and _cue_before(
             s, s.denial_at, pred_here, 2 * cfg.scope_window, fig_at, in_clause=True,
@@ -3548,6 +3641,16 @@ _SUB_PERIOD_RE = re.compile(
 half ("profit for the half", "half-year", "the six months to August"), a range of months
 ("between January and March")."""
 
+_CORRECTION_NOTICE_PATTERN = (
+    r"\b(?:corrections?|corrected|correcting|erratum|errata|misstated|misreported|"
+    r"should have (?:read|said|stated)|(?:incorrectly|wrongly|mistakenly|erroneously|"
+    r"inaccurately)\s+(?:\w+\s+)?(?:stated|said|reported|gave|given|described|published|"
+    r"printed|quoted|listed|named)|(?:stated|said|reported|published|printed|given|quoted)\s+"
+    r"(?:incorrectly|wrongly|in error|inaccurately))\b"
+)
+"""Words that name a correction of an earlier statement (a notice's heading, "incorrectly
+stated")."""
+
 _CORRECTION_RE = re.compile(
     r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
     r"should have (?:read|said|stated)|incorrect(?:ly)?|inaccurate|wrong(?:ly)?|mistaken(?:ly)?)\b"
@@ -3557,6 +3660,25 @@ _CORRECTION_RE = re.compile(
 def _is_correction(doc: DocFrames) -> bool:
     """Whether the document corrects an earlier statement (a correction notice, an erratum)."""
     return any(_CORRECTION_RE.search(s.folded) for s in doc.sentences[:4])
+
+
+_AUX_NEGATION_RE = re.compile(
+    r"\b(?:has|have|had|is|are|was|were|will|would|did|does|do|can|could)(?:\s+not\b|n't)"
+    r"|\bnever\b|\bno longer\b"
+)
+"""A negated auxiliary ("has not been suspended", "was never approved"): the negation of a verb,
+not a word of negation in a noun phrase ("false starts", "no evidence")."""
+
+_STATEMENT_ERROR_RE = re.compile(
+    r"\b(?:figures?|numbers?|statements?|release|report|article|story|notice|version|totals?|"
+    r"estimates?|amount|this|that|it)\b[^.;]{0,40}?\b(?:was|were|is|are)\s+(?:also\s+)?(?:wrong|"
+    r"incorrect|inaccurate|an error|in error|mistaken|not correct)\b|\bgot\s+(?:it|this|that|"
+    r"the\s+\w+)\s+wrong\b|\b(?:contained|included|had)\s+(?:an?\s+)?errors?\b|"
+    + _CORRECTION_NOTICE_PATTERN
+)
+"""A sentence that says an earlier statement was in error ("That figure was wrong.", "This was
+an error."); not a word of error about something else ("the households whose bills were
+wrong")."""
 
 
 def _corrected_value(
@@ -3621,7 +3743,7 @@ def _quotes_corrected(doc: DocFrames, i: int) -> bool:
         return False
     s = doc.sentences[i]
     nxt = doc.sentences[i + 1].folded if i + 1 < len(doc.sentences) else ""
-    return bool(_REPORTED_RE.search(s.folded) or _CORRECTION_RE.search(nxt))
+    return bool(_REPORTED_RE.search(s.folded) or _STATEMENT_ERROR_RE.search(nxt))
 
 
 def _reports_retracted(doc: DocFrames, i: int) -> bool:

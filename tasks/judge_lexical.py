@@ -472,7 +472,9 @@ UNIT_ALIASES = {
     "hong kong dollars": "hkd", "hk$": "hkd", "yen": "jpy", "¥": "jpy", "yuan": "cny",
     "renminbi": "cny", "rupees": "inr", "rupee": "inr", "₹": "inr", "swiss francs": "chf",
     "francs": "chf", "kronor": "sek", "krona": "sek", "kroner": "nok", "roubles": "rub",
-    "rubles": "rub", "€": "eur",
+    "rubles": "rub", "€": "eur", "sek": "sek", "nok": "nok", "dkk": "dkk", "chf": "chf",
+    "cad": "cad", "aud": "aud", "jpy": "jpy", "cny": "cny", "inr": "inr", "hkd": "hkd",
+    "danish kroner": "dkk",
     "euros": "eur", "euro": "eur", "eur": "eur", "gbp": "gbp", "£": "gbp", "pounds": "gbp",
     "cents": "cent", "cent": "cent", "w/m2": "w_m2",
     "watts per square meter": "w_m2", "watts per square metre": "w_m2", "watts": "watt",
@@ -488,11 +490,13 @@ UNIT_ALIASES = {
     "square metre": "m2", "square meter": "m2", "km2": "km2", "sq km": "km2",
     "square kilometres": "km2", "square kilometers": "km2", "hectares": "hectare",
     "hectare": "hectare", "ha": "hectare", "acres": "acre", "acre": "acre",
+    "m3": "m3", "cubic metres": "m3", "cubic meters": "m3", "cubic metre": "m3",
+    "cubic meter": "m3",
 }  # fmt: skip
 """Units kept with a figure; keys are matched lowercase right after (or, for currency symbols,
 right before) the number."""
 
-MONEY_UNITS = frozenset("usd eur gbp cad aud hkd jpy cny inr chf sek nok rub".split())
+MONEY_UNITS = frozenset("usd eur gbp cad aud hkd jpy cny inr chf sek nok dkk rub".split())
 """Currencies (``UNIT_ALIASES``' values for sums of money)."""
 MEASURED_UNITS = MONEY_UNITS | frozenset(
     """cent percent km mile metre cm mm foot inch kg tonne gigatonne ppm ppb degC
@@ -591,11 +595,14 @@ class Figure:
         return f"#{int(v)}" if v == int(v) else f"#{v:g}"
 
 
-_CUR_RE = r"(?:(?P<cur>(?:us|c|a|hk)\$|\$|€|£|¥|₹|(?:eur|usd|gbp)(?=\s?\d))\s?)?"
+_CUR_RE = (
+    r"(?:(?P<cur>(?:us|c|a|hk)\$|\$|€|£|¥|₹|(?:eur|usd|gbp|sek|nok|dkk|chf|cad|aud|jpy|cny|inr|"
+    r"hkd)(?=\s?\d))\s?)?"
+)
 _PREFIX_SYMBOLS = frozenset({"$", "us$", "c$", "a$", "hk$", "€", "£", "¥", "₹"})
 """Currency symbols written before a number only ("¥42 million", "C$3m")."""
 _UNIT_ALT = "|".join(
-    re.escape(u)
+    re.escape(u).replace(r"\ ", r"[\s-]")  # "terawatt hours" and "terawatt-hours"
     for u in sorted((u for u in UNIT_ALIASES if u not in _PREFIX_SYMBOLS), key=len, reverse=True)
 )
 _NUM_WORD_ALT = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
@@ -652,6 +659,22 @@ def over_is_particle(before: str) -> bool:
     return bool(_PARTICLE_OVER_RE.search(before))
 
 
+_PEOPLE_NEXT_RE = re.compile(
+    r"\s+(?:[a-z]+[- ])?(?:people|persons|participants|patients|residents|workers|employees|"
+    r"staff|members|students|pupils|children|adults|volunteers|passengers|visitors|households|"
+    r"families|homes|houses|dwellings|flats|apartments|jobs|beds|vehicles|cars|buses)\b"
+)
+"""After "1850": people or things counted ("1850 participants", "1200 new homes"), so the
+figure is a count, not a year (general English: a year modifies such a noun only after a
+determiner or a preposition, ``_YEAR_BEFORE_RE``)."""
+
+_YEAR_BEFORE_RE = re.compile(
+    r"\b(?:in|of|the|its|their|his|her|our|since|by|from|until|till|to|during|for|between|"
+    r"and|on|at|before|after|year|fy)\s+$|['’]s\s+$"
+)
+"""Before "2019 residents": a word after which a four-digit figure is a year ("the 2019
+residents' survey", "in 2019 patients waited")."""
+
 _PLURAL_NEXT_RE = re.compile(
     r"\s+(?!(?:to|tall|high|long|wide|deep|above|below|from|away|across|apart|of|by|x)\b)"
     r"[a-z]"
@@ -662,9 +685,10 @@ _PLURAL_NEXT_RE = re.compile(
 SCALED_UNITS = {"mm": ("metre", 1e-3), "cm": ("metre", 1e-2), "km": ("metre", 1e3),
                 "mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
                 "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344),
-                "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224)}
+                "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224),
+                "m3": ("litre", 1e3)}
 """Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km and 1 acre =
-4,046.8564224 m² by definition; 1 ha = 10,000 m²): one
+4,046.8564224 m² by definition; 1 ha = 10,000 m²; 1 m³ = 1,000 litres): one
 quantity, whichever way it is written: "212mm" is "21.2 cm", "1,200 GWh" is "1.2 TWh", "142
 megalitres" is "142 million litres", "94 mph" is "151 km/h", "4.2 ha" is "42,000 m²"."""
 
@@ -755,7 +779,7 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
         if m.group("cur"):
             unit = UNIT_ALIASES[m.group("cur")]
         elif raw_unit:
-            unit = UNIT_ALIASES.get(raw_unit.strip())
+            unit = UNIT_ALIASES.get(re.sub(r"[\s-]+", " ", raw_unit.strip()))
             if unit in SCALED_UNITS:
                 unit, factor = SCALED_UNITS[unit]
                 value *= factor
@@ -764,7 +788,10 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
                 written = value
                 value *= factor  # "a 48-hour stoppage" lasts two days
         if unit is None and num is not None and "." not in num and "," not in num:
-            if len(num) == 4 and 1000 <= value <= 2100:
+            if len(num) == 4 and 1000 <= value <= 2100 and not (
+                _PEOPLE_NEXT_RE.match(low, m.end())
+                and not _YEAR_BEFORE_RE.search(low[max(0, start - 12) : start])
+            ):
                 unit = "year"
         if not math.isfinite(value):
             # hundreds of digits: past a float's range (~1.8e308); still a figure, larger than
@@ -1437,9 +1464,9 @@ class LexicalJudge:
         several_facts = bool(
             (
                 len(claim.content) > cfg.frame_claim_terms
-                and _COMPOUND_RE.search(
-                    _LEADING_PHRASE_RE.sub("", claim_text).replace(" and a half", "")
-                )
+                and _COMPOUND_RE.search(_RANGE_AND_RE.sub(
+                    "between", _LEADING_PHRASE_RE.sub("", claim_text).replace(" and a half", "")
+                ))
             )
             or _PRONOUN_SUBJECT_RE.match(claim_text)
         )
@@ -1453,7 +1480,10 @@ class LexicalJudge:
                 or (frame_index < 0 and not _PRONOUN_SUBJECT_RE.match(claim_text))
             ):
                 return framed  # refuted, or the document does not name the claim's subject
-        elif cfg.read_frames and any(f.unit in MEASURED_UNITS for f in claim.figures):
+        elif cfg.read_frames and (
+            (measured_claim := any(f.unit in MEASURED_UNITS for f in claim.figures))
+            or (found and any(f.unit != "year" for f in claim.figures))
+        ):
             # A claim of a measured quantity (money, percent, a unit) is read on frames in a
             # short passage too: without the claim's figure for its quantity a passage neither
             # supports nor refutes it.
@@ -1461,9 +1491,10 @@ class LexicalJudge:
             if found and framed.stance is Stance.REFUTES and not several_facts:
                 # found by search, a short passage is read on words only where its frame does
                 # not refute the claim ("asked for 2 million dollars ... The court awarded her
-                # 150,000 dollars" against "awarded 2 million dollars")
+                # 150,000 dollars" against "awarded 2 million dollars"; "was stated incorrectly
+                # as 45,000 ... The correct figure is 54,000" against a population of 45,000)
                 return framed
-            if framed.stance is not Stance.NEUTRAL or several_facts:
+            if not measured_claim or framed.stance is not Stance.NEUTRAL or several_facts:
                 framed = None
         content = claim.content
         total = claim.total
@@ -1678,6 +1709,12 @@ class LexicalJudge:
                 return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, {why}")
             if s_hedged and not claim.hedged:
                 return result(Stance.PARTIAL, "covers the claim with a qualifier")
+            if short and cfg.read_frames and (said := self._attributed(claim_text, raw_best)):
+                # "declined to comment on reports that it would acquire Marlow Dairies", "was
+                # stated incorrectly as 45,000": what others say, or what was said in error, is
+                # not the passage's statement
+                return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, as said "
+                              f"by others or in error ('{said}')")
             if lacks := self._lacks_degree(claim, window):
                 return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim, not its "
                               f"degree ('{lacks}')")
@@ -1692,6 +1729,35 @@ class LexicalJudge:
             return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, only what it "
                           "is about")
         return result(Stance.PARTIAL, f"covers {cov_window:.0%} of the claim")
+
+    @staticmethod
+    def _attributed(claim_text: str, sentence: str) -> str:
+        """The cue that makes ``sentence`` someone else's statement or one made in error.
+
+        That is an attribution cue that governs the claim's words (``judge_frame._ATTRIB_RE``,
+        before most of them: "on reports that it would acquire") or a word of error before the
+        claim's figure (``_ERROR_SAID_RE``: "was stated incorrectly as 45,000"); "" when there
+        is none, or when the claim has the same kind of cue (a claim that reports a rumour is
+        stated by a sentence that reports it).
+        """
+        from affidavit.tasks import judge_frame as jf
+
+        folded, claim_folded = _fold(sentence), _fold(claim_text)
+        m = jf._ATTRIB_RE.search(folded)
+        if m is not None and not jf._ATTRIB_RE.search(claim_folded):
+            words = {w for w in _LONG_WORD_RE.findall(claim_folded) if w not in STOPWORDS}
+            at = [w.start() for w in _LONG_WORD_RE.finditer(folded) if w.group(0) in words]
+            if at and m.start() < at[len(at) // 2]:
+                # the cue stands before most of the claim's words: it governs them, not a
+                # clause after them ("where ships are said to have disappeared")
+                return m.group(0)
+        m = _ERROR_SAID_RE.search(folded)
+        if m is not None and not _ERROR_SAID_RE.search(claim_folded):
+            values = {f.value for f in normalize_figures(claim_folded)}
+            if any(m.end() <= f.start <= m.end() + 40 and f.value in values
+                   for f in normalize_figures(folded)):
+                return m.group(0)  # the claim's figure is what was said in error
+        return ""
 
     def _says_of_subject(self, claim_text: str, idf: Mapping[str, float], default: float,
                          window: Sequence[str]) -> bool:
@@ -1998,12 +2064,26 @@ _COMPOUND_RE = re.compile(
 """Clause joints: a claim with one states several facts (which sentences may carry apart)."""
 
 _LEADING_PHRASE_RE = re.compile(
-    r"^\s*(?:in|at|on|from|under|by|for|after|before|during|since|until|as of|according to)"
+    r"^\s*(?:in|at|on|from|under|by|for|after|before|during|since|until|between|as of|"
+    r"according to)"
     r"\b[^,;]{0,60},\s"
     , re.I,
 )
 """A leading adverbial phrase ("Under the Quayside permission, ...") is not a clause of its
 own."""
+
+_LONG_WORD_RE = re.compile(r"[a-z][a-z'’-]{3,}")
+"""A word of four letters or more."""
+
+_ERROR_SAID_RE = re.compile(
+    r"\b(?:incorrectly|wrongly|mistakenly|erroneously|in error|misstated|misreported)\b"
+)
+"""A statement said to be in error ("was stated incorrectly as 45,000"): not the passage's."""
+
+_RANGE_AND_RE = re.compile(r"\bbetween\s+[^,;]{1,30}?\s+and\b", re.I)
+"""The "and" after "between" joins the two ends of a range, a route or a relation ("between May
+and September", "between Harlow Bay and Tessin", "a link between solar activity and water
+levels"), not two clauses."""
 
 _PRONOUN_SUBJECT_RE = re.compile(r"\s*(?:he|she|it|they|his|her|its|their|this|these)\b", re.I)
 """A claim whose subject is a pronoun (a sentence taken out of its text) names no subject to
@@ -2219,8 +2299,16 @@ def _days(text: str) -> set[tuple[int, int]]:
     return set(_dated_days(text))
 
 
-_MONTH_MAY_RE = re.compile(r"\d\s+May\b|\bMay\s+\d")
-""""May" as a month in a date ("14 May 2024", "May 14"), not the modal verb."""
+_MAY_MODAL = (
+    r"(?<!\d )(?<!\bin )(?<!\bof )(?<!\bto )(?<!\bby )(?<!from )(?<!since )(?<!until )"
+    r"(?<!between )(?<!early )(?<!\blate )(?<!\bmid )(?<!\bmid-)(?<!last )(?<!next )(?<!this )"
+    r"may(?!\s*\d)(?!\s+(?:and|to|until|through|or)\s+(?:january|february|march|april|june|"
+    r"july|august|september|october|november|december)\b)"
+)
+""""may" as a modal, not the month: none after a digit or a word of a date ("in May", "between
+May and September", "early May") or before another month ("May to August")."""
+
+_MAY_MODAL_RE = re.compile(r"\b" + _MAY_MODAL + r"\b")
 
 
 def _is_hedged(text: str) -> bool:
@@ -2228,14 +2316,14 @@ def _is_hedged(text: str) -> bool:
 
     >>> _is_hedged("It opened on 14 May 2024."), _is_hedged("It may open in June.")
     (False, True)
+    >>> _is_hedged("It was bought in May."), _is_hedged("Prices may rise in May.")
+    (False, True)
     >>> _is_hedged("The council reported a surplus, like last year."), _is_hedged("It is likely.")
     (False, True)
     """
     low = _fold(text)
     found = {m.group(0) for m in _HEDGE_RE.finditer(low)}
-    if found == {"may"} and _MONTH_MAY_RE.search(text) and not re.search(
-        r"\bmay\b(?!\s+\d)", re.sub(r"\d\s+May\b", " ", text)
-    ):
+    if found == {"may"} and not _MAY_MODAL_RE.search(low):
         return False
     return bool(found)
 
@@ -2282,6 +2370,17 @@ NUMERIC_DATE_RE = re.compile(
 """A date written in numbers: ISO "2024-05-14", or day, month and year "14/05/2024"."""
 
 
+_EFFECT_DATE_RE = re.compile(
+    r"\b(?:starting|effective|beginning|from|as of|with effect from|until|till|through|by)\s+"
+    r"(?:on\s+)?(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+    r"\b",
+    re.I,
+)
+"""A day given as a date of effect or a deadline ("starting July 1", "from 1 April"), not as
+the day of the claim's act."""
+
+
 def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     """The claim's date and another date the quote gives instead, if any.
 
@@ -2290,7 +2389,9 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     what the claim states, and a day and month are not figures the judge compares (they are a
     date, not a quantity). Only a claim with exactly one day-and-month date is read, and only a
     quote that gives a day-and-month date and never the claim's own, or the claim's day and
-    month with another year written after them and never the claim's year.
+    month with another year written after them and never the claim's year. A claim's day of
+    effect ("starting July 1", ``_EFFECT_DATE_RE``) is compared with the quote's days of effect
+    only.
 
     Args:
         claim: The claim as written.
@@ -2305,10 +2406,20 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     True
     >>> other_date("The bridge opened on 14 May 2023.", "It opened on 14 May 2024.")
     ('14 May 2023', '14 May 2024')
+    >>> other_date("The board voted to raise fares by 5% starting July 1, 2024.",
+    ...            "At its meeting on May 14, 2024, the board adopted a 5% fare rise.") is None
+    True
+    >>> other_date("Rents rise 4% from 1 April 2025.", "Rents will rise 4% from 1 May 2025.")
+    ('1 April', '1 May')
     """
     claimed = _days(claim)
     if len(claimed) != 1:
         return None
+    if _EFFECT_DATE_RE.search(claim):
+        # a day the claim gives as a date of effect ("raise rates by 7.5 percent starting
+        # July 1") is compared with the quote's dates of effect only: the vote "on May 14" is
+        # the same vote, "from 1 May" another date of effect
+        quote = " ".join(quote[m.start() : m.end() + 12] for m in _EFFECT_DATE_RE.finditer(quote))
     given = _days(quote)
     (month, day), = claimed
     if not given:

@@ -593,11 +593,13 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("currency name", "The 2025 Orrin Open carries total prize money of 4.2 million US "
          "dollars.", "The Orrin Open's total purse in 2025 stands at US$4.2m, paid equally "
          "across the men's and women's events.", Stance.SUPPORTS),
-        # a possessive ends a name: "Orrin Power's Brel Bay wind farm" is named by "Brel Bay"
+        # a possessive ends a name: "Orrin Power's Brel Bay wind farm" is named by "Brel Bay";
+        # the "and" of a range ("between July and September") joins no second fact, so the
+        # claim's figure for its quantity in its quarter supports it
         ("owner's name", "Orrin Power's Brel Bay wind farm produced 1,200 gigawatt hours "
          "between July and September 2025.", "The largest single contributor in the third "
          "quarter of 2025 was the Brel Bay offshore wind farm, whose metered output reached "
-         "1,200 GWh.", Stance.PARTIAL),
+         "1,200 GWh.", Stance.SUPPORTS),
         # halving is a cut of 50 percent: a cut of 25 percent is another value of it
         ("halving", "Orrin is halving its budget for stop-smoking services in 2025-26.",
          "Orrin's plan for 2025-26: stop-smoking services budget reduced from 1.2m pounds to "
@@ -1133,6 +1135,9 @@ def test_a_done_fact_of_a_year_is_not_reported_before_that_year() -> None:
     assert published_before_claim(plan, datetime(2023, 10, 19, tzinfo=UTC)) is None
     budget = "The 2025 budget was approved by the council in December 2024."
     assert published_before_claim(budget, datetime(2024, 12, 19, tzinfo=UTC)) is None
+    # a year the act looks ahead to is no year of the act: the decision is reported before it
+    ahead = "Tarnby College's board has decided to end teaching at its Elm campus after 2026."
+    assert published_before_claim(ahead, datetime(2025, 3, 17, tzinfo=UTC)) is None
 
     from affidavit.tasks.judge_frame import date_gate
 
@@ -2503,3 +2508,162 @@ def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
     claim = "The court awarded Mara Quill 2 million dollars in damages from Velton Foods."
     r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
     assert r.stance is Stance.REFUTES, r.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "stance"),
+    [
+        # "grown-ups" are adults, not a rise: the claim's approval is stated in full
+        ("Harlen Pharma's oral drug Quenrix won approval in Ostmark for grown-ups with severe "
+         "eczema.",
+         "Ostmark's medicines agency has approved Harlen Pharma's oral drug Quenrix for adults "
+         "with severe eczema.", Stance.SUPPORTS),
+        # a four-digit figure before the people it counts is a count, not a year
+        ("The Tessaly trial of Quenrix enrolled 1,240 patients.",
+         "The Tessaly trial of Quenrix randomly assigned 1240 patients to the drug or placebo.",
+         Stance.SUPPORTS),
+        # ... but after a preposition or a determiner it stays a year
+        ("The Tessaly trial of Quenrix enrolled 1,240 patients.",
+         "The Tessaly trial of Quenrix began in 2019 and patients were followed for a year.",
+         Stance.NEUTRAL),
+        # an area's unit names its quantity, as a count's noun does
+        ("Harlen Pharma's new Ostmark plant has a floor area of 18,500 m².",
+         "Harlen Pharma opened its new plant in Ostmark on Monday. The building covers 18,500 "
+         "square metres on a former airfield.", Stance.SUPPORTS),
+        # a span of time before a word of delay is a length, so another length refutes it
+        ("Ferries on the Ostmark crossing left 24 minutes late on average in 2024.",
+         "Ostmark Ferries says its own records show that in 2024 ferries on the Ostmark "
+         "crossing left an average of 11 minutes late.", Stance.REFUTES),
+        # "May" in a range of months is the month, not a modal: the figure is not a projection
+        ("Between May and August 2024, ferries on the Ostmark crossing left 24 minutes late on "
+         "average.",
+         "Between May and August 2024, ferries on the Ostmark crossing left 11 minutes late on "
+         "average, the operator's records show.", Stance.REFUTES),
+        # the "and" of a range joins no second fact: the negation in another clause of the
+        # quoting sentence does not touch the claim's figure
+        ("Between May and August 2024, ferries on the Ostmark crossing left 24 minutes late on "
+         "average.",
+         "Between May and August 2024 ferries on the Ostmark crossing left 24 minutes late on "
+         "average, and complaints were answered with letters that did not explain the delays.",
+         Stance.SUPPORTS),
+        # a product made available is launched; a plan to do it is no launch yet
+        ("Harlen Pharma has already launched Quenrix in Ostmark pharmacies.",
+         "Harlen Pharma expects to make Quenrix available to Ostmark pharmacies in the spring.",
+         Stance.PARTIAL),
+        # filing, submitting and lodging are one act: a plan to lodge is no appeal lodged yet
+        ("Harlen Pharma has filed an appeal against the Ostmark ruling.",
+         "Harlen Pharma intends to lodge an appeal against the Ostmark ruling next month.",
+         Stance.PARTIAL),
+        # a unit written with a hyphen is the unit ("terawatt-hours" as TWh)
+        ("Ostmark Hydro's plants generated 1.62 terawatt-hours of electricity in 2024.",
+         "According to the returns, Ostmark Hydro generated 1.62 TWh in 2024 (2023: 1.40 TWh).",
+         Stance.SUPPORTS),
+        # a currency's code before the figure ("SEK 412m") is money, not metres
+        ("Thirty projects will share SEK 212m in the Ostmark research council's 2025 round.",
+         "The Ostmark research council has decided to fund 30 projects with a total of SEK 212 "
+         "million in its 2025 call for project grants.", Stance.SUPPORTS),
+        # the year a change is measured from is not the period of the figure
+        ("Ostmark Schools' enrollment fell to 9,412 in the 2024-25 school year.",
+         "OSTMARK, Jan. 14, 2025 - Ostmark Schools enrolled 9,412 students this school year, "
+         "a decline of 188 students, or 2.0 percent, from 2023-24.", Stance.SUPPORTS),
+        # a day's date of effect in a motion is no period for the sentences after it
+        ("In March 2025 the Ostmark school board voted in favour of closing Larch Lane "
+         "School.",
+         "Minutes of the Ostmark school board, 11 March 2025. Motion to close Larch Lane School "
+         "effective June 30, 2025. Ayes - three. Nays - four. The closure of Larch Lane School "
+         "was not approved.", Stance.REFUTES),
+        # the claim's main verb denied of its named subject refutes a long claim
+        ("Nora Pell, head of Ostmark Grammar School, has been suspended by the trust that runs "
+         "the school.",
+         "We are aware of reports in local media about the head of Ostmark Grammar School. Ms "
+         "Pell has not been suspended. She is on leave agreed before the start of term.",
+         Stance.REFUTES),
+        # ... but a word of negation in a noun phrase negates no verb
+        ("Building work at Larch Mill is scheduled to begin in the summer of 2025.",
+         "After years of false starts, the boarded-up Larch Mill is finally set to be turned "
+         "into housing.", Stance.NEUTRAL),
+        # a register's line: the label's head noun is what the figure counts
+        ("Ostmark had 2,340 households on its housing waiting list at the end of June 2025.",
+         "Ostmark housing register, quarterly return.\nHouseholds on the waiting list at 30 "
+         "June 2025: 3,240.\nOf which in priority bands: 1,015.", Stance.REFUTES),
+    ],
+)
+def test_counts_lengths_and_registers_as_other_authors_write_them(
+    claim: str, evidence: str, stance: Stance
+) -> None:
+    r = _found(claim, evidence)
+    assert r.stance is stance, r.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "stance"),
+    [
+        # a search snippet that reports others' statement, or a statement made in error, does
+        # not state the claim
+        ("Velton Foods will acquire Marlow Dairies.",
+         "Velton Foods declined to comment on reports that it would acquire Marlow Dairies.",
+         Stance.NEUTRAL),
+        ("The population of Tarrow is 45,000.",
+         "The population of Tarrow was stated incorrectly as 45,000 in our article on Monday.",
+         Stance.NEUTRAL),
+        # ... and its correction, read on the claim's frame, refutes it
+        ("The population of Tarrow is 45,000.",
+         "The population of Tarrow was stated incorrectly as 45,000 in our article. The correct "
+         "figure is 54,000.", Stance.REFUTES),
+        # an attribution in a clause after the claim's words, or an error about something
+        # else, leaves the claim stated
+        ("The Skerry Triangle lies off the coast of Tarrow.",
+         "The Skerry Triangle lies off the coast of Tarrow, where several boats are said to "
+         "have vanished.", Stance.SUPPORTS),
+        ("The population of Tarrow is 45,000.",
+         "Our article on Monday stated incorrectly that the mayor had resigned. The population "
+         "of Tarrow is 45,000.", Stance.SUPPORTS),
+        # "in May" is the month, no qualifier
+        ("Velton Foods acquired Marlow Dairies.", "Velton Foods acquired Marlow Dairies in May.",
+         Stance.SUPPORTS),
+    ],
+)
+def test_short_passages_found_by_search_state_only_their_own_assertions(
+    claim: str, passage: str, stance: Stance
+) -> None:
+    r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
+    assert r.stance is stance, r.rationale
+
+
+def test_a_claims_day_of_effect_is_not_the_day_of_its_act() -> None:
+    # the vote on May 14 is the vote the claim reports; "starting July 1" dates its effect
+    r = _found("The Ostmark Water District board voted to raise water rates by 6.5 percent "
+               "starting July 1, 2024.",
+               "At its regular meeting on May 14, 2024, the Board of Directors of the Ostmark "
+               "Water District adopted a 6.5% increase to the water usage rate.")
+    assert r.stance is Stance.PARTIAL, r.rationale
+    # ... and a date of effect is compared with dates of effect
+    r = _found("Ostmark Water will raise its rates by 6.5 percent from 1 July 2024.",
+               "Ostmark Water will raise its rates by 6.5 percent from 1 August 2024.")
+    assert r.stance is Stance.REFUTES, r.rationale
+
+
+@pytest.mark.parametrize(
+    ("claim", "document", "stance"),
+    [
+        # a round value named only to be rejected, in a sentence on the claim's quantity of a
+        # named subject, is refuted by the value given instead
+        ("Ostmark Energi is raising heating prices for households by an average of 8% from "
+         "January 2025.",
+         "The Ostmark Tenants' Union has gone through the 2025 price list. For Ostmark Energi's "
+         "residential customers, the average increase is 11 percent, not the 8 percent the "
+         "company has announced. The gap comes from the fixed charge. We call on the council "
+         "to act.", Stance.REFUTES),
+        # a sanction is a fine; a word of error about bills makes no quoted statement wrong
+        ("The Ostmark energy regulator fined Velton Power €1.7 million over faulty bills.",
+         "Velton Power accepts the decision of the Ostmark energy regulator and the sanction of "
+         "1.7 million euros. We apologise to the 2,100 households whose bills were wrong. We "
+         "have changed our billing processes. Customers will be refunded by March.",
+         Stance.SUPPORTS),
+    ],
+)
+def test_statements_of_a_party_as_other_authors_write_them(
+    claim: str, document: str, stance: Stance
+) -> None:
+    r = LexicalJudge().judge_batch([(claim, document)], found=True)[0]
+    assert r.stance is stance, r.rationale
