@@ -1699,6 +1699,15 @@ class LexicalJudge:
             return framed
         s_hedged = _is_hedged(raw_best)
         if cov_window >= cfg.support_coverage:
+            if short and found and cfg.read_frames and not self._says_of_subject(
+                claim_text, idf, default, window
+            ) and not other_named_number(claim_text, raw_best):
+                # (another numbered name, "Windows 10" for "Windows 11", is said as such below)
+                # found by search, a passage with the claim's names and nothing of what it says
+                # of them ("Velton Foods' revenue rose 3%, while Marlow Dairies' rose 12%"
+                # against "Velton Foods acquired Marlow Dairies") does not support it
+                return result(Stance.NEUTRAL, f"covers {cov_window:.0%} of the claim, only what "
+                              "it is about")
             if short and (other := self._short_other_value(claim, doc)):
                 # a short passage that carries the claim's words but gives its quantity or its
                 # year another value ("holds 80,000 books" against 8,000; "opened on 3 March

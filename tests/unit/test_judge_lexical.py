@@ -2667,3 +2667,13 @@ def test_statements_of_a_party_as_other_authors_write_them(
 ) -> None:
     r = LexicalJudge().judge_batch([(claim, document)], found=True)[0]
     assert r.stance is stance, r.rationale
+
+
+def test_a_found_snippet_must_say_what_the_claim_says_of_its_names() -> None:
+    # the claim's names and nothing of what it says of them: no support
+    r = LexicalJudge().judge_batch([(
+        "Velton Foods acquired Marlow Dairies in May 2024.",
+        "Marlow Dairies' revenue rose 12% in 2024, while Velton Foods' revenue rose 3%, "
+        "according to annual reports published in May. Both companies expect higher milk "
+        "prices.")], found=True)[0]
+    assert r.stance is Stance.NEUTRAL, r.rationale
