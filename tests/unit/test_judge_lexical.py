@@ -2442,77 +2442,6 @@ def test_speeds_energy_and_volumes_are_read_in_one_unit(text: str, value: float,
          "a year before.",
          "Harwick Mutual's premiums for the first quarter of 2025 were £412.6 million, up 7% "
          "from £385.6 million a year earlier.", Stance.SUPPORTS),
-    ],
-)
-def test_negations_parties_and_periods_as_other_authors_write_them(
-    claim: str, evidence: str, stance: Stance
-) -> None:
-    r = _found(claim, evidence)
-    assert r.stance is stance, r.rationale
-
-
-def test_a_claim_of_a_permanent_act_is_not_vague() -> None:
-    from affidavit.tasks.claims import _vague_word
-
-    assert _vague_word("Daskin is taking Lormidex off the market for good".split()) is None
-    assert _vague_word("Daskin makes good medicines".split()) == "good"
-
-
-def test_a_round_figure_without_the_claims_day_is_not_full_support() -> None:
-    r = _found("Tenants of Gresham Lane Lettings in Ashby Vale face a 4% rent increase from 1 "
-               "April 2025.",
-               "Gresham Lane Lettings said rents across its Ashby Vale homes will go up by four "
-               "per cent.")
-    assert r.stance is not Stance.SUPPORTS, r.rationale
-
-
-def test_what_a_correction_leaves_as_published_is_no_opposite_state() -> None:
-    r = _found("Harwick Mutual has shut down its claims-handling centre in Lisgate.",
-               "Correction. The figures and the information on Harwick Mutual's Lisgate "
-               "claims-handling centre remain as published.")
-    assert r.stance is not Stance.REFUTES, r.rationale
-
-
-def test_the_claims_figures_in_a_negated_clause_are_no_support() -> None:
-    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
-               "Pellmark has not delivered the order of 212 buses Ostrand placed in 2024.")
-    assert r.stance is not Stance.SUPPORTS, r.rationale
-    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
-               "Pellmark did not say when, but it sold 212 buses to Ostrand in 2024.")
-    assert r.stance is Stance.SUPPORTS, r.rationale
-
-
-def test_a_span_of_time_is_no_value_of_a_bare_count() -> None:
-    from affidavit.tasks.judge_frame import _quantities, _units_agree
-
-    [batches] = _quantities("recalled fourteen batches of lormidex")
-    [weeks] = _quantities("will reach wholesalers within two weeks")
-    assert batches.value == weeks.value == 14  # two weeks are read as 14 days
-    assert not _units_agree(batches, weeks)
-    [other] = _quantities("recalled twelve batches of lormidex")
-    assert _units_agree(batches, other)
-
-
-def test_square_metres_written_with_a_superscript_are_read_as_such() -> None:
-    from affidavit.tasks.judge_lexical import _fold
-
-    [f] = normalize_figures(_fold("a floor area of 42,000 m\u00b2."))
-    assert (f.value, f.unit) == (42000.0, "m2")
-
-
-def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
-    # two sentences: read on words, every word of the claim is there; read on its frame, the 2
-    # million dollars were asked for and the court awarded another sum
-    passage = ("Mara Quill asked for 2 million dollars in damages from Velton Foods. The court "
-               "awarded her 150,000 dollars on Friday.")
-    claim = "The court awarded Mara Quill 2 million dollars in damages from Velton Foods."
-    r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
-    assert r.stance is Stance.REFUTES, r.rationale
-
-
-@pytest.mark.parametrize(
-    ("claim", "evidence", "stance"),
-    [
         # "grown-ups" are adults, not a rise: the claim's approval is stated in full
         ("Harlen Pharma's oral drug Quenrix won approval in Ostmark for grown-ups with severe "
          "eczema.",
@@ -2588,11 +2517,70 @@ def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
          "June 2025: 3,240.\nOf which in priority bands: 1,015.", Stance.REFUTES),
     ],
 )
-def test_counts_lengths_and_registers_as_other_authors_write_them(
+def test_negations_parties_and_periods_as_other_authors_write_them(
     claim: str, evidence: str, stance: Stance
 ) -> None:
     r = _found(claim, evidence)
     assert r.stance is stance, r.rationale
+
+
+def test_a_claim_of_a_permanent_act_is_not_vague() -> None:
+    from affidavit.tasks.claims import _vague_word
+
+    assert _vague_word("Daskin is taking Lormidex off the market for good".split()) is None
+    assert _vague_word("Daskin makes good medicines".split()) == "good"
+
+
+def test_a_round_figure_without_the_claims_day_is_not_full_support() -> None:
+    r = _found("Tenants of Gresham Lane Lettings in Ashby Vale face a 4% rent increase from 1 "
+               "April 2025.",
+               "Gresham Lane Lettings said rents across its Ashby Vale homes will go up by four "
+               "per cent.")
+    assert r.stance is not Stance.SUPPORTS, r.rationale
+
+
+def test_what_a_correction_leaves_as_published_is_no_opposite_state() -> None:
+    r = _found("Harwick Mutual has shut down its claims-handling centre in Lisgate.",
+               "Correction. The figures and the information on Harwick Mutual's Lisgate "
+               "claims-handling centre remain as published.")
+    assert r.stance is not Stance.REFUTES, r.rationale
+
+
+def test_the_claims_figures_in_a_negated_clause_are_no_support() -> None:
+    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
+               "Pellmark has not delivered the order of 212 buses Ostrand placed in 2024.")
+    assert r.stance is not Stance.SUPPORTS, r.rationale
+    r = _found("Pellmark sold 212 buses to Ostrand in 2024.",
+               "Pellmark did not say when, but it sold 212 buses to Ostrand in 2024.")
+    assert r.stance is Stance.SUPPORTS, r.rationale
+
+
+def test_a_span_of_time_is_no_value_of_a_bare_count() -> None:
+    from affidavit.tasks.judge_frame import _quantities, _units_agree
+
+    [batches] = _quantities("recalled fourteen batches of lormidex")
+    [weeks] = _quantities("will reach wholesalers within two weeks")
+    assert batches.value == weeks.value == 14  # two weeks are read as 14 days
+    assert not _units_agree(batches, weeks)
+    [other] = _quantities("recalled twelve batches of lormidex")
+    assert _units_agree(batches, other)
+
+
+def test_square_metres_written_with_a_superscript_are_read_as_such() -> None:
+    from affidavit.tasks.judge_lexical import _fold
+
+    [f] = normalize_figures(_fold("a floor area of 42,000 m\u00b2."))
+    assert (f.value, f.unit) == (42000.0, "m2")
+
+
+def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
+    # two sentences: read on words, every word of the claim is there; read on its frame, the 2
+    # million dollars were asked for and the court awarded another sum
+    passage = ("Mara Quill asked for 2 million dollars in damages from Velton Foods. The court "
+               "awarded her 150,000 dollars on Friday.")
+    claim = "The court awarded Mara Quill 2 million dollars in damages from Velton Foods."
+    r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
 
 
 @pytest.mark.parametrize(
@@ -2621,9 +2609,23 @@ def test_counts_lengths_and_registers_as_other_authors_write_them(
         # "in May" is the month, no qualifier
         ("Velton Foods acquired Marlow Dairies.", "Velton Foods acquired Marlow Dairies in May.",
          Stance.SUPPORTS),
+        # a round value named only to be rejected, in a sentence on the claim's quantity of a
+        # named subject, is refuted by the value given instead
+        ("Ostmark Energi is raising heating prices for households by an average of 8% from "
+         "January 2025.",
+         "The Ostmark Tenants' Union has gone through the 2025 price list. For Ostmark Energi's "
+         "residential customers, the average increase is 11 percent, not the 8 percent the "
+         "company has announced. The gap comes from the fixed charge. We call on the council "
+         "to act.", Stance.REFUTES),
+        # a sanction is a fine; a word of error about bills makes no quoted statement wrong
+        ("The Ostmark energy regulator fined Velton Power €1.7 million over faulty bills.",
+         "Velton Power accepts the decision of the Ostmark energy regulator and the sanction of "
+         "1.7 million euros. We apologise to the 2,100 households whose bills were wrong. We "
+         "have changed our billing processes. Customers will be refunded by March.",
+         Stance.SUPPORTS),
     ],
 )
-def test_short_passages_found_by_search_state_only_their_own_assertions(
+def test_passages_found_by_search_state_only_what_they_assert(
     claim: str, passage: str, stance: Stance
 ) -> None:
     r = LexicalJudge().judge_batch([(claim, passage)], found=True)[0]
@@ -2641,32 +2643,6 @@ def test_a_claims_day_of_effect_is_not_the_day_of_its_act() -> None:
     r = _found("Ostmark Water will raise its rates by 6.5 percent from 1 July 2024.",
                "Ostmark Water will raise its rates by 6.5 percent from 1 August 2024.")
     assert r.stance is Stance.REFUTES, r.rationale
-
-
-@pytest.mark.parametrize(
-    ("claim", "document", "stance"),
-    [
-        # a round value named only to be rejected, in a sentence on the claim's quantity of a
-        # named subject, is refuted by the value given instead
-        ("Ostmark Energi is raising heating prices for households by an average of 8% from "
-         "January 2025.",
-         "The Ostmark Tenants' Union has gone through the 2025 price list. For Ostmark Energi's "
-         "residential customers, the average increase is 11 percent, not the 8 percent the "
-         "company has announced. The gap comes from the fixed charge. We call on the council "
-         "to act.", Stance.REFUTES),
-        # a sanction is a fine; a word of error about bills makes no quoted statement wrong
-        ("The Ostmark energy regulator fined Velton Power €1.7 million over faulty bills.",
-         "Velton Power accepts the decision of the Ostmark energy regulator and the sanction of "
-         "1.7 million euros. We apologise to the 2,100 households whose bills were wrong. We "
-         "have changed our billing processes. Customers will be refunded by March.",
-         Stance.SUPPORTS),
-    ],
-)
-def test_statements_of_a_party_as_other_authors_write_them(
-    claim: str, document: str, stance: Stance
-) -> None:
-    r = LexicalJudge().judge_batch([(claim, document)], found=True)[0]
-    assert r.stance is stance, r.rationale
 
 
 def test_a_found_snippet_must_say_what_the_claim_says_of_its_names() -> None:
