@@ -284,6 +284,9 @@ _PHRASES = [
     (r"\bma(?:ke|kes|de|king)\s+((?:[\w'’-]+\s+){0,3}?)(?:available|accessible)\b",
      r"launch \1"),
     (r"\broll(?:ed|s|ing)?\s+out\b", "launched"),
+    # "abandoned its bid to acquire Marlow Dairies": the acquisition did not happen
+    (r"\b(?:abandon(?:ed|s|ing)?|dropp(?:ed|ing)|scrapp(?:ed|ing)|withdr(?:ew|awn|aws))\s+"
+     r"(?:its|their|his|her|the|a)\s+(?:bid|plans?|attempt|offer|proposals?)\s+to\b", "did not"),
     (r"\btake on\b", "hire"),
     (r"\btaking on\b", "hiring"),
     (r"\bcame into (?:operation|effect|force|service)\b", "started"),
@@ -2164,7 +2167,7 @@ _PHRASE_HINT_RE = re.compile(
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
     r"12|twelve|decade|pen to paper|declin|off\b|on\b|hand|splash|fork|shell|stump|clock|"
-    r"contract|grown|available|accessible|roll"
+    r"contract|grown|available|accessible|roll|abandon|dropp|scrapp|withdr"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once

@@ -255,6 +255,20 @@ NEGATION_PHRASES = (
     "no longer",
     "far from",
     "yet to",
+    # a bid or plan given up: what it was to do did not happen ("abandoned its bid to acquire")
+    "abandoned its bid",
+    "abandoned its plan",
+    "abandoned its plans",
+    "abandoned plans",
+    "dropped its bid",
+    "dropped its plan",
+    "dropped its plans",
+    "dropped plans",
+    "scrapped its plan",
+    "scrapped its plans",
+    "scrapped plans",
+    "withdrew its bid",
+    "withdrew its offer",
 )
 
 HEDGES = frozenset(

@@ -2606,6 +2606,10 @@ def test_a_short_passage_found_by_search_is_refuted_by_its_frame() -> None:
         ("The population of Tarrow is 45,000.",
          "Our article on Monday stated incorrectly that the mayor had resigned. The population "
          "of Tarrow is 45,000.", Stance.SUPPORTS),
+        # a bid given up: the acquisition did not happen
+        ("Velton Foods acquired Marlow Dairies in May 2024.",
+         "Velton Foods abandoned its bid to acquire Marlow Dairies in May 2024 after the talks "
+         "broke down.", Stance.REFUTES),
         # "in May" is the month, no qualifier
         ("Velton Foods acquired Marlow Dairies.", "Velton Foods acquired Marlow Dairies in May.",
          Stance.SUPPORTS),
