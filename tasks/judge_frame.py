@@ -41,6 +41,8 @@ from affidavit.tasks.judge_lexical import _EFFECT_DATE_RE as EFFECT_DATE_RE
 from affidavit.tasks.judge_lexical import _MAIN_AUX_RE as MAIN_AUX_RE
 from affidavit.tasks.judge_lexical import (
     _MAY_MODAL,
+    EFFECT_CUES,
+    ERROR_ADVERBS,
     MEASURED_UNITS,
     MONEY_UNITS,
     MONTHS,
@@ -1867,7 +1869,7 @@ def published_before_claim(claim: str, published_at: datetime | None) -> int | N
 
 
 _HORIZON_YEAR_RE = re.compile(
-    r"\b(?:after|from|until|till|by|beyond|starting|effective|through)\s+(?:the\s+end\s+of\s+)?"
+    rf"\b(?:{EFFECT_CUES}|after|beyond)\s+(?:the\s+end\s+of\s+)?"
     r"(?:[a-z]+\s+)?(?:\d{1,2}\s+)?(?:1[89]\d\d|20\d\d)\b"
 )
 """A year a claim's act looks ahead to: a horizon or a date of effect, not the act's year."""
@@ -3644,16 +3646,6 @@ _SUB_PERIOD_RE = re.compile(
 half ("profit for the half", "half-year", "the six months to August"), a range of months
 ("between January and March")."""
 
-_CORRECTION_NOTICE_PATTERN = (
-    r"\b(?:corrections?|corrected|correcting|erratum|errata|misstated|misreported|"
-    r"should have (?:read|said|stated)|(?:incorrectly|wrongly|mistakenly|erroneously|"
-    r"inaccurately)\s+(?:\w+\s+)?(?:stated|said|reported|gave|given|described|published|"
-    r"printed|quoted|listed|named)|(?:stated|said|reported|published|printed|given|quoted)\s+"
-    r"(?:incorrectly|wrongly|in error|inaccurately))\b"
-)
-"""Words that name a correction of an earlier statement (a notice's heading, "incorrectly
-stated")."""
-
 _CORRECTION_RE = re.compile(
     r"\b(?:corrections?|corrected|correcting|erratum|errors?|misstated|misreported|"
     r"should have (?:read|said|stated)|incorrect(?:ly)?|inaccurate|wrong(?:ly)?|mistaken(?:ly)?)\b"
@@ -3677,7 +3669,11 @@ _STATEMENT_ERROR_RE = re.compile(
     r"estimates?|amount|this|that|it)\b[^.;]{0,40}?\b(?:was|were|is|are)\s+(?:also\s+)?(?:wrong|"
     r"incorrect|inaccurate|an error|in error|mistaken|not correct)\b|\bgot\s+(?:it|this|that|"
     r"the\s+\w+)\s+wrong\b|\b(?:contained|included|had)\s+(?:an?\s+)?errors?\b|"
-    + _CORRECTION_NOTICE_PATTERN
+    # a correction named as such: a notice's heading, "incorrectly stated", "reported in error"
+    r"\b(?:corrections?|corrected|correcting|erratum|errata|misstated|misreported|"
+    rf"should have (?:read|said|stated)|(?:{ERROR_ADVERBS})\s+(?:\w+\s+)?(?:stated|said|"
+    r"reported|gave|given|described|published|printed|quoted|listed|named)|(?:stated|said|"
+    rf"reported|published|printed|given|quoted)\s+(?:{ERROR_ADVERBS}|in error))\b"
 )
 """A sentence that says an earlier statement was in error ("That figure was wrong.", "This was
 an error."); not a word of error about something else ("the households whose bills were

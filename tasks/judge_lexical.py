@@ -2098,9 +2098,10 @@ own."""
 _LONG_WORD_RE = re.compile(r"[a-z][a-z'’-]{3,}")
 """A word of four letters or more."""
 
-_ERROR_SAID_RE = re.compile(
-    r"\b(?:incorrectly|wrongly|mistakenly|erroneously|in error|misstated|misreported)\b"
-)
+ERROR_ADVERBS = "incorrectly|wrongly|mistakenly|erroneously|inaccurately"
+"""Adverbs that say a statement was made in error ("stated incorrectly", "wrongly reported")."""
+
+_ERROR_SAID_RE = re.compile(rf"\b(?:{ERROR_ADVERBS}|in error|misstated|misreported)\b")
 """A statement said to be in error ("was stated incorrectly as 45,000"): not the passage's."""
 
 _RANGE_AND_RE = re.compile(r"\bbetween\s+[^,;]{1,30}?\s+and\b", re.I)
@@ -2393,8 +2394,11 @@ NUMERIC_DATE_RE = re.compile(
 """A date written in numbers: ISO "2024-05-14", or day, month and year "14/05/2024"."""
 
 
+EFFECT_CUES = "starting|effective|beginning|from|with effect from|until|till|through|by"
+"""Words before a date of effect or a deadline ("starting July 1", "until 2026")."""
+
 _EFFECT_DATE_RE = re.compile(
-    r"\b(?:starting|effective|beginning|from|as of|with effect from|until|till|through|by)\s+"
+    rf"\b(?:{EFFECT_CUES}|as of)\s+"
     r"(?:on\s+)?(?:the\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?)?"
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
     r"\b",
