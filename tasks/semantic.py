@@ -193,7 +193,10 @@ _ENCODER_LOCK = threading.Lock()
 
 
 def encoder() -> Encoder:
-    """The process's one :class:`Encoder` (loaded on first use, about 1 s; 180 MB)."""
+    """The process's one :class:`Encoder`, loaded on first use.
+
+    Loading takes about 1 s; measured: 130 MB resident, 300 MB while loading.
+    """
     global _ENCODER
     if _ENCODER is None:
         with _ENCODER_LOCK:
