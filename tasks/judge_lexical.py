@@ -50,7 +50,7 @@ from typing import Any
 
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
-from affidavit.tasks.semantic import RELEVANCE_FLOOR, similarity
+from affidavit.tasks.semantic import RELEVANCE_FLOOR, encoder
 
 __all__ = [
     "Figure",
@@ -1404,30 +1404,52 @@ class LexicalJudge:
                                 r.relevance, r.quote,
                                 f"states {day[1]}, not the claim's {day[0]}; " + r.rationale,
                                 r.judge, r.is_failure)
-            if (found and r.stance in _FLOORED and r.quote and floor is not None
-                    and (sim := self._about(claim, text, docs[text], r.quote)) < floor):
-                r = JudgeResult(Stance.NEUTRAL, r.relevance, r.quote,
-                                f"not about the claim (cosine {sim:.2f} under the semantic floor "
-                                f"{floor:.2f}); " + r.rationale, r.judge, r.is_failure)
             out.append(r)
+        if found and floor is not None:
+            self._floor(pairs, docs, out, floor)
         return out
 
     # -- internals ---------------------------------------------------------------------------
 
     @staticmethod
-    def _about(claim: str, text: str, doc: _Doc, quote: str) -> float:
-        """Cosine of the claim to the quote read with the sentence before it, or to the quote.
+    def _floor(pairs: Sequence[tuple[str, str]], docs: Mapping[str, _Doc],
+               out: list[JudgeResult], floor: float) -> None:
+        """Turn to NEUTRAL, in place, each floored result whose quote is not about its claim.
 
-        A sentence of an article leans on the one before it ("The board is expected to vote on
-        the recommendation", after the recommendation to close the school): the greater cosine
-        counts.
+        The cosine is the claim's to the quote or, when that is under ``floor``, to the quote
+        read with the sentence before it (a sentence of an article leans on the one before:
+        "The board is expected to vote on the recommendation", after the recommendation to
+        close the school); the greater counts. Texts are embedded in two batches (quotes, then
+        the contexts still needed), not pair by pair.
         """
-        sim = similarity(claim, quote)
-        start = text.find(quote)
-        i = next((k for k, (a, b) in enumerate(doc.spans) if a <= start < b), 0)
-        if start >= 0 and i > 0:
-            sim = max(sim, similarity(claim, text[doc.spans[i - 1][0]:start + len(quote)]))
-        return sim
+        todo = [k for k, r in enumerate(out) if r.stance in _FLOORED and r.quote]
+        if not todo:
+            return
+        enc = encoder()
+        sims = {k: float(a @ b) for k, a, b in zip(
+            todo, enc.encode([pairs[k][0] for k in todo]),
+            enc.encode([out[k].quote for k in todo]), strict=True)}
+        context: dict[int, str] = {}
+        for k in todo:
+            if sims[k] >= floor:
+                continue
+            text, quote = pairs[k][1], out[k].quote
+            spans = docs[text].spans
+            start = text.find(quote)
+            i = next((n for n, (a, b) in enumerate(spans) if a <= start < b), 0)
+            if start >= 0 and i > 0:
+                context[k] = text[spans[i - 1][0]:start + len(quote)]
+        if context:
+            keys = list(context)
+            for k, a, b in zip(keys, enc.encode([pairs[k][0] for k in keys]),
+                               enc.encode([context[k] for k in keys]), strict=True):
+                sims[k] = max(sims[k], float(a @ b))
+        for k, sim in sims.items():
+            if sim < floor:
+                r = out[k]
+                out[k] = JudgeResult(Stance.NEUTRAL, r.relevance, r.quote,
+                                     f"not about the claim (cosine {sim:.2f} under the semantic "
+                                     f"floor {floor:.2f}); " + r.rationale, r.judge, r.is_failure)
 
     def _parse_doc(self, text: str) -> _Doc:
         text = text[: self.config.max_doc_chars]
