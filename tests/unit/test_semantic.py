@@ -56,8 +56,8 @@ def test_other_weights_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
         semantic.Encoder()
 
 
-def test_missing_model_file_is_a_clear_error(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
-    monkeypatch.setattr(semantic, "MODEL_DIR", tmp_path)
+def test_missing_model_file_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(semantic, "MODEL_PACKAGE", "affidavit_no_such_encoder_package")
     with pytest.raises(semantic.SemanticModelError, match="model.safetensors cannot be read"):
         semantic.Encoder()
 
