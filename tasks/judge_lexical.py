@@ -1426,9 +1426,10 @@ class LexicalJudge:
         if not todo:
             return
         enc = encoder()
-        sims = {k: float(a @ b) for k, a, b in zip(
-            todo, enc.encode([pairs[k][0] for k in todo]),
-            enc.encode([out[k].quote for k in todo]), strict=True)}
+        unique = list(dict.fromkeys(pairs[k][0] for k in todo))
+        claims = dict(zip(unique, enc.encode(unique), strict=True))
+        sims = {k: float(claims[pairs[k][0]] @ q) for k, q in zip(
+            todo, enc.encode([out[k].quote for k in todo]), strict=True)}
         context: dict[int, str] = {}
         for k in todo:
             if sims[k] >= floor:
@@ -1440,10 +1441,8 @@ class LexicalJudge:
             if start >= 0 and i > 0:
                 context[k] = text[spans[i - 1][0]:start + len(quote)]
         if context:
-            keys = list(context)
-            for k, a, b in zip(keys, enc.encode([pairs[k][0] for k in keys]),
-                               enc.encode([context[k] for k in keys]), strict=True):
-                sims[k] = max(sims[k], float(a @ b))
+            for k, c in zip(context, enc.encode(list(context.values())), strict=True):
+                sims[k] = max(sims[k], float(claims[pairs[k][0]] @ c))
         for k, sim in sims.items():
             if sim < floor:
                 r = out[k]

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from scipy.stats import mannwhitneyu
 
 from affidavit.tasks.semantic import encoder
 
@@ -55,14 +56,6 @@ def load_pairs(data: Path) -> list[tuple[str, str, int]]:
     return pairs
 
 
-def auc(pos: np.ndarray, neg: np.ndarray) -> float:
-    """Probability that a random positive scores above a random negative (ties count half)."""
-    scores = np.concatenate([pos, neg])
-    ranks = scores.argsort().argsort().astype(float) + 1
-    r_pos = ranks[: len(pos)].sum()
-    return float((r_pos - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -89,8 +82,9 @@ def main(argv: list[str] | None = None) -> int:
             continue
         print(f"{name:42s} n={len(v):5d} percentiles 5/10/25/50: "
               + " ".join(f"{x:.3f}" for x in np.percentile(v, [5, 10, 25, 50])))
-    print(f"AUC rationale vs other sentences of the same abstracts: "
-          f"{auc(cos[kind == 1], cos[kind == 0]):.4f}")
+    pos, neg = cos[kind == 1], cos[kind == 0]
+    auc = mannwhitneyu(pos, neg).statistic / (len(pos) * len(neg))  # AUC = U / (n1 n2)
+    print(f"AUC rationale vs other sentences of the same abstracts: {auc:.4f}")
     floor = float(np.percentile(cos[kind == 1], args.percentile))
     print(json.dumps({"percentile": args.percentile, "floor": round(floor, 3),
                       "rationale_sentences": int((kind == 1).sum())}))
