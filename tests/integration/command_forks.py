@@ -153,6 +153,8 @@ class CommandForks:
         assert self._proc.stdin is not None
         self._n += 1
         out, err = self._folder / f"cmd-{self._n}.out", self._folder / f"cmd-{self._n}.err"
+        for path in (out, err):  # there to read even if the command is killed before it opens them
+            path.touch()
         self._proc.stdin.write(json.dumps({"args": args, "stdout": str(out),
                                            "stderr": str(err)}).encode() + b"\n")
         self._proc.stdin.flush()

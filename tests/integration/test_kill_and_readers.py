@@ -93,6 +93,17 @@ def _finish(proc: ForkedCommand, timeout: float = 240) -> None:
     assert proc.returncode == 0, (out[-2000:], err[-2000:])
 
 
+def _since(probe, reached):  # noqa: ANN001, ANN202
+    """A kill point measured from now: ``reached(state now, state then)`` on ``probe()``.
+
+    A point is read against the home as it was when the command started, so a state left by an
+    earlier killed command (a part or generation it wrote) never fires a kill the moment the
+    next command forks, before it has done anything.
+    """
+    before = probe()
+    return lambda: reached(probe(), before)
+
+
 def _kill_when(proc: ForkedCommand, seen, timeout: float = 240) -> bool:
     """SIGKILL ``proc`` as soon as ``seen()`` is true; return whether it was still running."""
     deadline = time.monotonic() + timeout
@@ -201,24 +212,30 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(forks, tmp_path):
     reader = Reader(killed)
     reader.start()
     try:
+        def more(table: str):  # noqa: ANN202
+            return _since(lambda: _parts(killed, table), lambda now, then: now > then)
+
         points = [
-            ("ingest: a document part written, more to come",
-             lambda: _parts(killed, "documents") >= 1),
-            ("lineage: edges written, origins not yet replaced",
-             lambda: _parts(killed, "lineage_edges") >= 1),
+            ("ingest: a document part written, more to come", lambda: more("documents")),
+            ("lineage: edges written, origins not yet replaced", lambda: more("lineage_edges")),
             ("origins: a new generation switched in, signatures not yet written",
-             lambda: _generations(killed, "origins") >= 2 and _parts(killed, "signatures") == 0),
+             lambda: _since(lambda: (_generations(killed, "origins"), _parts(killed, "signatures")),
+                            lambda now, then: now[0] > then[0] and now[1] == 0)),
         ]
-        hits = [p for p, seen in points
-                if _kill_when(_cmd(["backfill", *files], killed, forks), seen)]
+        hits = []
+        for point, seen_from_now in points:
+            seen = seen_from_now()  # read before the command starts
+            if _kill_when(_cmd(["backfill", *files], killed, forks), seen):
+                hits.append(point)
         _finish(_cmd(["backfill", *files], killed, forks))
         run_points = [
-            ("research: judgments written, verdicts not yet",
-             lambda: _parts(killed, "judgments") >= 1),
-            ("decided: verdicts written, run not yet closed",
-             lambda: _parts(killed, "verdicts") >= 1),
+            ("research: judgments written, verdicts not yet", lambda: more("judgments")),
+            ("decided: verdicts written, run not yet closed", lambda: more("verdicts")),
         ]
-        hits += [p for p, seen in run_points if _kill_when(_cmd(run_args, killed, forks), seen)]
+        for point, seen_from_now in run_points:
+            seen = seen_from_now()
+            if _kill_when(_cmd(run_args, killed, forks), seen):
+                hits.append(point)
         _finish(_cmd(run_args, killed, forks))
     finally:
         reader.stop.set()
