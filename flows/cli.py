@@ -34,7 +34,10 @@ app = typer.Typer(
     help="affidavit: batch fact-checking with quotes anchored in their sources and "
     "corroboration counted in independent origins.",
 )
-console = Console()
+console = Console(soft_wrap=True)
+"""Standard output. Lines are not wrapped at the console's width (80 columns when output goes
+to a pipe or a file): a ``summary:`` or ``report:`` line stays one line to grep or copy; tables
+are still laid out to the width."""
 
 
 def _print_version(value: bool) -> None:
@@ -74,7 +77,7 @@ def _default_home(home: str | None) -> None:
         os.environ["AFFIDAVIT_HOME"] = home
 
 
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 EXIT_OK = 0
 """Done; rows skipped on the way are counted and listed (``skip:…``), not failures."""

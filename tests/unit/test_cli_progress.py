@@ -96,3 +96,16 @@ def test_run_prints_the_table_only_for_small_runs_or_with_show(monkeypatch) -> N
     assert "claim number 2" in shown
     assert "claim number 3" not in shown
     assert "verdicts (3 of 600)" in shown
+
+
+def test_summary_and_report_lines_stay_one_line_when_narrow(monkeypatch) -> None:  # noqa: ANN001
+    """Piped output is 80 columns to rich: a ``summary:`` or ``report:`` line is not wrapped."""
+    console = Console(record=True, width=24, soft_wrap=cli.console.soft_wrap)
+    monkeypatch.setattr(cli, "console", console)
+    cli._print_run(_result(600), as_json=False, title="verdicts", show=None)
+    lines = console.export_text().splitlines()
+    assert "report: /tmp/r/report.html" in lines
+    summary = [line for line in lines if line.startswith("summary:")]
+    assert len(summary) == 1
+    assert "SUPPORTED 600" in summary[0]
+    assert len(summary[0]) > 24  # longer than the console is wide: not wrapped
