@@ -222,20 +222,22 @@ def test_killed_backfill_and_run_rerun_to_a_clean_runs_tables(forks, tmp_path):
              lambda: _since(lambda: (_generations(killed, "origins"), _parts(killed, "signatures")),
                             lambda now, then: now[0] > then[0] and now[1] == 0)),
         ]
-        hits = []
-        for point, seen_from_now in points:
-            seen = seen_from_now()  # read before the command starts
-            if _kill_when(_cmd(["backfill", *files], killed, forks), seen):
-                hits.append(point)
+        def kills(points, args: list[str]) -> list[str]:  # noqa: ANN001
+            """Start ``args`` once per point and kill it there; the points reached."""
+            reached = []
+            for point, seen_from_now in points:
+                seen = seen_from_now()  # read before the command starts
+                if _kill_when(_cmd(args, killed, forks), seen):
+                    reached.append(point)
+            return reached
+
+        hits = kills(points, ["backfill", *files])
         _finish(_cmd(["backfill", *files], killed, forks))
         run_points = [
             ("research: judgments written, verdicts not yet", lambda: more("judgments")),
             ("decided: verdicts written, run not yet closed", lambda: more("verdicts")),
         ]
-        for point, seen_from_now in run_points:
-            seen = seen_from_now()
-            if _kill_when(_cmd(run_args, killed, forks), seen):
-                hits.append(point)
+        hits += kills(run_points, run_args)
         _finish(_cmd(run_args, killed, forks))
     finally:
         reader.stop.set()
