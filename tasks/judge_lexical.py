@@ -1382,9 +1382,19 @@ class LexicalJudge:
             raise ValueError(f"{len(titles)} titles for {len(pairs)} pairs")
         out = []
         floor = self.config.semantic_floor
+        variants: dict[str, list[str]] = {}
         for k, (claim, text) in enumerate(pairs):
-            r = self._judge(claim, text, docs[text], idf, default,
-                            titles[k] if titles is not None else None, found=found)
+            if claim not in variants:
+                variants[claim] = conversion_variants(claim)
+            r = max(
+                (self._judge(v, text, docs[text], idf, default,
+                             titles[k] if titles is not None else None, found=found)
+                 for v in variants[claim]),
+                # a conversion read either way: the reading that finds the claim's quantity
+                key=lambda r: (_VARIANT_RANK[r.stance], r.relevance),
+            ) if len(variants[claim]) > 1 else self._judge(
+                claim, text, docs[text], idf, default,
+                titles[k] if titles is not None else None, found=found)
             if r.stance is Stance.SUPPORTS and names_nothing(claim):
                 r = JudgeResult(Stance.PARTIAL, r.relevance, r.quote,
                                 "the claim names no subject of its own; " + r.rationale,
@@ -2357,6 +2367,79 @@ def other_named_number(claim: str, quote: str) -> tuple[str, str] | None:
         if same and not any(g[2] == tok for g in same):
             return f"{word} {num}", f"{same[0][0]} {same[0][1]}"
     return None
+
+
+_CONVERSION_OPEN_RE = re.compile(
+    r"\s*\(\s*(?:(?:about|approximately|approx\.|around|roughly|some|nearly|almost|over|"
+    r"more\s+than|less\s+than|under|c\.|ca\.|~)\s*)?$", re.IGNORECASE)
+_UNREAD_UNIT = r"\s?(?:°\s*)?(?:[^\W\d_]{1,3}|fahrenheit|celsius|kelvin)\b\.?|\s?[%°]"
+"""A unit the figure parser leaves unread after a number: "0.54F", "7.5 mi", "0.22 C" (three
+letters at most, or a temperature scale), or a sign."""
+_CONVERSION_CLOSE_RE = re.compile(rf"(?:{_UNREAD_UNIT})?\s*\)", re.IGNORECASE)
+_UNIT_AFTER_RE = re.compile(_UNREAD_UNIT, re.IGNORECASE)
+
+
+_VARIANT_RANK = {Stance.SUPPORTS: 3, Stance.PARTIAL: 2, Stance.REFUTES: 1, Stance.NEUTRAL: 0}
+"""Which of a claim's conversion variants' results is kept: a document that states the claim's
+quantity in one of its two units supports it, and the other unit's reading of the same sentence
+(another value, or no figure) is the conversion, not a conflict; a refutation is kept over
+silence."""
+
+
+def conversion_variants(claim: str) -> list[str]:
+    """The claim as written with each figure, and again with its conversion in parentheses.
+
+    "rise by 0.54F (0.3C) per decade", "top 700 meters (about 2,300 feet)", "57 million euros
+    ($62 million)": a figure followed by a parenthesis holding nothing but one figure with a
+    unit is one quantity written twice, in two units. A sentence that states either states the
+    claim's quantity; judged as written, the claim has two figures and a sentence stating one
+    of them covers half of them. The claim is then judged twice, once with the figures before
+    the parentheses (the parentheses dropped) and once with the figures inside them in their
+    place (``LexicalJudge.judge_batch`` keeps the stronger reading). A parenthesis that labels
+    its figure ("(Q2 2023: EUR 15.2 million)"), holds a year, or pairs two bare numbers
+    ("12 (15)") is no conversion.
+
+    Args:
+        claim: The claim as written.
+
+    Returns:
+        ``[claim]`` when it writes no conversion, else the two variants (each conversion
+        resolved the same way in both): ``[with the first units, with the second units]``.
+
+    >>> conversion_variants("Temperatures would rise by 0.54F (0.3C) per decade.")
+    ['Temperatures would rise by 0.54F per decade.', 'Temperatures would rise by 0.3C per decade.']
+    >>> conversion_variants("Profit rose to EUR 18.7 million (Q2 2023: EUR 15.2 million).")
+    ['Profit rose to EUR 18.7 million (Q2 2023: EUR 15.2 million).']
+    """
+    figs = normalize_figures(claim, number_words=False)
+    first: list[str] = []
+    second: list[str] = []
+    at = 0
+    for f1, f2 in zip(figs, figs[1:], strict=False):
+        if f1.start < at or "year" in (f1.unit, f2.unit):
+            continue
+        opened = _CONVERSION_OPEN_RE.search(claim, 0, f2.start)
+        if opened is None or opened.start() != f1.end and not (
+            # "0.54F (": the unit the parser did not read sits between figure and parenthesis
+            _UNIT_AFTER_RE.fullmatch(claim, f1.end, opened.start())
+        ):
+            continue
+        closed = _CONVERSION_CLOSE_RE.match(claim, f2.end)
+        if closed is None:
+            continue
+        unit1 = f1.unit is not None or bool(_UNIT_AFTER_RE.match(claim, f1.end))
+        unit2 = f2.unit is not None or bool(_UNIT_AFTER_RE.match(claim, f2.end))
+        if not (unit1 and unit2) or (
+            f1.unit is not None and f1.unit == f2.unit and f1.value != f2.value
+        ):
+            continue  # "rose 3.2 percent (2.9%)": two values of one unit are no conversion
+        inner = claim[claim.index("(", opened.start()) + 1 : closed.end() - 1].strip()
+        first.append(claim[at : opened.start()])
+        second.append(claim[at : f1.start] + inner)
+        at = closed.end()
+    if not first:
+        return [claim]
+    return ["".join(first) + claim[at:], "".join(second) + claim[at:]]
 
 
 _MONTH_NAMES = ("January February March April May June July August September October "

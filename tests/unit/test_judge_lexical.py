@@ -18,6 +18,7 @@ from affidavit.tasks.judge_lexical import (
     LexicalJudge,
     LexicalJudgeConfig,
     compute_idf,
+    conversion_variants,
     name_numbers,
     normalize_figures,
     split_sentences,
@@ -173,6 +174,55 @@ def test_figure_in_same_frame_refutes() -> None:
 def test_equal_figure_written_differently_supports() -> None:
     r = judge1("Unemployment in the region rose to eleven per cent in 2023.", DOC)
     assert r.stance is Stance.SUPPORTS
+
+
+@pytest.mark.parametrize(
+    ("claim", "variants"),
+    [
+        ("Sea levels rose by 20 cm (8 inches) last century.",
+         ["Sea levels rose by 20 cm last century.", "Sea levels rose by 8 inches last century."]),
+        ("It warmed 0.54F (0.3C) and then 0.9 °F (0.5 °C).",
+         ["It warmed 0.54F and then 0.9 °F.", "It warmed 0.3C and then 0.5 °C."]),
+        ("Revenue was 57 million euros ($62 million) in 2023.",
+         ["Revenue was 57 million euros in 2023.", "Revenue was $62 million in 2023."]),
+        ("a 12 km (about 7.5 mi) line", ["a 12 km line", "a about 7.5 mi line"]),
+        # a labelled figure, a year, bare numbers, a breakdown, two values of one unit
+        ("Profit rose to EUR 18.7 million (Q2 2023: EUR 15.2 million).", None),
+        ("Sales fell 4 percent in 2019 (2018).", None),
+        ("Sales of 12 (15) units.", None),
+        ("The firm hired 40 people (12 engineers).", None),
+        ("Prices rose 3.2 percent (2.9%).", None),
+    ],
+)
+def test_a_figure_and_its_conversion_in_parentheses_are_read_as_alternatives(
+    claim: str, variants: list[str] | None
+) -> None:
+    assert conversion_variants(claim) == (variants or [claim])
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "stance"),
+    [
+        # the sentence states either unit's figure: the claim's quantity, not half of it
+        ("Sea levels at Port Arvel rose by 20 cm (8 inches) last century.",
+         "Sea levels at Port Arvel rose by 20 cm last century.", Stance.SUPPORTS),
+        ("Sea levels at Port Arvel rose by 8 inches (20 cm) last century.",
+         "Sea levels at Port Arvel rose by 20 cm last century.", Stance.SUPPORTS),
+        ("Nordhavn Shipping reported revenue of 57 million euros ($62 million) in 2023.",
+         "Nordhavn Shipping reported revenue of $62 million for 2023.", Stance.SUPPORTS),
+        # another value in either unit still refutes
+        ("Sea levels at Port Arvel rose by 8 inches (20 cm) last century.",
+         "Sea levels at Port Arvel rose by 35 cm last century.", Stance.REFUTES),
+        ("Nordhavn Shipping reported revenue of 57 million euros ($62 million) in 2023.",
+         "Nordhavn Shipping reported revenue of 75 million euros for 2023.", Stance.REFUTES),
+    ],
+)
+def test_a_sentence_stating_one_unit_of_a_converted_figure_bears_on_the_claim(
+    claim: str, sentence: str, stance: Stance
+) -> None:
+    doc = (f"{sentence} The figures were published on Monday. "
+           "Officials said further reports would follow in the spring.")
+    assert judge1(claim, doc).stance is stance
 
 
 def test_unrelated_document_is_an_honest_neutral() -> None:
