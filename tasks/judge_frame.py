@@ -427,7 +427,11 @@ _ATTRIB_RE = re.compile(
     r"urges?|urged|"
     r"urging|demands? that|demanded that|"
     r"(?:fears?|feared|worr(?:y|ies|ied)|believes?|believed|thinks?|thought|concerns?|"
-    r"maintains?|maintained|asserts?|asserted) that)\b"
+    r"maintains?|maintained|asserts?|asserted) that|"
+    # the nouns of those verbs: "leading to a belief that populations are increasing", "the
+    # widespread perception that crime is rising" (someone's belief, not the document's word)
+    r"(?:beliefs?|perceptions?|impressions?|notions?|myths?|misconceptions?|assumptions?)"
+    r" that)\b"
 )
 _CLAIM_DENIAL_RE = re.compile(
     _DENIAL_RE.pattern[:-3]
