@@ -129,7 +129,7 @@ switched|debut debuted entry entered
 lengthen lengthened longer enlarge enlarged enlargement|height heights tall taller
 |unchanged stable plateau plateaued plateaus|dismiss dismisses dismissed dismissal sack
 sacks sacked sacking oust ousts ousted|arrest arrests arrested arresting detain detains
-detained detaining|profit profits surplus surpluses|deficit deficits|strike strikes walkout
+detained detaining|profit profits surplus surpluses ebit|deficit deficits|strike strikes walkout
 walkouts stoppage stoppages|cancel cancels cancelled canceled cancelling canceling cancellation
 cancellations|file files filed filing submit submits submitted submitting submission lodge
 lodges lodged lodging"""
@@ -139,7 +139,7 @@ whose stem is a common adjective ("higher" and "lower" stem to "high" and "low",
 confidence", "low-margin") are left out."""
 
 _OPPOSITES = """increase decrease|open close|approve reject|hire close|buy sell|keep close
-|begin close|unchanged increase|unchanged decrease|surplus deficit"""
+|begin close|unchanged increase|unchanged decrease|surplus deficit|pass fail|passed failed"""
 """Concept pairs that cannot both hold of the same thing ("hire vs close, open vs shut, approve
 vs reject, rise vs fall"), named by a word of each group."""
 
@@ -226,6 +226,10 @@ _PHRASES = [
     (r"\bgo[- ]ahead\b", "approval"),
     # "for grown-ups with psoriasis": adults, not a rise ("grown")
     (r"\bgrown[- ]ups?\b", "adults"),
+    # "refuse-derived fuel", "household refuse", "refuse collection": waste, not a refusal
+    (r"\brefuse(?=[- ](?:derived|collection|collectors?|disposal|tips?|sacks?|bins?|trucks?|"
+     r"lorr(?:y|ies))\b)", "waste"),
+    (r"\b(household|domestic|municipal|commercial)\s+refuse\b", r"\1 waste"),
     (r"(%|\bper\s?cent|\bpercent)\s+full\b", r"\1 of capacity"),  # "38% full": of its capacity
     (r"\bgave (?:the )?green light\b", "approved"),
     # "has won approval", "secured planning consent": the approval given, the verb light
@@ -375,12 +379,15 @@ PLAN_CUES = frozenset(
 (as stated) happened."""
 
 _NEG_RE = re.compile(
-    rf"\b(?:not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
+    r"\b(?:(?<!\bmust )(?<!\bshall )"
+    rf"not(?!\s+(?:\w+\s+){{0,2}}?(?:{RESTRICTIVE_WORDS}|least)\b)|"
     r"no(?!\.\s*\d)|never|none|nobody|nothing|neither|nor|"
-    r"cannot|untrue|false|refus(?:e|es|ed|ing)\s+to(?=\s+[a-z]))\b|n't\b"
+    r"cannot|untrue|false|refus(?:e|es|ed|ing)\s+to(?=\s+[a-z]))\b|(?<!\bmust)(?<!\bshall)n't\b"
 )
 """Negation cues of a sentence, read after ``_rewrite`` ("refused to renew", and so "declined to
-approve", among them; "declined to 40 million" stays a fall). "without" is not one: like a
+approve", among them; "declined to 40 million" stays a fall). A prohibition ("customers must not
+use a hosepipe", "shall not exceed") states a rule, not that something did not happen: its "not"
+is no cue (a hosepipe ban's own notice does not deny the ban). "without" is not one: like a
 claim's (see ``ClaimFrame.is_negated``), a sentence's "without" states a condition or a manner
 ("warms the surface above what it would be without this atmosphere"), not a denial of its
 predicate."""
@@ -417,7 +424,7 @@ _ATTRIB_RE = re.compile(
     r"\bthat|whispers?\b[^.;]{0,40}?\bthat|"
     r"(?:is|are|was|were) (?:said|rumou?red|reported) to|"
     r"(?:people|persons?|sources?|insiders?) (?:familiar with|close to|briefed on)|"
-    r"(?:ha(?:ve|s|d)\s+been|were|was|being)\s+told(?!\s+to\b)|"
+    r"(?:ha(?:ve|s|d)\s+(?:also\s+|\w+ly\s+)?been|were|was|being)\s+told(?!\s+to\b)|"
     r"(?:ha(?:ve|s|d)\s+been|is|are|was|were|keeps?|kept)\s+telling\s+(?:\w+\s+){0,3}?that|"
     r"(?:say|says|said)\s+(?:\w+\s+){0,3}?told\s+(?:them|us|him|her|me)\b(?!\s+to\b)|"
     r"argues?|argued|arguing|contends?|contended|insists?|insisted|"
@@ -433,6 +440,20 @@ _ATTRIB_RE = re.compile(
     r"(?:beliefs?|perceptions?|impressions?|notions?|myths?|misconceptions?|assumptions?)"
     r" that)\b"
 )
+_CONTRARY_RE = re.compile(r"\bcontrary to\b[^,;:.]{0,80}[,;:]")
+"""A phrase that names a statement only to set the sentence against it: "Contrary to some posts
+on social media, Hollins Water has not been fined". The attribution cue inside it ("posts")
+marks the statement rejected, not the sentence's own clause."""
+
+
+def attribution(folded: str) -> re.Match[str] | None:
+    """The attribution cue of a folded sentence, outside a "contrary to" phrase.
+
+    ``_ATTRIB_RE`` searched with ``_CONTRARY_RE``'s phrase blanked; offsets are the sentence's.
+    """
+    return _ATTRIB_RE.search(_CONTRARY_RE.sub(_blank, folded))
+
+
 _CLAIM_DENIAL_RE = re.compile(
     _DENIAL_RE.pattern[:-3]
     + r"|disprov(?:e|ed|en|es|ing)|debunk(?:s|ed|ing)?|flawed|myths?|hoax(?:es)?|"
@@ -2117,7 +2138,7 @@ class SentenceFrame:
                 [m.start() for m in _NEG_RE.finditer(_REASON_NEG_RE.sub(_blank, self.folded))],
                 [m.start() for m in _PLAN_RE.finditer(self.folded)],
                 _denials(self.folded),
-                bool(_ATTRIB_RE.search(self.folded)),
+                attribution(self.folded) is not None,
             )
         return self._cues
 
@@ -2173,7 +2194,7 @@ _PHRASE_HINT_RE = re.compile(
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
     r"12|twelve|decade|pen to paper|declin|off\b|on\b|hand|splash|fork|shell|stump|clock|"
-    r"contract|grown|available|accessible|roll|abandon|dropp|scrapp|withdr"
+    r"contract|grown|available|accessible|roll|abandon|dropp|scrapp|withdr|refuse"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -2443,6 +2464,34 @@ _PARTY_FIGURE_RE = re.compile(
 Bramwell Air EUR 800,000", "Haldvik handled 3.02 million")."""
 
 
+_NAME_RUN_RE = re.compile(r"[A-Z][\w\-]*(?:\s+(?:of\s+|the\s+|for\s+)?[A-Z][\w\-]*)+")
+"""A run of capitalised words (with "of", "the", "for" between them): a multi-word name."""
+
+
+def _variant_name(raw: str, first: frozenset[str], claim_words: set[str]) -> bool:
+    """Whether the sentence names another entity built like the claim's first name.
+
+    "Brennick Vale Academy" against the claim's "Brennick Hill Academy": a multi-word name
+    whose last word (its head: what kind of thing it names) is a word of the claim's first
+    name, with a capitalised word of its own before it (:func:`_other_name`), and without a
+    word of the claim's name, is a sibling (another academy), not the subject. A name with
+    another head is left alone: "Marlow Arena" may be named after the claim's "Marlow
+    Insurance". The sentence's first word does not count (capitalised whatever it is).
+    """
+    for m in _NAME_RUN_RE.finditer(raw):
+        words = [w for w in m.group(0).split() if w[:1].isupper()]
+        if m.start() == 0:
+            words = words[1:]  # the sentence's first word: capitalised whatever it is
+        if len(words) < 2:
+            continue
+        terms = frozenset(t for w in words for t in tokenize(w))
+        if frozenset(tokenize(words[-1])) & first and first - terms and any(
+            _other_name(w, claim_words) for w in words[:-1]
+        ):
+            return True
+    return False
+
+
 def _other_party(s: SentenceFrame, frame: ClaimFrame) -> bool:
     """Whether a sentence's figure is another named party's rather than the claim's subject's.
 
@@ -2458,9 +2507,11 @@ def _other_party(s: SentenceFrame, frame: ClaimFrame) -> bool:
     first = frame.names[0] if frame.names else frozenset(
         t for w in frame.name_words if not (w.isupper() and len(w) <= 5) for t in tokenize(w)
     )
-    if not first or not s.raw or first & frozenset(tokenize(s.raw)):
+    if not first or not s.raw:
         return False
     claim_words = {t for n in frame.names for t in n} | first
+    if first & frozenset(tokenize(s.raw)):
+        return _variant_name(s.raw, first, claim_words)
     for m in _PARTY_FIGURE_RE.finditer(s.raw):
         words = m.group(1).split()
         if m.start(1) == 0:
@@ -3251,7 +3302,16 @@ def judge_frames(
                 # the claim's own (not round) value named to be rejected
                 keep("REFUTES", rel + 0.5, i, "the claim's value is said to be wrong")
                 continue
-            if not (matched + approx == n_figs and on_quantity):
+            if not (matched + approx == n_figs and (on_quantity or (
+                # "EBIT excluding special items: EUR 187 million" for "operating profit came
+                # to €187m": the claim's own measured value, written with three significant
+                # digits or more, in a document on the claim's named subject, names its
+                # quantity though the words for it differ (a paraphrase of the predicate)
+                named_subject and matched == n_figs and all(
+                    f.unit in MEASURED_UNITS and _digits(f) >= PRECISE_DIGITS
+                    for f in frame.figures
+                )
+            ))):
                 continue
             if _quotes_corrected(doc, i):
                 if why := _corrected_value(doc, i, frame, cfg):
@@ -3401,6 +3461,13 @@ def _names_subject(frame: ClaimFrame, terms: frozenset[str], cfg: FrameConfig) -
     return not frame.subject or _share(frame.subject, terms) >= cfg.subject_share or any(
         n and n <= terms for n in frame.names
     )
+
+
+PRECISE_DIGITS = 3
+"""Significant digits from which a measured value (187 million euros, 91.2 percent, 14,862
+tonnes) is specific enough to name its quantity by itself in a document on the claim's
+subject: one or two digits (23 percent, 1.2 million) recur across a document's quantities.
+Convention."""
 
 
 def _is_round(f: Figure) -> bool:

@@ -322,6 +322,7 @@ agree disagree|allow forbid|allowed banned|legalize ban|legalized banned|approve
 approved rejected|confirm deny|confirmed denied|cause prevent|natural artificial|natural manmade
 natural human|natural anthropogenic|real fake|original copy|professional amateur|remember forget
 sink float|arrive depart|attack defend|guilty innocent|acquitted convicted|married divorced
+pass fail|passed failed
 employed unemployed|present absent|visible invisible|wealthy poor|cheap expensive|entire partial
 all none|everything nothing|everyone nobody|only also|solo group|single multiple|debut final
 stable increase|stable decrease|stable rise|stable fall|stable decline|stable drop|stable grow
@@ -481,7 +482,9 @@ UNIT_ALIASES = {
     "metre": "metre", "meter": "metre", "cm": "cm", "mm": "mm", "feet": "foot", "ft": "foot",
     "foot": "foot", "inches": "inch", "inch": "inch",
     "kg": "kg", "kilograms": "kg", "tonnes": "tonne", "tons": "tonne", "tonne": "tonne",
-    "ton": "tonne", "gt": "gigatonne", "gigatonnes": "gigatonne", "gigatons": "gigatonne",
+    "ton": "tonne", "kt": "kilotonne", "kilotonnes": "kilotonne", "kilotons": "kilotonne",
+    "megatonnes": "megatonne", "megatons": "megatonne", "gt": "gigatonne",
+    "gigatonnes": "gigatonne", "gigatons": "gigatonne",
     "ppm": "ppm", "parts per million": "ppm", "ppb": "ppb",
     "years": "year_span", "year": "year_span", "yr": "year_span", "months": "month_span",
     "month": "month_span", "weeks": "week_span", "week": "week_span", "days": "day_span",
@@ -645,15 +648,19 @@ _FIGURE_RE = re.compile(
     r"(?=[\d$€£¥₹" + "".join(sorted({w[0] for w in NUMBER_WORDS} | {"g"})) + "uach])"
     + _CUR_RE
     + r"(?:" + _NAME_NUMBER_GUARD
-    + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?!\d)"
+    r"(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     rf"|\b(?P<word>{_NUM_WORD_ALT})\b(?:-(?P<ones>{_ONES_ALT})\b)?)"
     r"(?P<half>\s+and\s+a\s+half\b)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
 )
+# Thousands are grouped by commas ("14,862") or, as SI and much of Europe write them, by a
+# space, a no-break space or a thin space ("14 862", "1 148"): one number either way.
 _DIGIT_FIGURE_RE = re.compile(
     r"(?=[\d$€£¥₹eguach])" + _CUR_RE
-    + _NAME_NUMBER_GUARD + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    + _NAME_NUMBER_GUARD + r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|"
+    r"\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:(?P<k>k)\b|[\s-]?(?P<scale>thousand|million|billion|trillion|bn)\b)?"
     rf"(?:[\s-]?(?P<unit>%|°c|°f|°|(?:{_UNIT_ALT})\b(?!-)))?",
 )
@@ -709,10 +716,12 @@ _PLURAL_NEXT_RE = re.compile(
 SCALED_UNITS = {"mm": ("metre", 1e-3), "cm": ("metre", 1e-2), "km": ("metre", 1e3),
                 "mwh": ("kwh", 1e3), "gwh": ("kwh", 1e6), "twh": ("kwh", 1e9),
                 "megalitre": ("litre", 1e6), "mph": ("kmh", 1.609344),
+                "kilotonne": ("tonne", 1e3), "megatonne": ("tonne", 1e6),
                 "km2": ("m2", 1e6), "hectare": ("m2", 1e4), "acre": ("m2", 4046.8564224),
                 "m3": ("litre", 1e3)}
 """Units read in another by their factor (SI prefixes; 1 mile = 1.609344 km and 1 acre =
-4,046.8564224 m² by definition; 1 ha = 10,000 m²; 1 m³ = 1,000 litres): one
+4,046.8564224 m² by definition; 1 ha = 10,000 m²; 1 m³ = 1,000 litres; 1 kt = 1,000
+tonnes, 1 Mt = 1,000,000 tonnes, written out only: "Mt" is also "mount" and "mt" a metric ton): one
 quantity, whichever way it is written: "212mm" is "21.2 cm", "1,200 GWh" is "1.2 TWh", "142
 megalitres" is "142 million litres", "94 mph" is "151 km/h", "4.2 ha" is "42,000 m²"."""
 
@@ -762,7 +771,7 @@ def normalize_figures(text: str, *, number_words: bool = True) -> list[Figure]:
                 k += 1
             value = whole
         elif num is not None:
-            value = float(num.replace(",", ""))
+            value = float(re.sub(r"[,\s]", "", num))
         elif word is not None:
             if word == "a" and not m.group("scale"):
                 continue  # "a" counts only before a scale ("a thousand")
@@ -1831,7 +1840,7 @@ class LexicalJudge:
         from affidavit.tasks import judge_frame as jf
 
         folded, claim_folded = _fold(sentence), _fold(claim_text)
-        m = jf._ATTRIB_RE.search(folded)
+        m = jf.attribution(folded)
         if m is not None and not jf._ATTRIB_RE.search(claim_folded):
             words = {w for w in _LONG_WORD_RE.findall(claim_folded) if w not in STOPWORDS}
             at = [w.start() for w in _LONG_WORD_RE.finditer(folded) if w.group(0) in words]

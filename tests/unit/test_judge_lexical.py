@@ -436,6 +436,33 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("attribution", "Tarsel Optics will close 30 of its shops in 2025.",
          "A rumour that Tarsel Optics will close 30 of its shops in 2025 spread online.",
          Stance.NEUTRAL),
+        ("space-grouped thousands", "Orrin General had 14,862 patients on its waiting list.",
+         "Orrin General had 14 862 patients on its waiting list at the end of March.",
+         Stance.SUPPORTS),
+        ("opposite predicate, pass", "The Orrin laboratory failed its biosafety inspection.",
+         "The Orrin laboratory passed its biosafety inspection, the inspectorate said.",
+         Stance.REFUTES),
+        ("negation after 'contrary to'", "Tarsel Optics has been fined over the Orrin spill.",
+         "Contrary to some posts on social media, Tarsel Optics has not been fined over the "
+         "Orrin spill.", Stance.REFUTES),
+        ("a prohibition is no negation", "Orrin Water's hosepipe ban takes effect on 15 July.",
+         "Orrin Water's hosepipe ban takes effect on 15 July. While the ban is in force, "
+         "customers must not use a hosepipe to water gardens.", Stance.SUPPORTS),
+        ("attribution, told", "The Orrin laboratory failed its biosafety inspection.",
+         "Staff have also been told that the Orrin laboratory failed its biosafety inspection.",
+         Stance.NEUTRAL),
+        ("a sibling name's figure", "Orrin Hill Academy's pass rate in 2025 was 87.4 per cent.",
+         "Orrin Vale Academy's pass rate in 2025 was 74.2 per cent, the county said.",
+         Stance.NEUTRAL),
+        ("kilotonnes", "The Orrin kiln may burn up to 150,000 tonnes of waste fuel a year.",
+         "The Orrin kiln will continue to burn up to 150 kt of refuse-derived fuel a year.",
+         Stance.SUPPORTS),
+        ("paraphrased quantity, precise value", "Orrin Energy's operating profit for April "
+         "to June 2024 came to €187m.", "Orrin Energy, second quarter 2024. Adjusted result "
+         "excluding special items: EUR 187 million (EUR 162 million).", Stance.SUPPORTS),
+        ("paraphrased quantity, two-digit value", "Orrin Energy's operating profit for April "
+         "to June 2024 came to €23m.", "Orrin Energy, second quarter 2024. Adjusted result "
+         "excluding special items: EUR 23 million (EUR 16 million).", Stance.NEUTRAL),
         ("attribution, belief", "Orrin's seal colony is growing.",
          "More sightings in Orrin have led to a belief that the seal colony is growing.",
          Stance.NEUTRAL),
