@@ -1510,11 +1510,13 @@ _LENGTH_NOUNS = (
 _LENGTH_BEFORE_RE = re.compile(
     rf"(?:\b(?:{_LENGTH_NOUNS})\s+of|\baverage\s+of|\b(?:runs?|running|ran|lasts?|lasting|lasted)"
     r"(?:\s+for)?|\b(?:jailed|imprisoned|banned|suspended|sentenced|signed|extended|renewed|"
-    r"closed|shut)\b[^.;,]{0,30}\bfor)\s+(?:about |around |some |nearly |almost |just )?$"
+    r"closed|shut)\b[^.;,]{0,30}\bfor|"
+    r"\bin\s+(?:place|force|effect|operation|office|post|power|service)\s+for)"
+    r"\s+(?:about |around |some |nearly |almost |just )?$"
 )
 """Words before a span of time that make it the length of a thing ("a sentence of ten months",
-"runs for three years", "jailed for eight months", "an average of 57 minutes") (closed-class
-English)."""
+"runs for three years", "jailed for eight months", "an average of 57 minutes", "was in place
+for 16 days": a state's length) (closed-class English)."""
 _DURATION_IS_RE = re.compile(
     r"\b(?:waits?|waiting\s+times?|delays?|response\s+times?|journey\s+times?|"
     r"travel\s+times?|turnaround|stays?)\b[^.;,:]{0,90}?\b(?:was|were|is|are|averaged|"

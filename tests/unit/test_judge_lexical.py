@@ -463,6 +463,9 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("paraphrased quantity, two-digit value", "Orrin Energy's operating profit for April "
          "to June 2024 came to €23m.", "Orrin Energy, second quarter 2024. Adjusted result "
          "excluding special items: EUR 23 million (EUR 16 million).", Stance.NEUTRAL),
+        ("a state's length", "The boil-water notice in Orrin lasted 19 days.",
+         "The Orrin boil-water notice, which was in place for 16 days, was lifted on 6 May.",
+         Stance.REFUTES),
         ("attribution, belief", "Orrin's seal colony is growing.",
          "More sightings in Orrin have led to a belief that the seal colony is growing.",
          Stance.NEUTRAL),
