@@ -1395,15 +1395,14 @@ class LexicalJudge:
         for k, (claim, text) in enumerate(pairs):
             if claim not in variants:
                 variants[claim] = conversion_variants(claim)
+            # a claim with a conversion is read either way, and the reading that finds the
+            # claim's quantity kept (a claim without one has one reading: itself)
             r = max(
                 (self._judge(v, text, docs[text], idf, default,
                              titles[k] if titles is not None else None, found=found)
                  for v in variants[claim]),
-                # a conversion read either way: the reading that finds the claim's quantity
                 key=lambda r: (_VARIANT_RANK[r.stance], r.relevance),
-            ) if len(variants[claim]) > 1 else self._judge(
-                claim, text, docs[text], idf, default,
-                titles[k] if titles is not None else None, found=found)
+            )
             if r.stance is Stance.SUPPORTS and names_nothing(claim):
                 r = JudgeResult(Stance.PARTIAL, r.relevance, r.quote,
                                 "the claim names no subject of its own; " + r.rationale,
