@@ -2466,10 +2466,6 @@ _PARTY_FIGURE_RE = re.compile(
 Bramwell Air EUR 800,000", "Haldvik handled 3.02 million")."""
 
 
-_NAME_RUN_RE = re.compile(r"[A-Z][\w\-]*(?:\s+(?:of\s+|the\s+|for\s+)?[A-Z][\w\-]*)+")
-"""A run of capitalised words (with "of", "the", "for" between them): a multi-word name."""
-
-
 def _variant_name(raw: str, first: frozenset[str], claim_words: set[str]) -> bool:
     """Whether the sentence names another entity built like the claim's first name.
 
@@ -2478,14 +2474,10 @@ def _variant_name(raw: str, first: frozenset[str], claim_words: set[str]) -> boo
     name, with a capitalised word of its own before it (:func:`_other_name`), and without a
     word of the claim's name, is a sibling (another academy), not the subject. A name with
     another head is left alone: "Marlow Arena" may be named after the claim's "Marlow
-    Insurance". The sentence's first word does not count (capitalised whatever it is).
+    Insurance". Names are read as the claim's are (:func:`_name_groups`).
     """
-    for m in _NAME_RUN_RE.finditer(raw):
-        words = [w for w in m.group(0).split() if w[:1].isupper()]
-        if m.start() == 0:
-            words = words[1:]  # the sentence's first word: capitalised whatever it is
-        if len(words) < 2:
-            continue
+    for group in _name_groups(raw):
+        words = group.split()
         terms = frozenset(t for w in words for t in tokenize(w))
         if frozenset(tokenize(words[-1])) & first and first - terms and any(
             _other_name(w, claim_words) for w in words[:-1]
