@@ -262,6 +262,8 @@ _PHRASES = [
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
+    # "a local start-up": a young company (a noun), not a start or a rise
+    (r"\bstart-ups?\b", "startup"),
     # "taking Lormidex off the market for good": a product discontinued, not a recall of
     # some of its batches
     (r"\b(?:pull(?:ed|s|ing)?|took|taken|takes|taking|take|withdr[ae]w[ns]?|withdrawing)\s+"
@@ -337,6 +339,12 @@ _PHRASES = [
     (r"\bhigher(?=\s+than\b|\s+by\s+\d)", "rose"),
     (r"(%|\bpercent|\bper cent)\s+lower\b", r"\1 fell"),
     (r"\blower(?=\s+than\b|\s+by\s+\d)", "fell"),
+    # "from fall 2025", "the fall semester": the season, not a fall
+    (r"\bfall(?=\s+(?:of\s+)?(?:\d{4}|semesters?|terms?|quarters?|sessions?)\b)", "autumn"),
+    # "an operating loss of £2.1m", "a pre-tax loss": a deficit, the opposite of a profit
+    # ("job losses", "loss of life" are other losses)
+    (r"\b(operating|pre-?tax|post-?tax|net|trading|underlying|annual|full-year|half-year)\s+"
+     r"loss(?:es)?\b", r"\1 deficit"),
     (_DUE_CAUSE_RE.pattern, "caused by"),
     (r"\bper cent\b", "percent"),
     (r"\b(?:shall|must|will|may|does|did|do|would|should) not exceed\b", "at most"),
@@ -464,8 +472,8 @@ that states it plainly refutes the claim, and only a negation or denial supports
 _PLAN_RE = re.compile(
     rf"\b(?:will|would|shall|could|might|{_MAY_MODAL}|plans? to|planned|planning to|"
     r"intends?|intended|intention|intending|expects?|expected|expecting|expectation|"
-    r"aims? to|aiming to|proposes?|(?<!\bthe )(?<!\bits )(?<!\btheir )proposed|considering|"
-    r"considers|set to|"
+    r"aims? to|aiming to|proposes?|proposals? to|(?<!\bthe )(?<!\bits )(?<!\btheir )proposed|"
+    r"considering|considers|set to|"
     rf"due to(?=\s+(?:{_SCHEDULED_VERBS})\b)|scheduled(?=\s+(?:to|for|in|on|at|by|until)\b)|"
     r"hopes? to|hoping to|likely|seeks? to|seeking to|wants? to|going to|"
     r"prepar(?:es|ing) to|on track to|is to|are to)\b"
@@ -2196,7 +2204,8 @@ _PHRASE_HINT_RE = re.compile(
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
     r"12|twelve|decade|pen to paper|declin|off\b|on\b|hand|splash|fork|shell|stump|clock|"
-    r"contract|grown|available|accessible|roll|abandon|dropp|scrapp|withdr|refuse"
+    r"contract|grown|available|accessible|roll|abandon|dropp|scrapp|withdr|refuse|start-up|"
+    r"fall|loss"
 )
 """Words of the phrases ``_PHRASES`` rewrites: a document's sentence without one of them is not
 rewritten (a filter for speed; a phrase added to ``_PHRASES`` is read in documents only once
@@ -2473,15 +2482,25 @@ def _variant_name(raw: str, first: frozenset[str], claim_words: set[str]) -> boo
     whose last word (its head: what kind of thing it names) is a word of the claim's first
     name, with a capitalised word of its own before it (:func:`_other_name`), and without a
     word of the claim's name, is a sibling (another academy), not the subject. A name with
-    another head is left alone: "Marlow Arena" may be named after the claim's "Marlow
+    another head is another entity where it opens the sentence, as its subject ("Saltmere
+    Community College has ..." against "Saltmere State"), and is left alone elsewhere: "their
+    arena will be known as Marlow Arena" may name a thing after the claim's "Marlow
     Insurance". Names are read as the claim's are (:func:`_name_groups`).
     """
+    opening = raw.lstrip(" \"'\u201c\u2018(")
     for group in _name_groups(raw):
         words = group.split()
         terms = frozenset(t for w in words for t in tokenize(w))
         if frozenset(tokenize(words[-1])) & first and first - terms and any(
             _other_name(w, claim_words) for w in words[:-1]
         ):
+            return True
+        if opening.startswith(group) and terms & first and first - terms and any(
+            _other_name(w, claim_words) for w in words
+        ):
+            # the sentence's subject, a name that shares a word with the claim's and ends
+            # otherwise: "Saltmere Community College has 9,870 students" against "Saltmere
+            # State", "Fenwick Bay Ferry Terminal carried" against "Fenwick Bay Airport"
             return True
     return False
 
@@ -2615,6 +2634,27 @@ def _negated_before(s: SentenceFrame, fig_at: Sequence[int]) -> bool:
             continue
         for f in fig_at:
             if f > c and not _JOINT_RE.search(s.folded, c + 2, f):
+                return True
+    return False
+
+
+def _another_count(
+    s: SentenceFrame, frame: ClaimFrame, figs: Sequence[Figure], cfg: FrameConfig
+) -> bool:
+    """Whether the sentence counts the claim's counted things with another number.
+
+    "Hollinsby's 11 remaining Vareth supermarkets ... will continue to trade" against "is
+    shutting fourteen supermarkets": what the sentence says of 11 of them (the others) is not
+    said of the claim's 14. Counts only (figures of no measured unit); ``figs`` are the
+    sentence's figures (:attr:`SentenceFrame.quantities`).
+    """
+    for cf, counted in zip(frame.figures, frame.counted, strict=True):
+        if not counted or cf.unit in MEASURED_UNITS:
+            continue
+        for sf in figs:
+            if _units_agree(cf, sf) and not _same(cf.value, sf.value, cfg.exact_tolerance) and (
+                counted & _counted(s.folded, sf)
+            ):
                 return True
     return False
 
@@ -3003,6 +3043,14 @@ def judge_frames(
             for sf in figs:
                 if _same(cf.value, sf.value, cfg.exact_tolerance):
                     continue  # the claim's own value, set aside ("eleven of the 38")
+                if any(
+                    of is not cf and _units_agree(of, sf)
+                    and _same(of.value, sf.value, cfg.exact_tolerance) for of in frame.figures
+                ):
+                    # the value of another of the claim's figures ("will shut nine centres,
+                    # bringing its estate down to 52" against "to shut nine of its 61"): it
+                    # states that figure, not another value of this one
+                    continue
                 if estimate or is_estimate_figure(s.folded, sf):
                     continue  # an end of a range, or a factor: not a value of the quantity
                 if sf.unit is None and sf.token in pred:
@@ -3205,7 +3253,18 @@ def judge_frames(
             for q in pred_keys - cs_done
             if opp.get(q, frozenset()) & cs_done and not opp[q] & pred_keys
         ]
-        if frame.is_reversal or s.neg_at or _REVERSAL_RE.search(s.folded):
+        at_figure = _change_at_figure(s, fig_at) if fig_at and matched and not opposite else ""
+        bound = at_figure in cs and at_figure not in pred_keys and not _negation_scopes(
+            s, frozenset({at_figure}), cfg.negation_window
+        )
+        if bound:
+            # the claim's figure stated with the opposite change ("did not return to growth
+            # ... and were 4.2 per cent lower" against "grew 4.2%"): the change word at the
+            # figure (:func:`_change_at_figure`) says what the figure is, whatever else the
+            # sentence says of the claim's change (a change said of another thing, not in
+            # ``cs``, is not the claim's)
+            opposite = [q for q in pred_keys if at_figure in opp.get(q, frozenset())]
+        if frame.is_reversal or (s.neg_at and not bound) or _REVERSAL_RE.search(s.folded):
             opposite = []
         if opposite and fig_at and _change_at_figure(s, fig_at) in pred_keys:
             # "fell by 0.4% compared with February, but were 3.1% higher than in March 2024":
@@ -3222,7 +3281,9 @@ def judge_frames(
             frozenset(opposite) & s.concept_set
         )
         if opposite and (rest >= cfg.opposite_rest or figured) and not frame.is_negated and (
-            not n_figs or matched or p >= cfg.predicate_refute
+            not n_figs or matched or (
+                p >= cfg.predicate_refute and not _another_count(s, frame, figs, cfg)
+            )
         ) and not _CONDITIONAL_RE.search(s.folded) and not _hedged(
             s, frozenset().union(*(opp[q] for q in opposite)) & cs, frame, cfg
         ) and not (
@@ -3231,7 +3292,7 @@ def judge_frames(
         ):
             # (a change that could happen, or would under a condition, is not the opposite
             # state stated)
-            if not has_neg and not has_attrib:
+            if (not has_neg or bound) and not has_attrib:
                 keep("REFUTES", rest + 0.4, i, f"opposite predicate to '{opposite[0]}'")
                 continue
         if opposite and not frame.is_negated:

@@ -466,6 +466,28 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("a state's length", "The boil-water notice in Orrin lasted 19 days.",
          "The Orrin boil-water notice, which was in place for 16 days, was lifted on 6 May.",
          Stance.REFUTES),
+        ("another of the claim's figures", "Tarsel Optics is to shut six of its 40 garden "
+         "centres.", "Tarsel Optics will shut six garden centres, bringing its estate down to "
+         "34.", Stance.NEUTRAL),
+        ("the change at the claim's figure", "Tarsel Optics' sales grew 3.7% in the second "
+         "quarter.", "Tarsel Optics' sales did not return to growth in the second quarter and "
+         "were 3.7 per cent lower than a year earlier.", Stance.REFUTES),
+        ("the others of a count", "Tarsel Optics is shutting twelve shops across the Orrin "
+         "region.", "Tarsel Optics' 9 remaining Orrin shops will continue to trade as normal "
+         "across the region.", Stance.NEUTRAL),
+        ("a start-up is no start", "Tarsel Optics has shut down its Orrin office.",
+         "Tarsel Optics is consulting staff on a proposal to close its Orrin office. The "
+         "Orrin office has been the company's second home since it bought local start-up "
+         "Lensly in 2016.", Stance.PARTIAL),
+        ("a proposal to", "Tarsel Optics has shut down its Orrin office.",
+         "Tarsel Optics is consulting staff on a proposal to close its Orrin office.",
+         Stance.PARTIAL),
+        ("a name opening the sentence, another head", "Orrin Bay Airport handled 2.84m "
+         "passengers in 2024.", "Orrin Bay Ferry Terminal carried 1.1 million passengers in "
+         "2024, a rise of 3 per cent.", Stance.NEUTRAL),
+        ("a loss is no profit", "The Orrin Tigers ice hockey club made an operating profit "
+         "in 2024.", "The Orrin Tigers ice hockey club made an operating loss of £2.1m in 2024.",
+         Stance.REFUTES),
         ("attribution, belief", "Orrin's seal colony is growing.",
          "More sightings in Orrin have led to a belief that the seal colony is growing.",
          Stance.NEUTRAL),
@@ -842,6 +864,17 @@ def test_a_measure_in_a_things_description_is_not_the_claims_figure() -> None:
     # alone, it is what the claim states ("approved a 200-metre track")
     fr = LexicalJudge()._claim_frame("Orrin approved a 200-metre track.", {}, 1.0)
     assert [(f.value, f.unit) for f in fr.figures] == [(200.0, "metre")]
+
+
+@pytest.mark.parametrize("text", ["tuition from fall 2025", "in the fall semester",
+                                  "from the fall of 2026", "fall term fees"])
+def test_fall_as_a_season_is_no_fall(text: str) -> None:
+    """"from fall 2025" names the season: no concept of a fall (a decrease) is read."""
+    from affidavit.tasks.judge_frame import _concept_terms
+
+    assert "decrea" not in _concept_terms(text)
+    assert "decrea" in _concept_terms(text.replace("fall", "fall 4%", 1).replace(
+        "fall 4% 2025", "fall 4% in 2025"))
 
 
 @pytest.mark.parametrize("forms", [
