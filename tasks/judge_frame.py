@@ -252,7 +252,7 @@ _PHRASES = [
     # "rejecting an officers' proposal to close four": what was proposed does not happen
     (_REJECTED_PROPOSAL_RE.pattern, r"\1 the \2 to not"),
     (_UNAPPROVED_PROPOSAL_RE.pattern, r"rejected the \1 to not"),
-    (r"\bthrew out\b", "rejected"),
+    (r"\b(?:threw|thrown|throws?|throwing) out\b", "rejected"),
     # "called off 212 flights": cancelled them (not "called off the search", a halt, read the
     # same way)
     (r"\bcall(?:ed|s|ing)? off\b", "cancelled"),
@@ -413,6 +413,10 @@ def _blank(m: re.Match[str]) -> str:
 _DENIAL_RE = re.compile(
     r"\b(?:den(?:y|ies|ied|ying)|dismiss(?:es|ing)?|(?<!was )(?<!were )(?<!been )(?<!being )"
     r"dismissed|dismissed(?=\s+as\b)|rebut(?:s|ted)?|refut(?:e|ed|es)|"
+    # "rejected claims by the union that ...": a statement rejected is denied (a rejected
+    # application or offer is a refusal, read as such elsewhere)
+    r"reject(?:s|ed|ing)?(?=\s+(?:the\s+|these\s+|those\s+)?(?:claims?|suggestions?|reports?|"
+    r"allegations?|accusations?|assertions?)\b)|"
     r"retract(?:s|ed|ion)?(?!\s+(?:of\s+)?(?:[\w'’-]+\s+){0,2}(?:papers?|"
     r"articles?|stud(?:y|ies)|publications?)\b)|incorrect|wrong|erroneous|inaccurate|mistaken|"
     r"in error|"
@@ -2199,7 +2203,8 @@ class DocFrames:
 _NO_TIME = TimeFrame(frozenset(), frozenset())
 _TIME_HINT_RE = re.compile(r"\d|quarter|\bq[1-4]\b|" + "|".join(_MONTHS))
 _PHRASE_HINT_RE = re.compile(
-    r"due to|go[- ]ahead|green light|through|down|threw|shut|tak(?:e|ing) on|came into|"
+    r"due to|go[- ]ahead|green light|through|down|threw|thrown|throw|shut|tak(?:e|ing) on|"
+    r"came into|"
     r"into service|went|goes|per cent|not exceed|than|vot|higher|lower|permission|consent|approval|"
     r"yes to|no to|clear|authori[sz]ation|licen[cs]e|remain|stay|level|stabili|over|"
     r"(?:proposal|plan|bid|call|motion|request|recommendation)s? to|three months|quarter of|"
@@ -3053,6 +3058,8 @@ def judge_frames(
                     continue
                 if estimate or is_estimate_figure(s.folded, sf):
                     continue  # an end of a range, or a factor: not a value of the quantity
+                if _bound_admits(s.folded, sf, cf.value):
+                    continue  # "now above £1,000 a month" admits £1,045: no other value
                 if sf.unit is None and sf.token in pred:
                     continue  # a number of the claim's names ("the Arc 3"), not a quantity
                 counts = sf.unit not in MEASURED_UNITS and cf.unit not in MEASURED_UNITS
@@ -3608,6 +3615,38 @@ def _in_range(folded: str, figs: Sequence[Figure], fig: Figure) -> bool:
 NARROW_RANGE = 1.25
 """Largest ratio of a range's ends for a value inside it to be approximated by it (forecast
 ranges such as "£41 million to £43 million", 1.05). Convention."""
+
+
+def _bound_admits(folded: str, fig: Figure, value: float) -> bool:
+    """Whether a figure given as a bound admits ``value`` (float, the claim's figure).
+
+    "the average rent is now above £1,000 a month" is a value over 1,000: it admits the
+    claim's £1,045, so it states no other value of the quantity (and "more than 100 jobs"
+    still excludes 45). Comparatives only (:data:`_OPEN_AT_LEAST_RE`, :data:`_OPEN_AT_MOST_RE`):
+    "nearly 1,000", "just over 1,000" or "topped 1,000" are values near 1,000, not every value
+    past it, and a limit ("requires not less than 25% of the apartments", "up to 200 homes",
+    "no more than") names the limit's own value; a figure with no bound word admits nothing
+    but itself.
+    """
+    before = folded[max(0, fig.start - 24) : fig.start]
+    if _OPEN_AT_LEAST_RE.search(before) and not over_is_particle(
+        folded[max(0, fig.start - 30) : fig.start]
+    ):
+        return value >= fig.value * 0.995
+    if _OPEN_AT_MOST_RE.search(before):
+        return value <= fig.value * 1.005
+    return False
+
+
+_OPEN_AT_LEAST_RE = re.compile(
+    r"(?<!\bjust )(?<!\bslightly )(?<!\bno )(?<!\bnot )\b(?:over|above|more than|in excess of)\s*$"
+)
+_OPEN_AT_MOST_RE = re.compile(
+    r"(?<!\bjust )(?<!\bslightly )(?<!\bno )(?<!\bnot )\b(?:under|below|less than|fewer than)\s*$"
+)
+"""Comparative bounds: "above £1,000", "more than 40", "under 5 per cent" (closed-class English;
+"just over", "nearly", "topped" name a value near the bound, and limits, "at least", "not less
+than", "up to", "no more than", the limit's value: neither is here)."""
 
 
 def _bound_excludes(folded: str, fig: Figure, value: float) -> bool:

@@ -485,6 +485,18 @@ def frame1(claim: str, body: str) -> JudgeResult:
         ("a name opening the sentence, another head", "Orrin Bay Airport handled 2.84m "
          "passengers in 2024.", "Orrin Bay Ferry Terminal carried 1.1 million passengers in "
          "2024, a rise of 3 per cent.", Stance.NEUTRAL),
+        ("an open bound admits the claim's value", "Orrin's average private rent stood at "
+         "£1,045 a month in March 2024.", "In March 2024 the average private rent in Orrin was "
+         "above £1,000 a month.", Stance.NEUTRAL),
+        ("an open bound that excludes the claim's value", "Orrin's average private rent "
+         "stood at £945 a month in March 2024.", "In March 2024 the average private rent in "
+         "Orrin was above £1,000 a month.", Stance.REFUTES),
+        ("a statement rejected", "Orrin District Council is cutting 45 jobs from its housing "
+         "service.", "Orrin District Council has rejected claims by the workers' union that 45 "
+         "jobs will be lost from its housing service.", Stance.REFUTES),
+        ("thrown out", "Tarsel Homes' plans for Quarry Lane were thrown out by the Orrin "
+         "planning committee.", "The Orrin planning committee has approved Tarsel Homes' plans "
+         "for Quarry Lane.", Stance.REFUTES),
         ("a loss is no profit", "The Orrin Tigers ice hockey club made an operating profit "
          "in 2024.", "The Orrin Tigers ice hockey club made an operating loss of £2.1m in 2024.",
          Stance.REFUTES),
