@@ -255,6 +255,7 @@ def research(
         if pairs:
             results = judge.judge_batch([(states[c].text, t) for c, _, _, t in pairs],
                                         titles=[ctx_rows[d]["title"] for _, d, _, _ in pairs],
+                                        hosts=[ctx_rows[d]["host"] for _, d, _, _ in pairs],
                                         found=True)
             rows = []
             for (cid, doc_id, side, text), res in zip(pairs, results, strict=True):

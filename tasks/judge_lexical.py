@@ -1348,7 +1348,7 @@ class LexicalJudge:
 
     def judge_batch(
         self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None,
-        found: bool = False,
+        found: bool = False, hosts: Sequence[str | None] | None = None,
     ) -> list[JudgeResult]:
         """Judge many (claim, document_text) pairs.
 
@@ -1359,6 +1359,10 @@ class LexicalJudge:
                 what its document is about ("Brannoch Tooling, Inc. – Annual Report"), so it
                 counts where the judge asks whether a document names the claim's subject;
                 quotes still come from the text alone.
+            hosts: Each document's publisher host (or None), in the order of ``pairs``. A host
+                that spells one of the claim's names (:func:`host_names`) names it as the
+                title does: a council's budget book on ``democracy.vellowcross.gov.example``
+                writes "the borough council", not "Vellow Cross Borough Council".
             found: The documents were found by searching for the claim (research), not given as
                 its evidence (an audited answer's sources, a labelled pair). Evidence that is
                 given addresses the claim, so a short passage that names the claim's subject
@@ -1389,6 +1393,8 @@ class LexicalJudge:
             default = idf[""]
         if titles is not None and len(titles) != len(pairs):
             raise ValueError(f"{len(titles)} titles for {len(pairs)} pairs")
+        if hosts is not None and len(hosts) != len(pairs):
+            raise ValueError(f"{len(hosts)} hosts for {len(pairs)} pairs")
         out = []
         floor = self.config.semantic_floor
         variants: dict[str, list[str]] = {}
@@ -1397,9 +1403,11 @@ class LexicalJudge:
                 variants[claim] = conversion_variants(claim)
             # a claim with a conversion is read either way, and the reading that finds the
             # claim's quantity kept (a claim without one has one reading: itself)
+            title = titles[k] if titles is not None else None
+            if hosts is not None and (spelt := host_names(claim, hosts[k])):
+                title = f"{title or ''} {spelt}".strip()
             r = max(
-                (self._judge(v, text, docs[text], idf, default,
-                             titles[k] if titles is not None else None, found=found)
+                (self._judge(v, text, docs[text], idf, default, title, found=found)
                  for v in variants[claim]),
                 key=lambda r: (_VARIANT_RANK[r.stance], r.relevance),
             )
@@ -2198,6 +2206,47 @@ _CONNECTIVE_PRONOUN_RE = re.compile(
     r"meanwhile)\b,?\s*(?:he|she|it|they|this|these)\b",
     re.I,
 )
+
+
+_CAPITAL_RUN_RE = re.compile(r"[A-Z][\w\-]*(?:['’]s)?(?:\s+[A-Z][\w\-]*(?:['’]s)?)*")
+
+HOST_NAME_MIN_CHARS = 5
+"""A host label names a claim's name only with at least this many letters: shorter labels
+("www", "gov", "news", "bbc") are furniture or codes that spell many names. Convention."""
+
+
+def host_names(claim: str, host: str | None) -> str:
+    """The claim's names that a publisher's host spells, joined by spaces (``""`` if none).
+
+    A host label (or a hyphenated part of one) that is a run of the claim's capitalised words,
+    from its first word on, written together in lower case spells that name:
+    ``democracy.vellowcross.gov.example`` spells "Vellow Cross" of "Vellow Cross Borough
+    Council", ``www.orrisdale-county.example`` spells "Orrisdale", ``www.brennickhill.example``
+    "Brennick Hill". A publisher's own pages speak of it without naming it ("The council has a
+    statutory duty ...", "42 of our students"), as its title may name it once.
+
+    Args:
+        claim: The claim's text.
+        host: The document's host name (None or empty: no names).
+
+    Returns:
+        The spelt names, longest run per name, in the claim's order.
+    """
+    if not host:
+        return ""
+    labels = set()
+    for label in host.lower().split("."):
+        labels.add(label)
+        labels.update(label.split("-"))
+    out = []
+    for m in _CAPITAL_RUN_RE.finditer(claim):
+        words = [re.sub(r"['’]s$", "", w) for w in m.group(0).split()]
+        for k in range(len(words), 0, -1):
+            key = re.sub(r"[^a-z0-9]", "", "".join(words[:k]).lower())
+            if len(key) >= HOST_NAME_MIN_CHARS and key in labels:
+                out.append(" ".join(words[:k]))
+                break
+    return " ".join(out)
 
 
 def names_nothing(claim: str) -> bool:

@@ -439,7 +439,7 @@ class LLMJudge:
 
     def judge_batch(
         self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None,
-        found: bool = False,
+        found: bool = False, hosts: Sequence[str | None] | None = None,
     ) -> list[JudgeResult]:
         """Judge many (claim, document_text) pairs, at most ``concurrency`` calls at once.
 
@@ -449,6 +449,8 @@ class LLMJudge:
                 fallback judge of a failed pair also reads its title.
             found: The documents were found by search, not given as the claim's evidence;
                 passed to the fallback judge (``LexicalJudge.judge_batch``).
+            hosts: Each document's publisher host or None; the model reads the text alone,
+                the fallback judge of a failed pair also reads its host.
 
         Returns:
             One result per pair, in order. Pairs the model could not decide carry the fallback's
@@ -479,6 +481,7 @@ class LLMJudge:
                 [pairs[i] for i, _ in failed],
                 titles=None if titles is None else [titles[i] for i, _ in failed],
                 found=found,
+                hosts=None if hosts is None else [hosts[i] for i, _ in failed],
             )
             with self._lock:
                 for (i, reason), r in zip(failed, fb, strict=True):

@@ -29,13 +29,15 @@ class Judge(Protocol):
 
     def judge_batch(
         self, pairs: Sequence[tuple[str, str]], *, titles: Sequence[str | None] | None = None,
-        found: bool = False,
+        found: bool = False, hosts: Sequence[str | None] | None = None,
     ) -> list[JudgeResult]:
         """Return one judgment per ``(claim, document_text)`` pair, in order.
 
         ``titles`` (one per pair, or None) tell what each document is about; quotes come
         from the text alone. ``found`` says the documents were found by searching for the
         claim rather than given as its evidence (see ``LexicalJudge.judge_batch``).
+        ``hosts`` (one per pair, or None) are the documents' publisher hosts, which may name
+        the claim's subject as a title does.
         """
         ...
 

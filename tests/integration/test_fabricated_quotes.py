@@ -17,7 +17,7 @@ class FabricatingJudge:
 
     name = "fabricating"
 
-    def judge_batch(self, pairs, *, titles=None, found=False):  # noqa: ANN001, ANN201
+    def judge_batch(self, pairs, *, titles=None, found=False, hosts=None):  # noqa: ANN001, ANN201
         out = []
         for _, doc in pairs:
             sentence = re.split(r"(?<=[.!?])\s+", doc.strip())[0]

@@ -2788,3 +2788,34 @@ def test_a_found_snippet_must_say_what_the_claim_says_of_its_names() -> None:
         "according to annual reports published in May. Both companies expect higher milk "
         "prices.")], found=True)[0]
     assert r.stance is Stance.NEUTRAL, r.rationale
+
+
+@pytest.mark.parametrize(("claim", "host", "spelt"), [
+    ("Vellow Cross Borough Council is putting its council tax up by 4.99%.",
+     "democracy.vellowcross.gov.example", "Vellow Cross"),
+    ("Between April and June 2024, Orrisdale handed out 1,240 building permits.",
+     "www.orrisdale-county.example", "Orrisdale"),
+    ("Forty-two students at Brennick Hill got the top grade.", "www.brennickhill.example",
+     "Brennick Hill"),
+    ("Kestrel Fibre had passed 48,000 premises.", "www.kestrelmobile.example", ""),
+    ("The BBC said so.", "www.bbc.co.uk", ""),
+    ("Vellow Cross Borough Council set its budget.", None, ""),
+])
+def test_host_names(claim: str, host: str | None, spelt: str) -> None:
+    from affidavit.tasks.judge_lexical import host_names
+
+    assert host_names(claim, host) == spelt
+
+
+def test_a_host_names_the_claims_subject_as_a_title_does() -> None:
+    """A council's own budget book says "the borough council": its host names the council."""
+    claim = "Vellow Cross Borough Council is putting its council tax up by 4.99% from April 2025."
+    doc = (_PAD + "Section 2: Council Tax. The borough council's Band D charge for 2025/26 is "
+           "£1,874.32. This represents an increase of 4.99% from April 2025.")
+    judge = LexicalJudge()
+    assert judge.judge_batch([(claim, doc)], found=True)[0].stance is Stance.NEUTRAL
+    named = judge.judge_batch([(claim, doc)], found=True,
+                              hosts=["democracy.vellowcross.gov.example"])[0]
+    assert named.stance is Stance.SUPPORTS, named.rationale
+    other = judge.judge_batch([(claim, doc)], found=True, hosts=["www.tarrowtoday.example"])[0]
+    assert other.stance is Stance.NEUTRAL
