@@ -2222,8 +2222,9 @@ def host_names(claim: str, host: str | None) -> str:
     from its first word on, written together in lower case spells that name:
     ``democracy.vellowcross.gov.example`` spells "Vellow Cross" of "Vellow Cross Borough
     Council", ``www.orrisdale-county.example`` spells "Orrisdale", ``www.brennickhill.example``
-    "Brennick Hill". A publisher's own pages speak of it without naming it ("The council has a
-    statutory duty ...", "42 of our students"), as its title may name it once.
+    "Brennick Hill" (a leading "The" is not part of the name). A publisher's own pages speak
+    of it without naming it ("The council has a statutory duty ...", "42 of our students"), as
+    its title may name it once.
 
     Args:
         claim: The claim's text.
@@ -2241,6 +2242,8 @@ def host_names(claim: str, host: str | None) -> str:
     out = []
     for m in _CAPITAL_RUN_RE.finditer(claim):
         words = [re.sub(r"['’]s$", "", w) for w in m.group(0).split()]
+        if len(words) > 1 and words[0] in ("The", "A", "An"):
+            words = words[1:]  # "The Greyport Mariners ice hockey club": the name after it
         for k in range(len(words), 0, -1):
             key = re.sub(r"[^a-z0-9]", "", "".join(words[:k]).lower())
             if len(key) >= HOST_NAME_MIN_CHARS and key in labels:

@@ -2799,6 +2799,8 @@ def test_a_found_snippet_must_say_what_the_claim_says_of_its_names() -> None:
      "Brennick Hill"),
     ("Kestrel Fibre had passed 48,000 premises.", "www.kestrelmobile.example", ""),
     ("The BBC said so.", "www.bbc.co.uk", ""),
+    ("The Greyport Mariners club made a profit.", "www.greyportmariners.example",
+     "Greyport Mariners"),
     ("Vellow Cross Borough Council set its budget.", None, ""),
 ])
 def test_host_names(claim: str, host: str | None, spelt: str) -> None:
