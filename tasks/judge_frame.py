@@ -3260,10 +3260,10 @@ def judge_frames(
             for q in pred_keys - cs_done
             if opp.get(q, frozenset()) & cs_done and not opp[q] & pred_keys
         ]
-        at_figure = _change_at_figure(s, fig_at) if fig_at and matched and not opposite else ""
-        bound = at_figure in cs and at_figure not in pred_keys and not _negation_scopes(
-            s, frozenset({at_figure}), cfg.negation_window
-        )
+        at_figure = _change_at_figure(s, fig_at) if fig_at and (matched or opposite) else ""
+        bound = bool(matched) and not opposite and at_figure in cs and (
+            at_figure not in pred_keys
+        ) and not _negation_scopes(s, frozenset({at_figure}), cfg.negation_window)
         if bound:
             # the claim's figure stated with the opposite change ("did not return to growth
             # ... and were 4.2 per cent lower" against "grew 4.2%"): the change word at the
@@ -3273,7 +3273,7 @@ def judge_frames(
             opposite = [q for q in pred_keys if at_figure in opp.get(q, frozenset())]
         if frame.is_reversal or (s.neg_at and not bound) or _REVERSAL_RE.search(s.folded):
             opposite = []
-        if opposite and fig_at and _change_at_figure(s, fig_at) in pred_keys:
+        if opposite and at_figure in pred_keys:
             # "fell by 0.4% compared with February, but were 3.1% higher than in March 2024":
             # the claim's figure goes with the claim's own change; the opposite is another's
             opposite = []
