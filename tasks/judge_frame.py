@@ -54,14 +54,16 @@ from affidavit.tasks.judge_lexical import (
     is_estimate_figure,
     name_numbers,
     normalize_figures,
+    one_off_month,
     over_is_particle,
     regular_forms,
+    stated_precision,
     tokenize,
     without_names,
 )
 from affidavit.tasks.judge_lexical import _MONTH_DAY_WORDS as MONTH_DAY_WORDS
 from affidavit.tasks.judge_lexical import _agent_denials as agent_denials
-from affidavit.tasks.judge_lexical import _canonical as canonical_forms
+from affidavit.tasks.judge_lexical import _base_form as base_form
 from affidavit.tasks.judge_lexical import _days as day_dates
 from affidavit.tasks.judge_lexical import _fold as fold_text
 from affidavit.tasks.judge_lexical import _stem as stem
@@ -260,6 +262,7 @@ _PHRASES = [
     # to 91%" and "sales declined" are falls)
     (_DECLINED_RE.pattern, "refused"),
     (r"\bvot(?:ed|es|e|ing) against\b", "rejected"),
+    (r"\bvot(?:ed|es|e|ing) down\b", "rejected"),  # "voted down its budget", as "turned down"
     (r"\bvot(?:ed|es|e|ing) (?:in favou?r of|for)\b", "approved"),
     (r"\bshut(?:ting|s)? down\b", "closing"),
     # "a local start-up": a young company (a noun), not a start or a rise
@@ -751,6 +754,7 @@ def _concepts() -> dict[str, str]:
         head = stem(words[0])
         for w in words:
             out.setdefault(stem(w), head)
+            out.setdefault(stem(base_form(w)), head)  # "axing" is read as "ax" (tokenize)
     return out
 
 
@@ -788,7 +792,7 @@ def _word_concept(word: str) -> str:
     """
     if word.endswith("'s"):
         word = word[:-2]
-    base = canonical_forms().get(word, word)
+    base = base_form(word)
     t = stem(base)
     c = _concepts()
     if t not in c:
@@ -819,7 +823,7 @@ def _text_concepts(folded: str) -> Mapping[str, str]:
         k = _word_concept(w)
         if k.endswith("~"):
             other.add(k[:-1])
-        elif (t := stem(canonical_forms().get(w, w))) in c:
+        elif (t := stem(base_form(w))) in c:
             carried.add(t)
     return _ConceptsIn({t: t + "~" for t in other - carried})
 
@@ -1116,6 +1120,12 @@ class ClaimFrame:
         wholes: Per figure, whether the claim says it of all of a count ("All 38 employees"):
             a part of it in the evidence ("eleven of the 38 staff were made redundant") then
             refutes what the claim says of all of them.
+        is_one_off: Whether the claim dates a one-off event to a month, no day
+            (:func:`judge_lexical.one_off_month`): a sentence that dates it to a day of
+            another month states the same event on another date (``other_month``).
+        negated_shares: Per figure, whether it counts those of whom the claim's verb is
+            negated ("57 percent don't agree", :func:`negated_share`): a figure of those of
+            whom it is stated ("97% agreed") counts the others, another quantity.
         is_current: Whether the claim states a present state or an ongoing change ("polar bear
             numbers are increasing", "the population has been growing") and names no time of
             its own: a sentence that dates the fact to a past period ("grew rapidly in the
@@ -1176,6 +1186,8 @@ class ClaimFrame:
     averages: tuple[bool, ...] = ()
     means: tuple[bool, ...] = ()
     wholes: tuple[bool, ...] = ()
+    negated_shares: tuple[bool, ...] = ()
+    is_one_off: bool = False
     kinds: tuple[frozenset[str], ...] = ()
     is_projection: bool = False
     is_conditional: bool = False
@@ -1226,6 +1238,21 @@ _PRONOUN_SUBJECT_RE = re.compile(r"\W*(?:he|she|it|they|we|i|you)\s")
 _PRONOUN_OPENING_RE = re.compile(r"\W*(?:it|they|these|this|such)\s")
 """A sentence that opens with a pronoun ("They are trace gases that ...") speaks of what the
 text named before it."""
+
+
+@lru_cache(maxsize=1)
+def _lead_skip() -> frozenset[str]:
+    """Words that end a leading phrase (:func:`_lead_concepts`), as for a claim's own lead.
+
+    Stop words, negations and light verbs.
+    """
+    neg, _, _, _, stop = _cue_stems()
+    return frozenset(stop | neg | {stem(w) for w in _LIGHT_VERBS} | _LIGHT_VERBS)
+
+
+_IT_OPENING_RE = re.compile(r"\W*(?:it|they)\s")
+"""A sentence whose subject is "it" or "they": the pronoun most often stands for the subject
+of the sentence before it (the centering rule of thumb of discourse analysis)."""
 
 
 def _lead_concepts(
@@ -2113,6 +2140,8 @@ def parse_claim_frame(
         wholes=tuple(
             bool(_ALL_BEFORE_RE.search(folded[max(0, f.start - 12) : f.start])) for f in figures
         ),
+        negated_shares=tuple(negated_share(folded, f) for f in figures),
+        is_one_off=one_off_month(claim),
         averages=tuple(
             is_average(folded, f) or bool(_RATE_AFTER_RE.match(folded[f.end : f.end + 40]))
             for f in figures
@@ -2297,6 +2326,29 @@ def _share(weights: Mapping[str, float], present: frozenset[str]) -> float:
 
 def _same(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol * max(abs(a), abs(b), 1e-9)
+
+
+def _same_figure(a: Figure, b: Figure, tol: float) -> bool:
+    """Whether two figures state one value.
+
+    They do when within ``tol`` of each other (rounding), and no further apart than the
+    coarser of them is stated to (:func:`stated_precision`). "£98.88" is not "£98.40", nor
+    "18,250" "18,206": each is stated to the penny (or to ten), and they differ by more;
+    "57 million" is "57.2 million" rounded.
+
+    >>> f = lambda v: Figure(v, None, 0, 0)
+    >>> _same_figure(f(98.4), f(98.88), 0.005), _same_figure(f(57e6), f(57.2e6), 0.005)
+    (False, True)
+    """
+    if not _same(a.value, b.value, tol):
+        return False
+    if a.value == b.value or a.written is not None or b.written is not None or "year" in (
+        a.unit, b.unit
+    ):
+        # (a value converted from another unit is stated to that unit; years are read as
+        # time frames, not as values)
+        return True
+    return abs(a.value - b.value) <= max(stated_precision(a.value), stated_precision(b.value)) / 2
 
 
 def _units_agree(cf: Figure, sf: Figure) -> bool:
@@ -2657,7 +2709,7 @@ def _another_count(
         if not counted or cf.unit in MEASURED_UNITS:
             continue
         for sf in figs:
-            if _units_agree(cf, sf) and not _same(cf.value, sf.value, cfg.exact_tolerance) and (
+            if _units_agree(cf, sf) and not _same_figure(cf, sf, cfg.exact_tolerance) and (
                 counted & _counted(s.folded, sf)
             ):
                 return True
@@ -2957,6 +3009,13 @@ def judge_frames(
             if lede_time is None:
                 lede_time = st_time
         cs = s.concept_set
+        if i and frame.lead and not frame.lead & cs and _IT_OPENING_RE.match(s.folded) and (
+            frame.lead & _lead_concepts(doc.sentences[i - 1].folded, _lead_skip())
+        ):
+            # "The suite was found to be compliant ... It did not fail the inspection": "it"
+            # or "they" opening a sentence stands for the subject of the sentence before it,
+            # here the claim's leading words ("The containment suite ... failed")
+            cs = cs | frame.lead
         if change and change & cs:
             # a rise or fall said of another thing ("rising global temperatures ... such as
             # the polar bear") is not the claim's change, nor its opposite
@@ -2978,7 +3037,7 @@ def judge_frames(
         conflict = ""
         for (
             cf, head, lower, counted, estimate, target, addition, loss, measure, length, avg,
-            whole, kind, mean,
+            whole, kind, mean, neg_share,
         ) in zip(
             frame.figures, frame.heads, frame.lower_bounds, frame.counted,
             frame.estimates or (False,) * len(frame.figures),
@@ -2990,14 +3049,15 @@ def judge_frames(
             frame.averages or (False,) * len(frame.figures),
             frame.wholes or (False,) * len(frame.figures),
             frame.kinds or (frozenset(),) * len(frame.figures),
-            frame.means or (False,) * len(frame.figures), strict=True,
+            frame.means or (False,) * len(frame.figures),
+            frame.negated_shares or (False,) * len(frame.figures), strict=True,
         ):
             same_unit = [sf for sf in figs if _units_agree(cf, sf) and not (
                 # "the five-storey block": a number of another noun, not five years
                 cf.unit and sf.unit is None and _HYPHEN_NOUN_RE.match(s.folded, sf.end)
             ) and frame.requested == _asked_for(s.folded, sf)]
             # (an amount asked for is no value of an amount given, nor the reverse)
-            same = [sf for sf in same_unit if _same(cf.value, sf.value, cfg.exact_tolerance)]
+            same = [sf for sf in same_unit if _same_figure(cf, sf, cfg.exact_tolerance)]
             if same and (kept := [
                 sf for sf in same if not _set_aside(s.folded, sf, figs, frame.figures)
             ]) != same:
@@ -3010,7 +3070,7 @@ def judge_frames(
                 rejected = [sf for sf in same if _REJECTED_BEFORE_RE.search(
                     s.folded[max(0, sf.start - 24) : sf.start])]
                 other = [sf for sf in same_unit if sf.unit != "year"
-                         and not _same(cf.value, sf.value, cfg.exact_tolerance)]
+                         and not _same_figure(cf, sf, cfg.exact_tolerance)]
                 if rejected and other and (not _is_round(cf) or (
                     named_subject and p >= cfg.predicate_with_figure
                 )):
@@ -3046,11 +3106,11 @@ def judge_frames(
                 approx += 1
                 continue
             for sf in figs:
-                if _same(cf.value, sf.value, cfg.exact_tolerance):
+                if _same_figure(cf, sf, cfg.exact_tolerance):
                     continue  # the claim's own value, set aside ("eleven of the 38")
                 if any(
                     of is not cf and _units_agree(of, sf)
-                    and _same(of.value, sf.value, cfg.exact_tolerance) for of in frame.figures
+                    and _same_figure(of, sf, cfg.exact_tolerance) for of in frame.figures
                 ):
                     # the value of another of the claim's figures ("will shut nine centres,
                     # bringing its estate down to 52" against "to shut nine of its 61"): it
@@ -3105,6 +3165,8 @@ def judge_frames(
                     continue  # of a quarter or a half of the claim's year, not all of it
                 if not avg and is_average(s.folded, sf):
                     continue  # a series average against one episode's audience
+                if neg_share != negated_share(s.folded, sf):
+                    continue  # "97% agreed" against "57 percent don't agree": the others
                 if not head & _TARGET_STEMS and _TARGET_BEFORE_RE.search(
                     s.folded[max(0, sf.start - 40) : sf.start]
                 ):
@@ -3149,11 +3211,11 @@ def judge_frames(
             )  # "212 films": a count unit names the quantity
             or any(
                 f.unit is None and n and n & _counted(s.folded, sf)
-                and _same(f.value, sf.value, cfg.exact_tolerance)
+                and _same_figure(f, sf, cfg.exact_tolerance)
                 for f, n in zip(frame.figures, frame.counted, strict=True) for sf in figs
             )  # "1.84 million TEU" for "1.84m TEU": the same count of the same thing
             or any(
-                f.unit == "m2" and sf.unit == "m2" and _same(f.value, sf.value, cfg.exact_tolerance)
+                f.unit == "m2" and sf.unit == "m2" and _same_figure(f, sf, cfg.exact_tolerance)
                 for f in frame.figures for sf in figs
             )  # "covers 42,000 square metres" for "a floor area of 42,000 m²": an area's unit
             # names its quantity, as a count's noun does
@@ -3167,13 +3229,18 @@ def judge_frames(
             frame.time, s.folded
         )) and not (
             frame.months and s.months & frame.months and not st_time.years
-        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)):
+        ) and not ((frame.is_dated_event or frame.is_one_off) and _same_event(
+            frame, doc, i, title_terms, cfg
+        )):
             # another period (a sentence naming the claim's month names its period); an
-            # event dated to a day on both sides is one event (``other_date`` compares them)
+            # event dated to a day on both sides is one event (``other_date`` compares them),
+            # and so is a one-off event the claim dates to a month (``other_month``)
             continue
         if frame.months and not frame.time.quarters and s.months and not (
             s.months & frame.months
-        ) and not (frame.is_dated_event and _same_event(frame, doc, i, title_terms, cfg)) and not (
+        ) and not ((frame.is_dated_event or frame.is_one_off) and _same_event(
+            frame, doc, i, title_terms, cfg
+        )) and not (
             s.quarter_time.quarters and s.quarter_time.quarters <= month_quarters
             and _QUARTER_RE.search(s.folded)
         ):
@@ -3568,7 +3635,7 @@ def _counts_named(
     """
     return all(
         any(
-            _same(f.value, sf.value, cfg.exact_tolerance) and (
+            _same_figure(f, sf, cfg.exact_tolerance) and (
                 f.unit in MEASURED_UNITS
                 or (f.unit is not None and sf.unit == f.unit)
                 or bool(n & _counted(folded, sf))
@@ -3734,6 +3801,25 @@ _OF_THE_RE = re.compile(r"^\s+(?:out\s+)?of\s+(?:the|its|their|all)?\s*$")
 _ALL_BEFORE_RE = re.compile(r"\b(?:all|every|each of the|the whole)\s+(?:of\s+the\s+)?$")
 
 
+_NEGATED_AFTER_RE = re.compile(
+    r"\s*(?:of\s+(?:the\s+|all\s+)?(?:[\w'’-]+\s+){0,3}?)?(?:who\s+|that\s+)?"
+    r"(?:(?:do|does|did|would|will|could|can|are|were|is|was|have|has|had)\s*(?:not\b|n['’]t\b)"
+    r"|(?:won|can)['’]t\b|never\b)"
+)
+
+
+def negated_share(folded: str, fig: Figure) -> bool:
+    """Whether a figure counts those of whom the verb after it is negated (closed-class English).
+
+    >>> from affidavit.tasks.judge_lexical import normalize_figures
+    >>> [negated_share(t, normalize_figures(t)[0]) for t in (
+    ...     "57 percent don't agree", "40% of voters do not support the plan",
+    ...     "97% of the scientists surveyed agreed", "12% did not")]
+    [True, True, False, True]
+    """
+    return bool(_NEGATED_AFTER_RE.match(folded, fig.end))
+
+
 def _part_of(folded: str, fig: Figure, figs: Sequence[Figure]) -> Figure | None:
     """The part whose whole ``fig`` is ("eleven of the 38": eleven), or None.
 
@@ -3875,7 +3961,7 @@ def _corrected_value(
             for sf in s.quantities:
                 if sf.unit == "year" or not (cf.unit == sf.unit):
                     continue
-                same = _same(cf.value, sf.value, cfg.exact_tolerance)
+                same = _same_figure(cf, sf, cfg.exact_tolerance)
                 if to_claims and same:
                     return f"the correction gives the claim's {cf.value:g}"
                 if not to_claims and not same:

@@ -48,6 +48,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from lemminflect import getAllLemmas
+
 from affidavit.schemas.enums import Stance
 from affidavit.schemas.judgments import JudgeResult
 from affidavit.tasks.semantic import RELEVANCE_FLOOR, encoder
@@ -459,6 +461,51 @@ def _canonical() -> dict[str, str]:
         for w in words[1:]:
             out[w] = words[0]
     return out
+
+
+@lru_cache(maxsize=500_000)
+def _base_form(word: str) -> str:
+    """The word a lowercase word is read as before stemming.
+
+    Its entry in ``_CANONICAL_FORMS``, else the base of a verb form that ``_stem`` does not
+    join to it (:func:`_verb_base`), else the word.
+
+    >>> _base_form("upheld"), _base_form("struck"), _base_form("sold"), _base_form("shed")
+    ('uphold', 'strike', 'sell', 'shed')
+    """
+    hand = _canonical().get(word)
+    return hand if hand is not None else _verb_base(word)
+
+
+def _verb_base(word: str) -> str:
+    """The base form of a verb form whose crude stem is not its base's ("upheld": "uphold").
+
+    "sought" is "seek"; "covered" is "cover" (``_stem`` cuts "cover" to "cov" and "covered"
+    to "cover"). Read from lemminflect's English lexicon (``getAllLemmas``; its tables come
+    from the SPECIALIST Lexicon of the US National Library of Medicine). Only a form that is a
+    verb and nothing else is mapped ("left", "saw", "shed" are also adjectives or nouns and
+    stay as written), and only when ``_stem`` would not already join it to its base
+    ("closed", "rising"); function words ("was", "had") and verbs of saying
+    (``_AS_WRITTEN``), which the judge's cue lists read as written, are left alone.
+
+    >>> _verb_base("sought"), _verb_base("covered"), _verb_base("closed")
+    ('seek', 'cover', 'closed')
+    """
+    if len(word) < 3 or not word.isalpha() or word in STOPWORDS or word in _AS_WRITTEN:
+        return word
+    lemmas = getAllLemmas(word)
+    verbs = lemmas.get("VERB")
+    if not verbs or len(lemmas) != 1:
+        return word
+    base = verbs[0]
+    if base in STOPWORDS or not base.isalpha() or _stem(base) == _stem(word):
+        return word
+    return base
+
+
+_AS_WRITTEN = frozenset({"said"})
+"""Verb forms read as written: "said" is a verb of saying in the judge's light-verb and
+attribution lists (``judge_frame._LIGHT_VERBS``); its base "say" is listed beside it."""
 
 
 NUMBER_WORDS = {
@@ -969,19 +1016,22 @@ def _terms_and_figures(folded: str) -> tuple[list[str], list[Figure]]:
 
 @lru_cache(maxsize=1)
 def tokenizer_version() -> str:
-    """A short hash of this module's source: what :func:`tokenize` does, words lists included.
+    """A short hash of what :func:`tokenize` does: this module's source and lexicon's version.
 
     Term weights a home keeps (document frequencies, IDF) are keyed by it, so that a changed
-    tokenizer (a suffix, a canonical form, a figure's token) starts them afresh. It changes
-    with any change to the module, which costs one re-count of the archive's terms.
+    tokenizer (a suffix, a canonical form, a figure's token, another release of lemminflect,
+    whose lexicon gives verb forms their base) starts them afresh. It changes with any change
+    to the module, which costs one re-count of the archive's terms.
 
     Returns:
         12 hexadecimal digits.
     """
     from hashlib import sha1
+    from importlib.metadata import version
     from pathlib import Path
 
-    return sha1(Path(__file__).read_bytes()).hexdigest()[:12]
+    lexicon = f"lemminflect {version('lemminflect')}".encode()
+    return sha1(Path(__file__).read_bytes() + lexicon).hexdigest()[:12]
 
 
 def _words(chunk: str) -> list[str]:
@@ -999,7 +1049,7 @@ def _term(w: str) -> tuple[str, ...]:
     if w in _TERM_NUMBERS:
         v = _TERM_NUMBERS[w]
         return (f"#{int(v)}" if v == int(v) else f"#{v:g}",)
-    return (_stem(_canonical().get(w, w)),)
+    return (_stem(_base_form(w)),)
 
 
 @lru_cache(maxsize=1)
@@ -1031,8 +1081,8 @@ def _said_negations(folded: str, terms: Sequence[str]) -> frozenset[str]:
     if "not" in terms and _NOT_RE.search(folded):
         out.add("not")  # "not", "n't"; "noted" and "notes" truncate to "not" as well
     for w in _WORD_RE.findall(folded):
-        if w in NEGATIONS or _canonical().get(w, w) in NEGATIONS:
-            out.add(_stem(_canonical().get(w, w)))
+        if w in NEGATIONS or _base_form(w) in NEGATIONS:
+            out.add(_stem(_base_form(w)))
     return frozenset(out) & (neg | {"not"})
 
 
@@ -1044,6 +1094,36 @@ def _frame_members() -> dict[str, str]:
 @lru_cache(maxsize=1)
 def _frame_classes() -> dict[str, frozenset[str]]:
     return {cls: frozenset(_stem(w) for w in words) for cls, words in FRAME_CLASSES.items()}
+
+
+@lru_cache(maxsize=1)
+def _frame_words() -> dict[str, frozenset[str]]:
+    """The words of ``FRAME_CLASSES`` and their regular forms ("films"), by stem."""
+    out: dict[str, set[str]] = {}
+    for words in FRAME_CLASSES.values():
+        for w in words:
+            for f in regular_forms(w):
+                out.setdefault(_stem(f), set()).add(f)
+    return {t: frozenset(fs) for t, fs in out.items()}
+
+
+def _frame_terms(folded: str) -> frozenset[str]:
+    """Terms of a folded text that a word of ``FRAME_CLASSES`` spells, or begins.
+
+    A word that only shares a member's truncation stem is another word: "electricity" is not
+    the genre "electronic". One that a member begins with, or that begins with a member, is
+    that member's ("Australia" of "Australian").
+
+    >>> sorted(_frame_terms("a western film about electricity in australia"))
+    ['austra', 'film', 'wester']
+    """
+    words = _frame_words()
+    out = set()
+    for w in _WORD_RE.findall(folded):
+        t = _stem(w)
+        if any(m.startswith(w) or w.startswith(m) for m in words.get(t, ())):
+            out.add(t)
+    return frozenset(out)
 
 
 def compute_idf(texts: Iterable[str]) -> dict[str, float]:
@@ -1422,7 +1502,7 @@ class LexicalJudge:
                                 f"names {other[1]}, not the claim's {other[0]}; " + r.rationale,
                                 r.judge, r.is_failure)
             if r.stance in (Stance.SUPPORTS, Stance.PARTIAL) and (
-                day := other_date(claim, r.quote)
+                day := other_date(claim, r.quote) or other_month(claim, r.quote)
             ):
                 # the fact stated on another day: a full support is the claim's fact with
                 # another date (a refutation); a partial one is not about the claim's day
@@ -1507,10 +1587,11 @@ class LexicalJudge:
         acts = _agent_denials(claim)
         subject = frozenset(t for t in tokenize(" ".join(subject_words)) if t in content)
         ants, members = _antonyms(), _frame_members()
+        spelt = _frame_terms(folded)
         alternatives = {}
         for t in content:
             alt = set(ants.get(t, ()))
-            if t in members:
+            if t in members and t in spelt:
                 alt |= _frame_classes()[members[t]] - {t}
             if alt:
                 alternatives[t] = frozenset(alt)
@@ -2663,6 +2744,60 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
     return f"{day} {_MONTH_NAMES[month - 1]}", f"{od} {_MONTH_NAMES[om - 1]}"
 
 
+_ONE_OFF_RE = re.compile(
+    r"\b(?:start(?:ed|s|ing)?|beg[au]n|begins|open(?:ed|s)?|launch(?:ed|es)?|debut(?:ed|s)?|"
+    r"first|came into (?:force|effect|operation|service)|took effect)\b", re.I
+)
+"""Words of a one-off event: a beginning or a first time happens once (closed-class English)."""
+
+_MONTH_YEAR_RE = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\s+((?:19|20)\d\d)\b", re.I
+)
+
+
+def one_off_month(claim: str) -> bool:
+    """Whether a claim dates a one-off event (``_ONE_OFF_RE``) to one month of a year, no day.
+
+    >>> one_off_month("The unit started treating patients in December 2024.")
+    True
+    """
+    return len(_MONTH_YEAR_RE.findall(claim)) == 1 and not _days(claim) and bool(
+        _ONE_OFF_RE.search(claim)
+    )
+
+
+def other_month(claim: str, quote: str) -> tuple[str, str] | None:
+    """The month a claim dates a one-off event to, and the other day the quote gives it.
+
+    A claim that dates a beginning or a first to a month ("started treating patients in
+    December 2024") is not borne out by a sentence that dates it to a day of another month
+    ("treated its first patient ... on 14 January 2025"): it happens once. Only a claim with
+    one month-and-year, no day, and a word of a one-off event (``_ONE_OFF_RE``) is read, and
+    only a quote that gives day-and-month dates, none in the claim's month.
+
+    >>> other_month("The unit started treating patients in December 2024.",
+    ...             "It treated its first patient on 14 January 2025.")
+    ('December 2024', '14 January 2025')
+    >>> other_month("The unit started treating patients in December 2024.",
+    ...             "It treated its first patient on 9 December 2024.") is None
+    True
+    >>> other_month("Sales rose 4% in December 2024.", "Sales rose 4% on 14 January 2025.") is None
+    True
+    """
+    if not one_off_month(claim):
+        return None
+    name, year = _MONTH_YEAR_RE.findall(claim)[0]
+    month = _MONTH_NUM[name.lower()]
+    given = _dated_days(quote)
+    if not given or any(m == month for m, _ in given):
+        return None
+    (om, od) = sorted(given)[0]
+    oyear = next((y for y in sorted(given[(om, od)], key=lambda y: y or 0) if y), None)
+    stated = f"{od} {_MONTH_NAMES[om - 1]}" + (f" {oyear}" if oyear else "")
+    return f"{_MONTH_NAMES[month - 1]} {year}", stated
+
+
 def name_numbers(text: str) -> frozenset[str]:
     """Tokens (``Figure.token``) of the numbers a text writes as part of a name.
 
@@ -2827,8 +2962,31 @@ def _counted_noun(folded: str, fig: Figure) -> str:
 def _close(a: Figure, b: Figure) -> bool:
     if a.value == b.value:
         return True
-    tol = 0.1 if (a.is_hedged or b.is_hedged) else 0.005
-    return abs(a.value - b.value) <= tol * max(abs(a.value), abs(b.value))
+    hedged = a.is_hedged or b.is_hedged
+    tol = 0.1 if hedged else 0.005
+    if abs(a.value - b.value) > tol * max(abs(a.value), abs(b.value)):
+        return False
+    if hedged or a.written is not None or b.written is not None or "year" in (a.unit, b.unit):
+        return True
+    # two figures stated more precisely than they differ are two values ("£98.88", "£98.40")
+    return abs(a.value - b.value) <= max(stated_precision(a.value), stated_precision(b.value)) / 2
+
+
+def stated_precision(value: float) -> float:
+    """The unit of the last digit a value is written to.
+
+    0.01 for 98.88, 0.1 for 98.4 (the "98.40" written), 1 for 18,206, 10 for 18,250,
+    100,000 for 3.5 million.
+
+    >>> stated_precision(98.88), stated_precision(18250.0), stated_precision(3.5e6)
+    (0.01, 10, 100000)
+    """
+    text = f"{abs(value):.12g}"
+    if "e" in text:
+        return 0.0
+    if "." in text:
+        return 10.0 ** -len(text.split(".")[1])
+    return 10 ** (len(text) - len(text.rstrip("0"))) if text != "0" else 1
 
 
 def _antonym_conflict(

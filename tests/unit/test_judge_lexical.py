@@ -2821,3 +2821,114 @@ def test_a_host_names_the_claims_subject_as_a_title_does() -> None:
     assert named.stance is Stance.SUPPORTS, named.rationale
     other = judge.judge_batch([(claim, doc)], found=True, hosts=["www.tarrowtoday.example"])[0]
     assert other.stance is Stance.NEUTRAL
+
+
+@pytest.mark.parametrize(("form", "base"), [
+    ("upheld", "uphold"), ("sought", "seek"), ("struck", "strike"), ("covered", "cover"),
+    ("shrank", "shrink"),
+])
+def test_a_verb_form_is_read_as_its_base(form: str, base: str) -> None:
+    """Irregular forms, and regular ones the crude stem cuts apart ("cover" to "cov", "covered"
+    to "cover"), are one term with their base (lemminflect's lexicon)."""
+    assert tokenize(form) == tokenize(base)
+
+
+@pytest.mark.parametrize("word", ["shed", "said", "was", "had", "closed"])
+def test_words_that_are_not_only_verb_forms_stay_as_written(word: str) -> None:
+    from affidavit.tasks.judge_lexical import _base_form
+
+    assert _base_form(word) == word
+
+
+def test_a_plan_in_the_base_form_is_qualified_support_for_the_past_form() -> None:
+    """'expects to strike a pay deal' states the claim's 'struck a pay deal' as a plan: the
+    irregular past and its base are one predicate, so the sentence bears on the claim."""
+    claim = "Corbel Mining struck a pay deal with its miners."
+    doc = _PAD + "Corbel Mining expects to strike a pay deal with its miners."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.PARTIAL, r.rationale
+    assert "expects to strike" in r.quote
+
+
+def test_the_share_who_do_not_is_not_the_share_who_do() -> None:
+    """A figure of those of whom the claim's verb is negated ("57 percent do not back") is
+    not refuted by the share of whom it is stated ("81% backed"); the same negated share is."""
+    claim = "A survey of Norvale's nurses found that 57 percent do not back the new rota."
+    judge = LexicalJudge()
+    others = (_PAD + "A survey of Norvale's nurses found that 81% of them backed the new rota.")
+    r = judge.judge_batch([(claim, others)], found=True)[0]
+    assert r.stance is not Stance.REFUTES, r.rationale
+    same = (_PAD + "A survey of Norvale's nurses found that 43 percent do not back the new rota.")
+    r = judge.judge_batch([(claim, same)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+
+
+def test_it_opening_a_sentence_stands_for_the_subject_before_it() -> None:
+    """'It did not fail the inspection' after a sentence about the cooling tower denies that
+    the tower failed; after a sentence about the boiler house it says nothing of the tower."""
+    claim = "The cooling tower at Marsby power station failed its last safety inspection."
+    lede = _PAD + "Marsby power station was visited by inspectors in May. "
+    judge = LexicalJudge()
+    tower = lede + "The cooling tower was found to be sound. It did not fail the safety inspection."
+    r = judge.judge_batch([(claim, tower)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+    assert r.quote == "It did not fail the safety inspection."
+    boiler = lede + "The boiler house was found to be sound. It did not fail the safety inspection."
+    assert judge.judge_batch([(claim, boiler)], found=True)[0].stance is Stance.NEUTRAL
+
+
+def test_a_word_sharing_a_class_members_stem_is_not_a_member() -> None:
+    """"electricity" truncates as the genre "electronic" does: it has no genre to conflict
+    with "country" ("the highest price for electricity in the country"); "country" does."""
+    judge = LexicalJudge()
+    power = judge._parse_claim("The region has the most expensive electricity.", {}, 1.0)
+    assert not any(t.startswith("electr") for t in power.alternatives)
+    album = judge._parse_claim("Her debut was a country album.", {}, 1.0)
+    assert any(t.startswith("countr") for t in album.alternatives)
+    place = judge._parse_claim("Liverpool is in Australia.", {}, 1.0)  # "Australian" begins so
+    assert any(t.startswith("austra") for t in place.alternatives)
+
+
+def test_voted_down_is_a_rejection() -> None:
+    """'voted down its budget' is the opposite of 'approved its budget', as 'turned down' is."""
+    claim = "Marsby Borough Council voted down its 2025 budget."
+    doc = _PAD + "Marsby Borough Council approved its 2025 budget on Tuesday."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is Stance.REFUTES, r.rationale
+
+
+@pytest.mark.parametrize(("stated", "stance"), [
+    ("18,206", Stance.SUPPORTS), ("18,200", Stance.SUPPORTS), ("18,250", Stance.REFUTES),
+])
+def test_figures_stated_more_precisely_than_they_differ_are_two_values(
+    stated: str, stance: Stance,
+) -> None:
+    """18,250 is not 18,206 (both are exact counts, 44 apart), though within half a percent of
+    it; 18,200 is 18,206 rounded to the hundred."""
+    claim = "Marsby College enrolled 18,206 students in 2024."
+    doc = _PAD + f"Marsby College enrolled {stated} students in 2024."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is stance, r.rationale
+
+
+def test_a_price_to_the_penny_is_not_another_price_to_the_penny() -> None:
+    claim = "Marsby tenants will pay an average rent of £98.40 a week from April."
+    judge = LexicalJudge()
+    other = _PAD + "From April the average weekly rent for Marsby tenants works out at £98.88."
+    assert judge.judge_batch([(claim, other)], found=True)[0].stance is not Stance.SUPPORTS
+    same = _PAD + "From April the average weekly rent for Marsby tenants works out at £98.40."
+    assert judge.judge_batch([(claim, same)], found=True)[0].stance is Stance.SUPPORTS
+
+
+@pytest.mark.parametrize(("day", "stance"), [
+    ("2 April 2025", Stance.REFUTES), ("28 March 2025", Stance.SUPPORTS),
+])
+def test_a_first_dated_to_another_months_day_refutes_the_claims_month(
+    day: str, stance: Stance,
+) -> None:
+    """A beginning happens once: 'carried its first passengers on 2 April 2025' is not 'started
+    carrying passengers in March 2025'; on 28 March it is."""
+    claim = "The Marsby ferry service started carrying passengers in March 2025."
+    doc = _PAD + f"The Marsby ferry service carried its first passengers on {day}."
+    r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
+    assert r.stance is stance, r.rationale
