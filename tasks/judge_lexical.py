@@ -2745,10 +2745,24 @@ def other_date(claim: str, quote: str) -> tuple[str, str] | None:
 
 
 _ONE_OFF_RE = re.compile(
-    r"\b(?:start(?:ed|s|ing)?|beg[au]n|begins|open(?:ed|s)?|launch(?:ed|es)?|debut(?:ed|s)?|"
+    r"\b(?:start(?:ed|s|ing)?|beg[au]n|begins|open(?:ed|s|ing)?|launch(?:ed|es)?|debut(?:ed|s)?|"
     r"first|came into (?:force|effect|operation|service)|took effect)\b", re.I
 )
 """Words of a one-off event: a beginning or a first time happens once (closed-class English)."""
+
+_ONE_OFF_DONE_RE = re.compile(
+    r"\b(?:started|beg[au]n|opened|launched|debuted|came into (?:force|effect|operation|"
+    r"service)|took effect)\b", re.I
+)
+"""A one-off event stated as done, in a claim: a past verb of beginning. ("first", "open" and
+"starting" are too often a rank, a state or a date of effect: "finished first", "remains
+open", "starting in November".)"""
+
+_MONTH_NAME_RE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b(?!\s+(?:be|have|not|also|well|say|help|need|want|see|take)\b)", re.I
+)
+"""A month's name ("May" followed by a verb is the modal: "may be", "may not")."""
 
 _MONTH_YEAR_RE = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|"
@@ -2757,13 +2771,18 @@ _MONTH_YEAR_RE = re.compile(
 
 
 def one_off_month(claim: str) -> bool:
-    """Whether a claim dates a one-off event (``_ONE_OFF_RE``) to one month of a year, no day.
+    """Whether a claim dates a one-off event (``_ONE_OFF_DONE_RE``) to one month, no day.
+
+    It names one month, with its year, and no day.
 
     >>> one_off_month("The unit started treating patients in December 2024.")
     True
+    >>> one_off_month("In November 2015 he finished first, winning it for the second time.")
+    False
     """
-    return len(_MONTH_YEAR_RE.findall(claim)) == 1 and not _days(claim) and bool(
-        _ONE_OFF_RE.search(claim)
+    return (
+        len(_MONTH_YEAR_RE.findall(claim)) == 1 and len(_MONTH_NAME_RE.findall(claim)) == 1
+        and not _days(claim) and bool(_ONE_OFF_DONE_RE.search(claim))
     )
 
 
@@ -2774,7 +2793,8 @@ def other_month(claim: str, quote: str) -> tuple[str, str] | None:
     December 2024") is not borne out by a sentence that dates it to a day of another month
     ("treated its first patient ... on 14 January 2025"): it happens once. Only a claim with
     one month-and-year, no day, and a word of a one-off event (``_ONE_OFF_RE``) is read, and
-    only a quote that gives day-and-month dates, none in the claim's month.
+    only a quote that gives day-and-month dates, none in the claim's month, and a word of a
+    one-off event (``_ONE_OFF_RE``: "its first patient").
 
     >>> other_month("The unit started treating patients in December 2024.",
     ...             "It treated its first patient on 14 January 2025.")
@@ -2785,7 +2805,7 @@ def other_month(claim: str, quote: str) -> tuple[str, str] | None:
     >>> other_month("Sales rose 4% in December 2024.", "Sales rose 4% on 14 January 2025.") is None
     True
     """
-    if not one_off_month(claim):
+    if not one_off_month(claim) or not _ONE_OFF_RE.search(quote):
         return None
     name, year = _MONTH_YEAR_RE.findall(claim)[0]
     month = _MONTH_NUM[name.lower()]

@@ -2932,3 +2932,16 @@ def test_a_first_dated_to_another_months_day_refutes_the_claims_month(
     doc = _PAD + f"The Marsby ferry service carried its first passengers on {day}."
     r = LexicalJudge().judge_batch([(claim, doc)], found=True)[0]
     assert r.stance is stance, r.rationale
+
+
+@pytest.mark.parametrize(("claim", "sentence"), [
+    ("In November 2015 Ada Morrow finished first in the Marsby chess championship.",
+     "The Marsby chess championship began on 26 October 2015, and Ada Morrow finished first."),
+    ("The Marsby inquiry into the fire remains open (June 2018).",
+     "The Marsby inquiry into the fire opened on 13 March 2014 and remains open."),
+])
+def test_a_rank_or_a_state_is_no_one_off_event(claim: str, sentence: str) -> None:
+    """'finished first' is a rank and 'remains open' a state, not a beginning: another month's
+    day in the sentence does not refute them."""
+    r = LexicalJudge().judge_batch([(claim, _PAD + sentence)], found=True)[0]
+    assert r.stance is not Stance.REFUTES, r.rationale
