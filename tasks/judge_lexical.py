@@ -2758,16 +2758,15 @@ _ONE_OFF_DONE_RE = re.compile(
 "starting" are too often a rank, a state or a date of effect: "finished first", "remains
 open", "starting in November".)"""
 
+_MONTH_ALT = "|".join(MONTHS)
+
 _MONTH_NAME_RE = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\b(?!\s+(?:be|have|not|also|well|say|help|need|want|see|take)\b)", re.I
+    rf"\b(?:{_MONTH_ALT})\b(?!\s+(?:be|have|not|also|well|say|help|need|want|see|take)\b)",
+    re.I,
 )
 """A month's name ("May" followed by a verb is the modal: "may be", "may not")."""
 
-_MONTH_YEAR_RE = re.compile(
-    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\s+((?:19|20)\d\d)\b", re.I
-)
+_MONTH_YEAR_RE = re.compile(rf"\b({_MONTH_ALT})\s+((?:19|20)\d\d)\b", re.I)
 
 
 def one_off_month(claim: str) -> bool:
