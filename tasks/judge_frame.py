@@ -57,8 +57,8 @@ from affidavit.tasks.judge_lexical import (
     one_off_month,
     over_is_particle,
     regular_forms,
-    stated_precision,
     tokenize,
+    within_stated,
     without_names,
 )
 from affidavit.tasks.judge_lexical import _MONTH_DAY_WORDS as MONTH_DAY_WORDS
@@ -2332,23 +2332,14 @@ def _same_figure(a: Figure, b: Figure, tol: float) -> bool:
     """Whether two figures state one value.
 
     They do when within ``tol`` of each other (rounding), and no further apart than the
-    coarser of them is stated to (:func:`stated_precision`). "£98.88" is not "£98.40", nor
-    "18,250" "18,206": each is stated to the penny (or to ten), and they differ by more;
-    "57 million" is "57.2 million" rounded.
+    coarser of them is stated to (:func:`judge_lexical.within_stated`): "£98.88" is not
+    "£98.40", nor "18,250" "18,206"; "57 million" is "57.2 million" rounded.
 
     >>> f = lambda v: Figure(v, None, 0, 0)
     >>> _same_figure(f(98.4), f(98.88), 0.005), _same_figure(f(57e6), f(57.2e6), 0.005)
     (False, True)
     """
-    if not _same(a.value, b.value, tol):
-        return False
-    if a.value == b.value or a.written is not None or b.written is not None or "year" in (
-        a.unit, b.unit
-    ):
-        # (a value converted from another unit is stated to that unit; years are read as
-        # time frames, not as values)
-        return True
-    return abs(a.value - b.value) <= max(stated_precision(a.value), stated_precision(b.value)) / 2
+    return _same(a.value, b.value, tol) and within_stated(a, b)
 
 
 def _units_agree(cf: Figure, sf: Figure) -> bool:

@@ -2790,10 +2790,9 @@ def other_month(claim: str, quote: str) -> tuple[str, str] | None:
 
     A claim that dates a beginning or a first to a month ("started treating patients in
     December 2024") is not borne out by a sentence that dates it to a day of another month
-    ("treated its first patient ... on 14 January 2025"): it happens once. Only a claim with
-    one month-and-year, no day, and a word of a one-off event (``_ONE_OFF_RE``) is read, and
-    only a quote that gives day-and-month dates, none in the claim's month, and a word of a
-    one-off event (``_ONE_OFF_RE``: "its first patient").
+    ("treated its first patient ... on 14 January 2025"): it happens once. Only a claim of
+    :func:`one_off_month` is read, and only a quote that gives day-and-month dates, none in
+    the claim's month, and a word of a one-off event (``_ONE_OFF_RE``: "its first patient").
 
     >>> other_month("The unit started treating patients in December 2024.",
     ...             "It treated its first patient on 14 January 2025.")
@@ -2985,9 +2984,18 @@ def _close(a: Figure, b: Figure) -> bool:
     tol = 0.1 if hedged else 0.005
     if abs(a.value - b.value) > tol * max(abs(a.value), abs(b.value)):
         return False
-    if hedged or a.written is not None or b.written is not None or "year" in (a.unit, b.unit):
+    return hedged or within_stated(a, b)
+
+
+def within_stated(a: Figure, b: Figure) -> bool:
+    """Whether two figures differ by no more than half the coarser one's last digit.
+
+    Two figures stated more precisely than they differ are two values ("£98.88", "£98.40");
+    "57.2 million" is "57 million" rounded. A value converted from another unit is stated to
+    that unit, and years are read as time frames, not values: those always pass.
+    """
+    if a.written is not None or b.written is not None or "year" in (a.unit, b.unit):
         return True
-    # two figures stated more precisely than they differ are two values ("£98.88", "£98.40")
     return abs(a.value - b.value) <= max(stated_precision(a.value), stated_precision(b.value)) / 2
 
 
